@@ -1,0 +1,221 @@
+// One GET with JSON in and typed errors out, retried per RetryPolicy. undici does what it does well
+// (pooling, keep-alive, connect/headers/body timeouts, the response size cap, abort); the retry loop is
+// ours because a page must be re-requested whole (undici's RetryHandler resumes with Range, which this
+// API does not serve), a truncated JSON body is only detectable after reading it, and the final error
+// must keep the server's error body.
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Logger } from 'pino';
+import { Agent, request, type Dispatcher } from 'undici';
+import {
+  AuthError,
+  EdgelogError,
+  HttpStatusError,
+  NetworkError,
+  ResponseError,
+  TimeoutError,
+  WindowExpiredError,
+  coerceError,
+  type ErrorContext,
+} from '../errors/index.js';
+import { parseRetryAfter, retryDecision, type RetryPolicy } from './retry-timing.js';
+
+export const WINDOW_EXPIRED_KEY = 'invalid_datetime_window.event_logs';
+
+export interface HttpOptions {
+  dispatcher: Dispatcher;
+  retry: RetryPolicy;
+  headersTimeoutMs: number;
+  bodyTimeoutMs: number;
+  logger: Logger;
+  /** Jitter source; tests pass a fixed one. @defaultValue Math.random */
+  random?: () => number;
+  /** @defaultValue Date.now */
+  now?: () => number;
+}
+
+export interface DispatcherOptions {
+  connectTimeoutMs: number;
+  maxResponseBytes: number;
+  /** Connections per origin. */
+  connections: number;
+}
+
+/** The shared connection pool. Close it (`await dispatcher.close()`) when done. */
+export function createDispatcher(opts: DispatcherOptions): Agent {
+  return new Agent({
+    connect: { timeout: opts.connectTimeoutMs },
+    connections: opts.connections,
+    maxResponseSize: opts.maxResponseBytes,
+    keepAliveTimeout: 10_000,
+  });
+}
+
+export interface GetOptions {
+  headers?: Record<string, string>;
+  /** Safe-to-log form of the URL (secrets redacted). */
+  displayUrl: string;
+  context: ErrorContext;
+  signal?: AbortSignal | undefined;
+}
+
+export interface JsonResponse {
+  status: number;
+  body: unknown;
+}
+
+const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+
+export class HttpJson {
+  private readonly random: () => number;
+  private readonly now: () => number;
+
+  constructor(private readonly opts: HttpOptions) {
+    this.random = opts.random ?? Math.random;
+    this.now = opts.now ?? Date.now;
+  }
+
+  /** GETs `url` and returns its 2xx JSON body; retries what is retryable; throws an EdgelogError otherwise. */
+  async getJson(url: URL, opts: GetOptions): Promise<JsonResponse> {
+    const started = this.now();
+    const deadline = AbortSignal.timeout(this.opts.retry.deadlineMs);
+    const signal = opts.signal ? AbortSignal.any([opts.signal, deadline]) : deadline;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.attempt(url, opts, signal);
+      } catch (raw) {
+        const err = this.classify(raw, opts, deadline, opts.signal);
+        if (!err.retryable) throw err;
+        const decision = retryDecision(this.opts.retry, {
+          attempt,
+          elapsedMs: this.now() - started,
+          retryAfterMs: err instanceof HttpStatusError ? err.retryAfterMs : undefined,
+          random: this.random(),
+        });
+        if (!decision.retry) {
+          // Keep the error's type and body (a caller may still retry the job later); say why we stopped.
+          err.message = `${err.message} (${decision.reason})`;
+          throw err;
+        }
+        this.opts.logger.warn(
+          { url: opts.displayUrl, attempt, delayMs: decision.delayMs, err: err.message },
+          'request failed; retrying',
+        );
+        await sleep(decision.delayMs, undefined, { signal }).catch((e: unknown) => {
+          throw this.classify(e, opts, deadline, opts.signal);
+        });
+      }
+    }
+  }
+
+  private async attempt(url: URL, opts: GetOptions, signal: AbortSignal): Promise<JsonResponse> {
+    const res = await request(url, {
+      method: 'GET',
+      headers: { accept: 'application/json', ...opts.headers },
+      dispatcher: this.opts.dispatcher,
+      signal,
+      headersTimeout: this.opts.headersTimeoutMs,
+      bodyTimeout: this.opts.bodyTimeoutMs,
+    });
+    const text = await res.body.text();
+    const context = { ...opts.context, url: opts.displayUrl };
+    if (res.statusCode < 200 || res.statusCode > 299) {
+      throw statusError(res.statusCode, text, res.headers['retry-after'], context, this.now());
+    }
+    try {
+      return { status: res.statusCode, body: JSON.parse(text) as unknown };
+    } catch (cause) {
+      throw new ResponseError(
+        'malformed-json',
+        `${opts.displayUrl}: HTTP ${res.statusCode} body is not valid JSON (${text.length} bytes; truncated?)`,
+        { context: { ...context, status: res.statusCode }, cause },
+      );
+    }
+  }
+
+  private classify(
+    raw: unknown,
+    opts: GetOptions,
+    deadline: AbortSignal,
+    caller?: AbortSignal,
+  ): EdgelogError {
+    if (raw instanceof EdgelogError) return raw;
+    const err = coerceError(raw);
+    const context = { ...opts.context, url: opts.displayUrl };
+    if (caller?.aborted) {
+      return new EdgelogError(`${opts.displayUrl}: aborted`, { context, cause: caller.reason ?? err });
+    }
+    if (deadline.aborted) {
+      return new TimeoutError(
+        `${opts.displayUrl}: no success within the ${this.opts.retry.deadlineMs} ms deadline`,
+        {
+          context,
+          cause: err,
+        },
+      );
+    }
+    const code = (err as { code?: unknown }).code;
+    if (code === 'UND_ERR_RES_EXCEEDED_MAX_SIZE') {
+      return new ResponseError(
+        'too-large',
+        `${opts.displayUrl}: response larger than the configured maximum`,
+        {
+          context,
+          cause: err,
+        },
+      );
+    }
+    if (typeof code === 'string' && TIMEOUT_CODES.has(code)) {
+      return new TimeoutError(`${opts.displayUrl}: ${err.message}`, { retryable: true, context, cause: err });
+    }
+    return new NetworkError(`${opts.displayUrl}: ${err.message}`, { retryable: true, context, cause: err });
+  }
+}
+
+function parseMaybeJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+/** The errorKey of an error body, wherever the shapes of API.md section 7 put it. */
+export function errorKeyOf(body: unknown): string | undefined {
+  if (typeof body !== 'object' || body === null) return undefined;
+  const b = body as {
+    errorResponse?: { errorKey?: unknown };
+    error?: { errorKey?: unknown };
+    errorKey?: unknown;
+  };
+  const key = b.errorResponse?.errorKey ?? b.error?.errorKey ?? b.errorKey;
+  return typeof key === 'string' ? key : undefined;
+}
+
+function summary(body: unknown): string {
+  if (typeof body === 'string') return body.slice(0, 200);
+  if (typeof body !== 'object' || body === null) return '';
+  const b = body as Record<string, unknown>;
+  const key = errorKeyOf(body);
+  const text = [key, b.title, b.detail, (b.errorResponse as { message?: unknown } | undefined)?.message]
+    .filter((x) => typeof x === 'string' && x.length > 0)
+    .join(': ');
+  return text || JSON.stringify(body).slice(0, 200);
+}
+
+function statusError(
+  status: number,
+  text: string,
+  retryAfter: string | string[] | undefined,
+  context: ErrorContext,
+  nowMs: number,
+): HttpStatusError {
+  const body = parseMaybeJson(text);
+  const detail = summary(body);
+  const message = `${context.url}: HTTP ${status}${detail ? ` ${detail}` : ''}`;
+  const opts = { status, body, context, retryAfterMs: parseRetryAfter(retryAfter, nowMs) };
+  if (errorKeyOf(body) === WINDOW_EXPIRED_KEY) {
+    return new WindowExpiredError(`${message} (the date is outside the API's retention window)`, opts);
+  }
+  if (status === 401 || status === 403) return new AuthError(`${message} (check the access key)`, opts);
+  return new HttpStatusError(message, opts);
+}

@@ -1,0 +1,108 @@
+// Pure URL building for the seven operations: arguments are checked before anything is sent, and every
+// path segment is percent-encoded (continuation tokens may hold / + = ? # % &).
+import { UsageError } from '../errors/index.js';
+import { parseDay, toApiDate, type Day } from '../time/utc-day.js';
+
+export interface ApiHosts {
+  baseUrl: string;
+  originLogUrl: string;
+  videoUrl: string;
+}
+
+export type OperationName =
+  | 'videoPlayData'
+  | 'originErrorLogs'
+  | 'edgeScript'
+  | 'apiGuardianMetrics'
+  | 'ddosEnums'
+  | 'shieldEventLogs'
+  | 'rateLimit';
+
+/** Checks an id: a positive safe integer (numbers or digit strings from the command line). */
+export function checkId(name: string, value: unknown): number {
+  const n = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
+  if (typeof n !== 'number' || !Number.isSafeInteger(n) || n <= 0) {
+    throw new UsageError(`${name} must be a positive integer, got ${JSON.stringify(value)}`);
+  }
+  return n;
+}
+
+function checkDay(value: Day | string): Day {
+  return parseDay(value);
+}
+
+function join(host: string, segments: Array<string | number>): URL {
+  const base = host.endsWith('/') ? host.slice(0, -1) : host;
+  return new URL(`${base}/${segments.map((s) => encodeURIComponent(String(s))).join('/')}`);
+}
+
+export function videoPlayDataUrl(
+  hosts: ApiHosts,
+  libraryId: unknown,
+  videoId: string,
+  query: { token?: string | undefined; expires?: number | undefined } = {},
+): URL {
+  const library = checkId('libraryId', libraryId);
+  if (typeof videoId !== 'string' || videoId.length === 0)
+    throw new UsageError('videoId must be a non-empty string');
+  const url = join(hosts.videoUrl, ['library', library, 'videos', videoId, 'play']);
+  if (query.token !== undefined) url.searchParams.set('token', query.token);
+  if (query.expires !== undefined) {
+    if (!Number.isSafeInteger(query.expires) || query.expires < 0) {
+      throw new UsageError(`expires must be a non-negative integer (Unix seconds), got ${query.expires}`);
+    }
+    url.searchParams.set('expires', String(query.expires));
+  }
+  return url;
+}
+
+export function originErrorLogsUrl(hosts: ApiHosts, pullZoneId: unknown, day: Day | string): URL {
+  return join(hosts.originLogUrl, [checkId('pullZoneId', pullZoneId), toApiDate(checkDay(day))]);
+}
+
+export function edgeScriptUrl(hosts: ApiHosts, id: unknown): URL {
+  return join(hosts.baseUrl, ['compute', 'script', checkId('script id', id)]);
+}
+
+export function apiGuardianMetricsUrl(hosts: ApiHosts, shieldZoneId: unknown): URL {
+  return join(hosts.baseUrl, [
+    'shield',
+    'metrics',
+    'shield-zone',
+    checkId('shieldZoneId', shieldZoneId),
+    'api-guardian',
+  ]);
+}
+
+export function ddosEnumsUrl(hosts: ApiHosts): URL {
+  return join(hosts.baseUrl, ['shield', 'ddos', 'enums']);
+}
+
+/** The first page is requested with an empty token segment, i.e. a trailing slash (API-NOTES). */
+export function shieldEventLogsUrl(
+  hosts: ApiHosts,
+  shieldZoneId: unknown,
+  day: Day | string,
+  token = '',
+): URL {
+  if (typeof token !== 'string') throw new UsageError('continuation token must be a string');
+  return join(hosts.baseUrl, [
+    'shield',
+    'event-logs',
+    checkId('shieldZoneId', shieldZoneId),
+    toApiDate(checkDay(day)),
+    token,
+  ]);
+}
+
+export function rateLimitUrl(hosts: ApiHosts, id: unknown): URL {
+  return join(hosts.baseUrl, ['shield', 'rate-limit', checkId('rate limit id', id)]);
+}
+
+/** A URL safe to log or store: secret query parameters (the video `token`) are redacted. */
+export function redactUrl(url: URL): string {
+  if (!url.searchParams.has('token')) return url.href;
+  const copy = new URL(url.href);
+  copy.searchParams.set('token', 'REDACTED');
+  return copy.href;
+}

@@ -1,0 +1,33 @@
+// The command line: global options, one subcommand per concern, one clear line on failure.
+import { Command, CommanderError } from 'commander';
+import { apiCommand } from './commands/api.js';
+import { describeError, EdgelogError } from './errors/index.js';
+
+export function buildProgram(): Command {
+  const program = new Command('edgelog')
+    .description('Archive CDN origin error logs and Shield event logs into SQLite; query, report and alert.')
+    .option('-c, --config <file>', 'configuration file (default: $EDGELOG_CONFIG or ./edgelog.config.json)')
+    .option('--log-level <level>', 'fatal, error, warn, info, debug, trace or silent')
+    .showHelpAfterError('(run with --help for usage)')
+    .exitOverride();
+  program.addCommand(apiCommand());
+  return program;
+}
+
+/** Entry point of bin/edgelog.js. Sets process.exitCode; never throws. */
+export async function main(argv: string[]): Promise<void> {
+  const program = buildProgram();
+  try {
+    await program.parseAsync(argv);
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      // commander already printed its message (or the help / version text).
+      process.exitCode = err.exitCode;
+      return;
+    }
+    const prefix = err instanceof EdgelogError ? '' : 'unexpected error: ';
+    process.stderr.write(`edgelog: ${prefix}${describeError(err)}\n`);
+    if (!(err instanceof EdgelogError) && process.env.EDGELOG_DEBUG) console.error(err);
+    process.exitCode = 1;
+  }
+}

@@ -1,0 +1,107 @@
+// `edgelog api <operation>`: call one operation of the read API and print its validated JSON.
+import { Command } from 'commander';
+import { createApiClient, type ApiClient } from '../api/index.js';
+import { commandContext, dayArg, idArg, printJson } from './shared.js';
+
+type Action = (client: ApiClient, signal: AbortSignal) => Promise<unknown>;
+
+/** Runs one API call with the configured client and prints its result. */
+async function call(cmd: Command, action: Action): Promise<void> {
+  const { config, logger } = commandContext(cmd);
+  const { client, close } = createApiClient(config.api, logger);
+  const controller = new AbortController();
+  const onSignal = () => controller.abort(new Error('interrupted'));
+  process.once('SIGINT', onSignal);
+  try {
+    printJson(await action(client, controller.signal));
+  } finally {
+    process.off('SIGINT', onSignal);
+    await close();
+    logger.flush();
+  }
+}
+
+export function apiCommand(): Command {
+  const api = new Command('api').description(
+    'call one operation of the read API and print the validated JSON',
+  );
+
+  api
+    .command('video-play-data')
+    .description('4.1 play data of one video')
+    .argument('<libraryId>', 'video library id', idArg)
+    .argument('<videoId>', 'video GUID')
+    .option('--token <token>', 'token for token-authenticated libraries')
+    .option('--expires <unixSeconds>', 'token expiry, Unix seconds', (v) => idArg(v))
+    .action(
+      async (libraryId: number, videoId: string, opts: { token?: string; expires?: number }, cmd: Command) =>
+        call(cmd, (c, signal) => c.videoPlayData(libraryId, videoId, opts, { signal })),
+    );
+
+  api
+    .command('origin-errors')
+    .description('4.2 origin error logs of a pull zone for one UTC day')
+    .argument('<pullZoneId>', 'pull zone id', idArg)
+    .argument('<date>', 'UTC day, YYYY-MM-DD (MM-dd-yyyy also accepted)', dayArg)
+    .action(async (zone: number, date: string, _opts: unknown, cmd: Command) =>
+      call(cmd, (c, signal) => c.originErrorLogs(zone, date, { signal })),
+    );
+
+  api
+    .command('edge-script')
+    .description('4.3 one edge script')
+    .argument('<id>', 'script id', idArg)
+    .action(async (id: number, _opts: unknown, cmd: Command) =>
+      call(cmd, (c, signal) => c.edgeScript(id, { signal })),
+    );
+
+  api
+    .command('api-guardian')
+    .description('4.4 API Guardian metrics of a shield zone')
+    .argument('<shieldZoneId>', 'shield zone id', idArg)
+    .action(async (zone: number, _opts: unknown, cmd: Command) =>
+      call(cmd, (c, signal) => c.apiGuardianMetrics(zone, { signal })),
+    );
+
+  api
+    .command('ddos-enums')
+    .description('4.5 the DDoS enumeration catalogue')
+    .action(async (_opts: unknown, cmd: Command) => call(cmd, (c, signal) => c.ddosEnums({ signal })));
+
+  api
+    .command('event-logs')
+    .description('4.6 Shield event logs of a zone for one UTC day: one page, or every page with --all')
+    .argument('<shieldZoneId>', 'shield zone id', idArg)
+    .argument('<date>', 'UTC day, YYYY-MM-DD (MM-dd-yyyy also accepted)', dayArg)
+    .option('--token <token>', 'continuation token of the page to fetch (default: the first page)', '')
+    .option('--all', 'follow continuation tokens to the end and print every entry')
+    .action(async (zone: number, date: string, opts: { token: string; all?: boolean }, cmd: Command) =>
+      call(cmd, async (c, signal) => {
+        if (!opts.all) return c.shieldEventLogs(zone, date, opts.token, { signal });
+        const logs = [];
+        const seen = new Set<string>();
+        let token = opts.token;
+        let pages = 0;
+        for (;;) {
+          const page = await c.shieldEventLogs(zone, date, token, { signal });
+          pages++;
+          logs.push(...page.logs);
+          const next = page.continuationToken ?? '';
+          if (!page.hasMoreData || next === '' || seen.has(next)) break;
+          seen.add(next);
+          token = next;
+        }
+        return { pages, count: logs.length, logs };
+      }),
+    );
+
+  api
+    .command('rate-limit')
+    .description('4.7 one rate limit rule')
+    .argument('<id>', 'rate limit id', idArg)
+    .action(async (id: number, _opts: unknown, cmd: Command) =>
+      call(cmd, (c, signal) => c.rateLimit(id, { signal })),
+    );
+
+  return api;
+}

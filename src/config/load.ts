@@ -1,0 +1,116 @@
+// Reads the configuration once: file, then environment overrides, then the schema. Fails fast, freezes.
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { z } from 'zod';
+import { ConfigError } from '../errors/index.js';
+import { configSchema, type Config, type ConfigInput, type Zone } from './schema.js';
+
+export const DEFAULT_CONFIG_FILE = 'edgelog.config.json';
+
+export interface LoadConfigOptions {
+  /** Explicit path (the `--config` option); wins over EDGELOG_CONFIG and the default file. */
+  path?: string;
+  env?: NodeJS.ProcessEnv;
+  cwd?: string;
+  /** Applied over the file and the environment, e.g. the demo's simulator URLs. */
+  overrides?: ConfigInput;
+}
+
+/** Finds, reads, validates and freezes the configuration. Throws ConfigError naming the key and the fix. */
+export function loadConfig(opts: LoadConfigOptions = {}): Config {
+  const env = opts.env ?? process.env;
+  const cwd = opts.cwd ?? process.cwd();
+  const explicit = opts.path ?? env.EDGELOG_CONFIG;
+  const path = explicit ? resolve(cwd, explicit) : resolve(cwd, DEFAULT_CONFIG_FILE);
+  let input: ConfigInput = {};
+  let origin = 'defaults';
+  if (explicit || existsSync(path)) {
+    input = readJsonFile(path);
+    origin = path;
+  }
+  return parseConfig(applyEnv(merge(input, opts.overrides ?? {}), env), origin);
+}
+
+/** Validates an in-memory configuration (tests, the demo) exactly as a file would be. */
+export function parseConfig(input: unknown, origin = 'inline'): Config {
+  const result = configSchema.safeParse(input);
+  if (!result.success)
+    throw new ConfigError(`Invalid configuration (${origin}):\n${formatIssues(result.error)}`);
+  const { pullZones, shieldZones, ...rest } = result.data;
+  return deepFreeze({
+    ...rest,
+    pullZones: normaliseZones(pullZones),
+    shieldZones: normaliseZones(shieldZones),
+    origin,
+  });
+}
+
+function readJsonFile(path: string): ConfigInput {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (cause) {
+    throw new ConfigError(`Cannot read the configuration file ${path}: create it or pass --config <file>`, {
+      cause,
+    });
+  }
+  try {
+    return JSON.parse(text) as ConfigInput;
+  } catch (cause) {
+    throw new ConfigError(`The configuration file ${path} is not valid JSON: ${(cause as Error).message}`, {
+      cause,
+    });
+  }
+}
+
+function applyEnv(input: ConfigInput, env: NodeJS.ProcessEnv): ConfigInput {
+  const out = { ...input };
+  if (env.EDGELOG_ACCESS_KEY) out.api = { ...out.api, accessKey: env.EDGELOG_ACCESS_KEY };
+  if (env.REDIS_URL) out.redis = { ...out.redis, url: env.REDIS_URL };
+  if (env.EDGELOG_DB) out.database = { ...out.database, path: env.EDGELOG_DB };
+  return out;
+}
+
+function merge<T extends object>(base: T, over: object): T {
+  const out: Record<string, unknown> = { ...(base as Record<string, unknown>) };
+  for (const [key, value] of Object.entries(over)) {
+    const current = out[key];
+    out[key] = isPlainObject(current) && isPlainObject(value) ? merge(current, value) : (value as unknown);
+  }
+  return out as T;
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function normaliseZones(zones: ReadonlyArray<number | Zone>): Zone[] {
+  const seen = new Set<number>();
+  const out: Zone[] = [];
+  for (const z of zones) {
+    const zone = typeof z === 'number' ? { id: z } : z;
+    if (seen.has(zone.id)) continue;
+    seen.add(zone.id);
+    out.push(zone);
+  }
+  return out;
+}
+
+/** One line per problem: `  - api.retryAttempts: Too small: expected number to be >=1`. */
+function formatIssues(error: z.ZodError): string {
+  return error.issues
+    .map((issue) => {
+      const path = issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('');
+      const key = path.startsWith('.') ? path.slice(1) : path || '(top level)';
+      return `  - ${key}: ${issue.message}`;
+    })
+    .join('\n');
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}

@@ -1,0 +1,12 @@
+export { EdgelogError, type ErrorContext } from './edgelog-error.js';
+export { coerceError, describeError } from './coerce-error.js';
+export { ConfigError } from './config-error.js';
+export { UsageError } from './usage-error.js';
+export { HttpStatusError } from './http-status-error.js';
+export { AuthError } from './auth-error.js';
+export { WindowExpiredError } from './window-expired-error.js';
+export { InlineApiError } from './inline-api-error.js';
+export { NetworkError } from './network-error.js';
+export { TimeoutError } from './timeout-error.js';
+export { ResponseError } from './response-error.js';
+export { PagingError } from './paging-error.js';

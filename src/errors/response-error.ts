@@ -1,0 +1,19 @@
+import { EdgelogError } from './edgelog-error.js';
+
+/**
+ * A 2xx body that cannot be used: not JSON (retryable: a truncated body is usually a transient fault),
+ * too large (permanent), or not of the documented shape (permanent; the message names the field path).
+ */
+export class ResponseError extends EdgelogError {
+  override name = 'ResponseError';
+  readonly kind: 'malformed-json' | 'too-large' | 'invalid-shape';
+
+  constructor(
+    kind: ResponseError['kind'],
+    message: string,
+    opts: ConstructorParameters<typeof EdgelogError>[1] = {},
+  ) {
+    super(message, { ...opts, retryable: kind === 'malformed-json' });
+    this.kind = kind;
+  }
+}

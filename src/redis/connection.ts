@@ -1,0 +1,55 @@
+// Where Redis is and how to reach it: a URL from the config, or a unix socket of an embedded server.
+import { Redis, type RedisOptions } from 'ioredis';
+
+export type RedisTarget = { url: string } | { path: string } | { host: string; port: number };
+
+/** ioredis options for BullMQ: workers must not give up on commands while Redis restarts. */
+export function redisOptions(target: RedisTarget): RedisOptions & { url?: string } {
+  const common: RedisOptions = { maxRetriesPerRequest: null, enableReadyCheck: true };
+  if ('url' in target) {
+    const url = new URL(target.url);
+    return {
+      ...common,
+      host: url.hostname || '127.0.0.1',
+      port: url.port ? Number(url.port) : 6379,
+      ...(url.username ? { username: decodeURIComponent(url.username) } : {}),
+      ...(url.password ? { password: decodeURIComponent(url.password) } : {}),
+      db: url.pathname.length > 1 ? Number(url.pathname.slice(1)) : 0,
+      ...(url.protocol === 'rediss:' ? { tls: {} } : {}),
+    };
+  }
+  return { ...common, ...target };
+}
+
+/** Where a target points, for log lines (passwords left out). */
+export function describeTarget(target: RedisTarget): string {
+  if ('path' in target) return `unix:${target.path}`;
+  if ('url' in target) {
+    const url = new URL(target.url);
+    url.password = '';
+    url.username = '';
+    return url.href;
+  }
+  return `redis://${target.host}:${target.port}`;
+}
+
+/** True when a Redis answers PING at the target within about a second. */
+export async function pingRedis(target: RedisTarget, timeoutMs = 1000): Promise<boolean> {
+  const client = new Redis({
+    ...redisOptions(target),
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+    connectTimeout: timeoutMs,
+    enableOfflineQueue: false,
+  });
+  client.on('error', () => {});
+  try {
+    await client.connect();
+    return (await client.ping()) === 'PONG';
+  } catch {
+    return false;
+  } finally {
+    client.disconnect();
+  }
+}
