@@ -46,7 +46,8 @@ function describe(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   if (typeof value === 'string') return `"${value.length > 40 ? `${value.slice(0, 40)}…` : value}"`;
-  return typeof value === 'object' ? 'an object' : `${typeof value} ${String(value)}`;
+  if (typeof value === 'object') return 'an object';
+  return `${typeof value} ${String(value as number | boolean | bigint | symbol | undefined)}`;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
