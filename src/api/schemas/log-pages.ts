@@ -47,7 +47,7 @@ function describe(value: unknown): string {
   if (Array.isArray(value)) return 'an array';
   if (typeof value === 'string') return `"${value.length > 40 ? `${value.slice(0, 40)}…` : value}"`;
   if (typeof value === 'object') return 'an object';
-  return `${typeof value} ${String(value)}`;
+  return `${typeof value} ${JSON.stringify(value) ?? ''}`.trim();
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
