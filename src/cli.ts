@@ -1,6 +1,10 @@
 // The command line: global options, one subcommand per concern, one clear line on failure.
 import { Command, CommanderError } from 'commander';
 import { apiCommand } from './commands/api.js';
+import { migrateCommand } from './commands/migrate.js';
+import { runCommand } from './commands/run.js';
+import { statusCommand } from './commands/status.js';
+import { syncCommand } from './commands/sync.js';
 import { describeError, EdgelogError } from './errors/index.js';
 
 export function buildProgram(): Command {
@@ -10,6 +14,10 @@ export function buildProgram(): Command {
     .option('--log-level <level>', 'fatal, error, warn, info, debug, trace or silent')
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride();
+  program.addCommand(runCommand());
+  program.addCommand(syncCommand());
+  program.addCommand(statusCommand());
+  program.addCommand(migrateCommand());
   program.addCommand(apiCommand());
   return program;
 }

@@ -1,11 +1,24 @@
 // Where Redis is and how to reach it: a URL from the config, or a unix socket of an embedded server.
-import { Redis, type RedisOptions } from 'ioredis';
+import { Redis } from 'ioredis';
 
 export type RedisTarget = { url: string } | { path: string } | { host: string; port: number };
 
+/** The connection settings edgelog uses; a plain object both ioredis and BullMQ accept. */
+export interface ConnectionSettings {
+  host?: string;
+  port?: number;
+  path?: string;
+  username?: string;
+  password?: string;
+  db?: number;
+  tls?: Record<string, never>;
+  maxRetriesPerRequest: null;
+  enableReadyCheck: boolean;
+}
+
 /** ioredis options for BullMQ: workers must not give up on commands while Redis restarts. */
-export function redisOptions(target: RedisTarget): RedisOptions & { url?: string } {
-  const common: RedisOptions = { maxRetriesPerRequest: null, enableReadyCheck: true };
+export function redisOptions(target: RedisTarget): ConnectionSettings {
+  const common = { maxRetriesPerRequest: null, enableReadyCheck: true };
   if ('url' in target) {
     const url = new URL(target.url);
     return {

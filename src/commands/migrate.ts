@@ -1,0 +1,38 @@
+// `edgelog migrate`: apply pending migrations and report each file's status.
+import { Command } from 'commander';
+import { openDatabase } from '../store/database.js';
+import { migrate } from '../store/migrate.js';
+import { formatTable } from '../format/table.js';
+import { commandContext, printJson } from './shared.js';
+
+export function migrateCommand(): Command {
+  return new Command('migrate')
+    .description('apply pending database migrations and show the status of each')
+    .option('--json', 'print the result as JSON')
+    .action((opts: { json?: boolean }, cmd: Command) => {
+      const { config } = commandContext(cmd);
+      const db = openDatabase(config.database.path);
+      try {
+        const results = migrate(db);
+        if (opts.json) printJson({ database: config.database.path, migrations: results });
+        else {
+          process.stdout.write(`database ${config.database.path}\n`);
+          process.stdout.write(
+            `${formatTable(
+              [
+                { header: 'migration', value: (r) => r.name },
+                { header: 'status', value: (r) => r.status },
+                { header: 'error', value: (r) => r.error ?? '' },
+              ],
+              results,
+              100,
+            )}\n`,
+          );
+        }
+        if (results.some((r) => r.status === 'failed' || r.status === 'changed-after-apply'))
+          process.exitCode = 1;
+      } finally {
+        db.close();
+      }
+    });
+}

@@ -1,0 +1,258 @@
+// Fetches one (source, zone, day) to exhaustion into the archive: page → parse → store + checkpoint in
+// one transaction. Killed at any instant, a re-run resumes from the last committed checkpoint, and the
+// idempotent inserts make a re-fetched page harmless.
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
+import type { ApiClient, ShieldEventLogPage } from '../api/index.js';
+import {
+  EdgelogError,
+  HttpStatusError,
+  PagingError,
+  WindowExpiredError,
+  coerceError,
+  describeError,
+} from '../errors/index.js';
+import type { Logger } from '../logger.js';
+import type { Db } from '../store/database.js';
+import type { DayKey, LedgerRepository, LogSource } from '../store/ledger.repository.js';
+import type { OriginLogsRepository } from '../store/origin-logs.repository.js';
+import type { ShieldLogsRepository } from '../store/shield-logs.repository.js';
+import type { Day } from '../time/utc-day.js';
+import { coveredUntil, finishedState } from './day-state.js';
+import { InterruptedError, LeaseBusyError } from './errors.js';
+import { decideNextPage } from './paging.js';
+import { parseOriginEntry, parseShieldEntry } from './parse-entries.js';
+
+export interface DayResult {
+  source: LogSource;
+  zone: number;
+  day: string;
+  state: 'complete' | 'partial' | 'expired';
+  /** True when this run continued an interrupted pass from its checkpoint. */
+  resumed: boolean;
+  pages: number;
+  entries: number;
+  newEntries: number;
+  malformed: number;
+  durationMs: number;
+}
+
+export interface DayIngestorDeps {
+  client: Pick<ApiClient, 'originErrorLogs' | 'shieldEventLogs'>;
+  db: Db;
+  ledger: LedgerRepository;
+  origin: OriginLogsRepository;
+  shield: ShieldLogsRepository;
+  logger: Logger;
+  /** @defaultValue Date.now */
+  now?: () => number;
+  /** Shield pages one pass may take. */
+  pageCap: number;
+  /** See finishedState. */
+  finalizeDelayMs: number;
+  /** How long a claim on a day lasts without progress. @defaultValue 120 s */
+  leaseMs?: number;
+  /** Origin rows per transaction: short synchronous chunks keep BullMQ's lock renewals on time. @defaultValue 5000 */
+  chunkRows?: number;
+}
+
+export interface RunOptions {
+  /** Who is fetching (a job id); a retry of the same job may take over its own lease at once. */
+  owner: string;
+  /** Stops the pass between pages (the page in hand is finished first). */
+  signal?: AbortSignal | undefined;
+  /** Continue an interrupted pass from its checkpoint. @defaultValue true */
+  resume?: boolean;
+  /** No retry will follow: a retryable failure marks the day failed instead of keeping it running. */
+  finalAttempt?: boolean;
+}
+
+export class DayIngestor {
+  private readonly now: () => number;
+  private readonly leaseMs: number;
+  private readonly chunkRows: number;
+
+  constructor(private readonly deps: DayIngestorDeps) {
+    this.now = deps.now ?? Date.now;
+    this.leaseMs = deps.leaseMs ?? 120_000;
+    this.chunkRows = deps.chunkRows ?? 5000;
+  }
+
+  /**
+   * Runs one pass. Returns the result for complete, partial and expired days. Throws LeaseBusyError when
+   * another job holds the day, InterruptedError when stopped between pages (checkpoint kept), and the
+   * API's EdgelogError otherwise: a retryable one keeps the checkpoint for the retry, a permanent one
+   * marks the day failed.
+   */
+  async run(key: DayKey & { day: Day }, opts: RunOptions): Promise<DayResult> {
+    const { ledger } = this.deps;
+    const started = this.now();
+    const context = { source: key.source, zone: key.zone, date: key.day };
+    const claim = ledger.claim(key, opts.owner, started, this.leaseMs, opts.resume ?? true);
+    if (claim.kind === 'busy') throw new LeaseBusyError(claim.owner, claim.until, { context });
+    const log = this.deps.logger.child(context);
+    const passStartedAt = claim.row.pass_started_at ?? started;
+    try {
+      if (key.source === 'shield') {
+        await this.shieldPass(
+          key,
+          opts,
+          claim.resumed ? (claim.row.next_token ?? '') : '',
+          claim.row.pages,
+          log,
+        );
+      } else {
+        await this.originPass(key, opts, log);
+      }
+      const state = finishedState(key.day, passStartedAt, this.deps.finalizeDelayMs);
+      const end = this.now();
+      if (!ledger.finish(key, opts.owner, state, coveredUntil(key.day, passStartedAt), end)) {
+        throw new LeaseBusyError('another job', end, { context });
+      }
+      const row = ledger.get(key)!;
+      const result: DayResult = {
+        ...context,
+        day: key.day,
+        state,
+        resumed: claim.resumed,
+        pages: row.pages,
+        entries: row.entries,
+        newEntries: row.new_entries,
+        malformed: row.malformed,
+        durationMs: end - started,
+      };
+      log.info({ ...result }, 'day fetched');
+      return result;
+    } catch (raw) {
+      const err = coerceError(raw);
+      if (err instanceof WindowExpiredError) {
+        ledger.stop(key, opts.owner, 'expired', err.message, this.now());
+        log.warn({ err: err.message }, 'day is outside the API retention window: marked expired');
+        const row = ledger.get(key)!;
+        return {
+          ...context,
+          day: key.day,
+          state: 'expired',
+          resumed: claim.resumed,
+          pages: row.pages,
+          entries: row.entries,
+          newEntries: row.new_entries,
+          malformed: row.malformed,
+          durationMs: this.now() - started,
+        };
+      }
+      if (opts.signal?.aborted || err instanceof InterruptedError) {
+        ledger.stop(key, opts.owner, 'running', 'interrupted', this.now());
+        throw err instanceof InterruptedError ? err : new InterruptedError({ context, cause: err });
+      }
+      const retryable = err instanceof EdgelogError ? err.retryable : true;
+      const state = retryable && !opts.finalAttempt ? 'running' : 'failed';
+      ledger.stop(key, opts.owner, state, describeError(err), this.now());
+      throw err;
+    }
+  }
+
+  private async shieldPass(
+    key: DayKey & { day: Day },
+    opts: RunOptions,
+    startToken: string,
+    donePages: number,
+    log: Logger,
+  ): Promise<void> {
+    const { client, db, ledger, shield } = this.deps;
+    const seen = new Set<string>();
+    let token = startToken;
+    let pages = donePages;
+    let page: ShieldEventLogPage;
+    try {
+      page = await client.shieldEventLogs(key.zone, key.day, token, { signal: opts.signal });
+    } catch (err) {
+      // A token saved long ago may have expired at the API: start the day over (inserts are idempotent).
+      if (token === '' || !(err instanceof HttpStatusError) || ![400, 404, 410].includes(err.status))
+        throw err;
+      log.warn(
+        { err: err.message },
+        'the saved continuation token was refused; restarting the day from its first page',
+      );
+      ledger.claim(key, opts.owner, this.now(), this.leaseMs, false);
+      token = '';
+      pages = 0;
+      page = await client.shieldEventLogs(key.zone, key.day, token, { signal: opts.signal });
+    }
+    for (;;) {
+      pages++;
+      seen.add(token);
+      const decision = decideNextPage(
+        {
+          entries: page.logs.length,
+          hasMoreData: page.hasMoreData,
+          continuationToken: page.continuationToken,
+        },
+        { requestedToken: token, pages, seenTokens: seen, pageCap: this.deps.pageCap },
+      );
+      if (decision.kind === 'error') {
+        throw new PagingError(decision.reason, decision.message, {
+          context: { source: 'shield', zone: key.zone, date: key.day, page: pages },
+        });
+      }
+      // Ask for the next page before storing this one, so the network works while we write.
+      const next =
+        decision.kind === 'next'
+          ? client.shieldEventLogs(key.zone, key.day, decision.token, { signal: opts.signal })
+          : null;
+      next?.catch(() => {}); // handled when awaited below
+      const rows = page.logs.map(parseShieldEntry);
+      const nextToken = decision.kind === 'next' ? decision.token : null;
+      db.transaction(() => {
+        const stored = shield.store(key.zone, key.day, rows);
+        this.recordPage(key, opts.owner, nextToken, rows.length, stored, 1);
+      }).immediate();
+      if (next === null || nextToken === null) return;
+      if (opts.signal?.aborted)
+        throw new InterruptedError({ context: { zone: key.zone, date: key.day, page: pages } });
+      token = nextToken;
+      page = await next;
+    }
+  }
+
+  private async originPass(key: DayKey & { day: Day }, opts: RunOptions, log: Logger): Promise<void> {
+    const { client, db, origin } = this.deps;
+    const response = await client.originErrorLogs(key.zone, key.day, { signal: opts.signal });
+    if (response.hasMoreData)
+      log.warn(
+        'origin answer announces more data; the operation has no paging, so the day is taken as answered',
+      );
+    const entries = response.logs;
+    for (
+      let start = 0, first = true;
+      start < entries.length || first;
+      start += this.chunkRows, first = false
+    ) {
+      const rows = entries.slice(start, start + this.chunkRows).map(parseOriginEntry);
+      db.transaction(() => {
+        const stored = origin.store(key.zone, key.day, rows);
+        this.recordPage(key, opts.owner, null, rows.length, stored, first ? 1 : 0);
+      }).immediate();
+      if (start + this.chunkRows < entries.length) await yieldToLoop();
+    }
+  }
+
+  private recordPage(
+    key: DayKey,
+    owner: string,
+    nextToken: string | null,
+    entries: number,
+    stored: { inserted: number; malformed: number; firstTs: number | null; lastTs: number | null },
+    pages: 0 | 1,
+  ): void {
+    const ok = this.deps.ledger.recordPage(
+      key,
+      owner,
+      { nextToken, entries, pages, ...stored },
+      this.now(),
+      this.leaseMs,
+    );
+    // Losing the lease means another job took the day over: roll this page back and let it continue.
+    if (!ok)
+      throw new LeaseBusyError('another job', this.now(), { context: { zone: key.zone, date: key.day } });
+  }
+}

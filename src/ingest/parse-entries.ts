@@ -1,0 +1,131 @@
+// Pure: API log entries → archive rows. The embedded `log` JSON is parsed for its common keys; an entry
+// whose `log` is not a JSON object is kept all the same, with its raw text and the reason.
+import type { RawLogEntry } from '../api/index.js';
+
+export interface OriginRow {
+  logId: string;
+  timestamp: number;
+  requestUrl: string | null;
+  message: string | null;
+  errorCode: string | null;
+  statusCode: number | null;
+  serverZone: string | null;
+  log: string | null;
+  /** The labels object as JSON text. */
+  labels: string | null;
+  parseError: string | null;
+}
+
+export interface ShieldRow {
+  logId: string;
+  timestamp: number;
+  asn: string | null;
+  country: string | null;
+  ruleId: string | null;
+  severity: string | null;
+  method: string | null;
+  ruleGroup: string | null;
+  status: string | null;
+  serverZone: string | null;
+  url: string | null;
+  remoteIp: string | null;
+  message: string | null;
+  log: string | null;
+  parseError: string | null;
+  /** Labels beyond the eight documented ones, as JSON text; null when there are none. */
+  extraLabels: string | null;
+}
+
+type Parsed = { obj: Record<string, unknown>; error: null } | { obj: null; error: string | null };
+
+const NO_LOG: Parsed = { obj: null, error: null };
+
+/** Parses an embedded log. A missing log is not an error; text that is not a JSON object is. */
+export function parseEmbeddedLog(text: string | null): Parsed {
+  if (text === null) return NO_LOG;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    return { obj: null, error: `log is not valid JSON: ${(err as Error).message}` };
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return {
+      obj: null,
+      error: `log is JSON but not an object (${value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value})`,
+    };
+  }
+  return { obj: value as Record<string, unknown>, error: null };
+}
+
+function str(value: unknown): string | null {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return null;
+}
+
+/** An HTTP status from a number or a numeric string (labels carry it as a string, the log as a number). */
+export function statusCodeOf(value: unknown): number | null {
+  if (typeof value === 'number') return Number.isInteger(value) ? value : null;
+  if (typeof value === 'string' && /^\d{1,4}$/.test(value)) return Number(value);
+  return null;
+}
+
+export function parseOriginEntry(entry: RawLogEntry): OriginRow {
+  const { obj, error } = parseEmbeddedLog(entry.log);
+  const labels = entry.labels;
+  return {
+    logId: entry.logId,
+    timestamp: entry.timestamp,
+    requestUrl: obj ? str(obj.RequestUrl) : null,
+    message: obj ? str(obj.Message) : null,
+    errorCode: (obj ? str(obj.ErrorCode) : null) ?? labels?.ErrorCode ?? null,
+    statusCode: (obj ? statusCodeOf(obj.StatusCode) : null) ?? statusCodeOf(labels?.StatusCode),
+    serverZone: labels?.ServerZone ?? null,
+    log: entry.log,
+    labels: labels ? JSON.stringify(labels) : null,
+    parseError: error,
+  };
+}
+
+const SHIELD_LABELS = new Set([
+  'asn',
+  'country',
+  'ruleId',
+  'severity',
+  'method',
+  'ruleGroup',
+  'status',
+  'serverZone',
+]);
+
+function extraLabels(labels: Record<string, string | null>): string | null {
+  let extra: Record<string, string | null> | null = null;
+  for (const key in labels) {
+    if (!SHIELD_LABELS.has(key)) (extra ??= {})[key] = labels[key] ?? null;
+  }
+  return extra ? JSON.stringify(extra) : null;
+}
+
+export function parseShieldEntry(entry: RawLogEntry): ShieldRow {
+  const { obj, error } = parseEmbeddedLog(entry.log);
+  const labels = entry.labels;
+  return {
+    logId: entry.logId,
+    timestamp: entry.timestamp,
+    asn: labels?.asn ?? null,
+    country: labels?.country ?? null,
+    ruleId: labels?.ruleId ?? null,
+    severity: labels?.severity ?? null,
+    method: labels?.method ?? null,
+    ruleGroup: labels?.ruleGroup ?? null,
+    status: labels?.status ?? null,
+    serverZone: labels?.serverZone ?? null,
+    url: obj ? str(obj.Url) : null,
+    remoteIp: obj ? str(obj.RemoteIp) : null,
+    message: obj ? str(obj.Message) : null,
+    log: entry.log,
+    parseError: error,
+    extraLabels: labels ? extraLabels(labels) : null,
+  };
+}

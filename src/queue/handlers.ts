@@ -1,0 +1,135 @@
+// What each job does. Plain functions of their dependencies, so tests can call them directly.
+import type { Job } from 'bullmq';
+import type { ApiClient } from '../api/index.js';
+import type { Config } from '../config/index.js';
+import { InlineApiError } from '../errors/index.js';
+import type { DayIngestor, DayResult } from '../ingest/day-ingestor.js';
+import type { Logger } from '../logger.js';
+import type { GuardianRepository } from '../store/guardian.repository.js';
+import type { LedgerRepository } from '../store/ledger.repository.js';
+import type { OriginLogsRepository } from '../store/origin-logs.repository.js';
+import type { ShieldLogsRepository } from '../store/shield-logs.repository.js';
+import { DAY_MS, dayOf, dayStartMs, parseDay } from '../time/utc-day.js';
+import { dayDedupId, type DayJob, type GuardianJob, type PlanJob } from './jobs.js';
+import { planDays } from './planner.js';
+
+export interface HandlerDeps {
+  config: Config;
+  client: Pick<ApiClient, 'apiGuardianMetrics'>;
+  ingestor: DayIngestor;
+  ledger: LedgerRepository;
+  guardian: GuardianRepository;
+  origin: OriginLogsRepository;
+  shield: ShieldLogsRepository;
+  /** Enqueues day jobs (the ingest queue). */
+  enqueueDays: (jobs: DayJob[]) => Promise<void>;
+  logger: Logger;
+  now: () => number;
+  /** Called after each day job, e.g. to evaluate alert rules for that zone. */
+  afterDay?: (result: DayResult) => Promise<void>;
+  /** Called after each guardian snapshot. */
+  afterGuardian?: (zone: number) => Promise<void>;
+}
+
+export interface PlanResult {
+  enqueued: string[];
+}
+
+function zoneConfigured(config: Config, source: 'origin' | 'shield' | 'guardian', zone: number): boolean {
+  const zones = source === 'origin' ? config.pullZones : config.shieldZones;
+  return zones.some((z) => z.id === zone);
+}
+
+export async function runPlan(deps: HandlerDeps, job: PlanJob): Promise<PlanResult> {
+  if (!zoneConfigured(deps.config, job.source, job.zone)) {
+    deps.logger.info({ ...job }, 'zone no longer configured; nothing planned');
+    return { enqueued: [] };
+  }
+  const states = new Map(
+    deps.ledger.list({ source: job.source, zone: job.zone }).map((r) => [r.log_date, r.state]),
+  );
+  const { schedule } = deps.config;
+  const days = planDays({
+    now: deps.now(),
+    lookbackDays: job.source === 'shield' ? schedule.shieldLookbackDays : schedule.originLookbackDays,
+    states,
+  });
+  await deps.enqueueDays(
+    days.map((d) => ({ source: job.source, zone: job.zone, day: d.day, reason: d.reason })),
+  );
+  return { enqueued: days.map((d) => d.day) };
+}
+
+export interface DayRunOptions {
+  owner: string;
+  signal?: AbortSignal | undefined;
+  finalAttempt: boolean;
+}
+
+export async function runDay(deps: HandlerDeps, job: DayJob, opts: DayRunOptions): Promise<DayResult> {
+  const result = await deps.ingestor.run(
+    { source: job.source, zone: job.zone, day: parseDay(job.day) },
+    { owner: opts.owner, signal: opts.signal, finalAttempt: opts.finalAttempt },
+  );
+  await deps.afterDay?.(result);
+  return result;
+}
+
+export interface GuardianResult {
+  zone: number;
+  snapshotId: number;
+  totalBlockedRequests: number | null;
+}
+
+export async function runGuardian(
+  deps: HandlerDeps,
+  job: GuardianJob,
+  signal?: AbortSignal,
+): Promise<GuardianResult> {
+  const takenAt = new Date(deps.now());
+  try {
+    const metrics = await deps.client.apiGuardianMetrics(job.zone, { signal });
+    const snapshotId = deps.guardian.add(job.zone, takenAt, metrics);
+    await deps.afterGuardian?.(job.zone);
+    return { zone: job.zone, snapshotId, totalBlockedRequests: metrics.data?.totalBlockedRequests ?? null };
+  } catch (err) {
+    // Keep a trace of an inline failure (e.g. unknown zone) in the snapshots table, then fail the job.
+    if (err instanceof InlineApiError) {
+      deps.guardian.add(job.zone, takenAt, null, {
+        success: false,
+        errorKey: err.errorKey,
+        message: err.apiMessage,
+      });
+    }
+    throw err;
+  }
+}
+
+export interface MaintenanceResult {
+  prunedOrigin: number;
+  prunedShield: number;
+  cutoffDay: string | null;
+}
+
+/** Retention: drops entries of days older than `database.retentionDays` (null keeps everything). */
+export function runMaintenance(deps: HandlerDeps): MaintenanceResult {
+  const days = deps.config.database.retentionDays;
+  if (days === null) return { prunedOrigin: 0, prunedShield: 0, cutoffDay: null };
+  const cutoff = dayStartMs(dayOf(deps.now())) - days * DAY_MS;
+  const result = {
+    prunedOrigin: deps.origin.prune(cutoff),
+    prunedShield: deps.shield.prune(cutoff),
+    cutoffDay: dayOf(cutoff),
+  };
+  deps.logger.info(result, 'retention applied');
+  return result;
+}
+
+/** Options for day jobs enqueued by plan jobs: at most one active and one waiting per zone-day. */
+export function scheduledDayJobOptions(job: DayJob): {
+  deduplication: { id: string; keepLastIfActive: true };
+} {
+  return { deduplication: { id: dayDedupId(job), keepLastIfActive: true } };
+}
+
+export type AnyJob = Job<unknown, unknown, string>;

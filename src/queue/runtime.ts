@@ -1,0 +1,265 @@
+// The BullMQ side: the ingest queue, its schedulers, a worker running the handlers, and a clean stop.
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { DelayedError, Queue, QueueEvents, UnrecoverableError, Worker, type Job } from 'bullmq';
+import { Redis } from 'ioredis';
+import { EdgelogError, coerceError, describeError } from '../errors/index.js';
+import type { DayResult } from '../ingest/day-ingestor.js';
+import { InterruptedError, LeaseBusyError } from '../ingest/errors.js';
+import type { Logger } from '../logger.js';
+import { redisOptions, type RedisTarget } from '../redis/connection.js';
+import {
+  runDay,
+  runGuardian,
+  runMaintenance,
+  runPlan,
+  scheduledDayJobOptions,
+  type HandlerDeps,
+} from './handlers.js';
+import {
+  INGEST_QUEUE,
+  syncJobId,
+  type DayJob,
+  type GuardianJob,
+  type JobData,
+  type PlanJob,
+} from './jobs.js';
+import { planSchedulers, wantedSchedulers, type SchedulerPlan } from './schedules.js';
+
+export interface RuntimeOptions {
+  redis: RedisTarget;
+  /** Redis key prefix (config redis.prefix). */
+  prefix: string;
+  handlers: Omit<HandlerDeps, 'enqueueDays'>;
+}
+
+export interface JobOutcome<R = unknown> {
+  id: string;
+  data: JobData;
+  result?: R;
+  error?: string;
+}
+
+export class IngestRuntime {
+  readonly queue: Queue<JobData, unknown, string>;
+  private worker: Worker<JobData, unknown, string> | undefined;
+  private events: QueueEvents | undefined;
+  private readonly shutdown = new AbortController();
+  private readonly deps: HandlerDeps;
+  private readonly log: Logger;
+
+  constructor(private readonly opts: RuntimeOptions) {
+    const { config } = opts.handlers;
+    this.log = opts.handlers.logger.child({ component: 'queue' });
+    this.queue = new Queue(INGEST_QUEUE, {
+      connection: redisOptions(opts.redis),
+      prefix: opts.prefix,
+      defaultJobOptions: {
+        attempts: config.worker.jobAttempts,
+        backoff: { type: 'exponential', delay: 5_000 },
+        removeOnComplete: {
+          age: Math.ceil(config.worker.keepCompleted.age / 1000),
+          count: config.worker.keepCompleted.count,
+        },
+        removeOnFail: {
+          age: Math.ceil(config.worker.keepFailed.age / 1000),
+          count: config.worker.keepFailed.count,
+        },
+      },
+    });
+    this.queue.on('error', (err) => this.log.error({ err: coerceError(err).message }, 'queue error'));
+    this.deps = { ...opts.handlers, enqueueDays: (jobs) => this.enqueueScheduledDays(jobs) };
+  }
+
+  /** Makes Redis hold exactly one scheduler per configured (source, zone); one process at a time. */
+  async reconcileSchedulers(): Promise<SchedulerPlan> {
+    return this.withLock('reconcile', async () => {
+      const existing = await this.queue.getJobSchedulers(0, -1);
+      const plan = planSchedulers(wantedSchedulers(this.deps.config), existing);
+      for (const w of plan.upsert) {
+        await this.queue.upsertJobScheduler(w.id, w.repeat, { name: w.template.name, data: w.template.data });
+      }
+      for (const id of plan.remove) await this.queue.removeJobScheduler(id);
+      this.log.info(
+        { upserted: plan.upsert.map((w) => w.id), removed: plan.remove, unchanged: plan.keep.length },
+        'schedulers reconciled',
+      );
+      return plan;
+    });
+  }
+
+  /** Schedulers do not backfill missed runs: plan every zone now, from the ledger. */
+  async catchUp(): Promise<void> {
+    const { pullZones, shieldZones } = this.deps.config;
+    const plans: PlanJob[] = [
+      ...pullZones.map((z) => ({ source: 'origin' as const, zone: z.id })),
+      ...shieldZones.map((z) => ({ source: 'shield' as const, zone: z.id })),
+    ];
+    await this.queue.addBulk(
+      plans.map((data) => ({
+        name: 'plan',
+        data,
+        opts: { deduplication: { id: `plan-${data.source}-${data.zone}` } },
+      })),
+    );
+    await this.queue.addBulk(
+      shieldZones.map((z) => ({
+        name: 'guardian',
+        data: { zone: z.id },
+        opts: { deduplication: { id: `guardian-${z.id}` } },
+      })),
+    );
+  }
+
+  /** Starts processing jobs in this process. */
+  startWorker(concurrency = this.deps.config.worker.concurrency): void {
+    if (this.worker) return;
+    this.worker = new Worker(INGEST_QUEUE, (job, token, signal) => this.process(job, token, signal), {
+      connection: redisOptions(this.opts.redis),
+      prefix: this.opts.prefix,
+      concurrency,
+      // Each page is one short transaction, so the default 30 s lock is ample; a stalled job re-runs
+      // from its checkpoint.
+      maxStalledCount: 2,
+    });
+    this.worker.on('error', (err) => this.log.error({ err: coerceError(err).message }, 'worker error'));
+    this.worker.on('failed', (job, err) => {
+      this.log.warn({ jobId: job?.id, name: job?.name, data: job?.data, err: err.message }, 'job failed');
+    });
+  }
+
+  /** Adds the days `edgelog sync` asked for, with ids of their own (the ledger lease serialises them). */
+  async enqueueSync(
+    jobs: DayJob[],
+    runId = randomUUID().slice(0, 8),
+  ): Promise<Array<Job<JobData, unknown, string>>> {
+    return this.queue.addBulk(
+      jobs.map((data) => ({ name: 'day', data, opts: { jobId: syncJobId(runId, data) } })),
+    );
+  }
+
+  async enqueueGuardian(
+    zones: number[],
+    runId = randomUUID().slice(0, 8),
+  ): Promise<Array<Job<JobData, unknown, string>>> {
+    return this.queue.addBulk(
+      zones.map((zone) => ({
+        name: 'guardian',
+        data: { zone } satisfies GuardianJob,
+        opts: { jobId: `sync-${runId}-guardian-${zone}` },
+      })),
+    );
+  }
+
+  /** Waits until every job has completed or failed for good. */
+  async waitFor<R>(jobs: Array<Job<JobData, unknown, string>>): Promise<Array<JobOutcome<R>>> {
+    this.events ??= new QueueEvents(INGEST_QUEUE, {
+      connection: redisOptions(this.opts.redis),
+      prefix: this.opts.prefix,
+    });
+    this.events.on('error', (err) => this.log.error({ err: coerceError(err).message }, 'queue events error'));
+    await this.events.waitUntilReady();
+    const events = this.events;
+    return Promise.all(
+      jobs.map(async (job) => {
+        const base = { id: job.id ?? '?', data: job.data };
+        try {
+          return { ...base, result: (await job.waitUntilFinished(events)) as R };
+        } catch (err) {
+          return { ...base, error: coerceError(err).message };
+        }
+      }),
+    );
+  }
+
+  /**
+   * Stops taking jobs; jobs in hand stop after their current page (checkpoint saved) and go back to the
+   * queue. Waits at most `timeoutMs`, then forces the worker closed.
+   */
+  async close(timeoutMs = this.deps.config.worker.shutdownTimeout): Promise<void> {
+    this.shutdown.abort(new Error('shutting down'));
+    if (this.worker) {
+      const closing = this.worker.close();
+      const timedOut = await Promise.race([closing.then(() => false), sleep(timeoutMs).then(() => true)]);
+      if (timedOut) {
+        this.log.warn({ timeoutMs }, 'jobs did not stop in time; forcing the worker closed');
+        await this.worker.close(true);
+      }
+    }
+    await this.events?.close();
+    await this.queue.close();
+  }
+
+  private async enqueueScheduledDays(jobs: DayJob[]): Promise<void> {
+    await this.queue.addBulk(jobs.map((data) => ({ name: 'day', data, opts: scheduledDayJobOptions(data) })));
+  }
+
+  private async process(
+    job: Job<JobData, unknown, string>,
+    token?: string,
+    signal?: AbortSignal,
+  ): Promise<unknown> {
+    const jobSignal = signal ? AbortSignal.any([signal, this.shutdown.signal]) : this.shutdown.signal;
+    try {
+      switch (job.name) {
+        case 'plan':
+          return await runPlan(this.deps, job.data as PlanJob);
+        case 'day':
+          return await runDay(this.deps, job.data as DayJob, {
+            owner: `job-${job.id}`,
+            signal: jobSignal,
+            finalAttempt: job.attemptsMade + 1 >= (job.opts.attempts ?? 1),
+          });
+        case 'guardian':
+          return await runGuardian(this.deps, job.data as GuardianJob, jobSignal);
+        case 'maintenance':
+          return runMaintenance(this.deps);
+        default:
+          throw new UnrecoverableError(`unknown job name "${job.name}"`);
+      }
+    } catch (raw) {
+      return this.onError(coerceError(raw), job, token);
+    }
+  }
+
+  /** Sorts a failure: wait and retry without using an attempt, retry with backoff, or fail for good. */
+  private async onError(err: Error, job: Job<JobData, unknown, string>, token?: string): Promise<never> {
+    if (err instanceof LeaseBusyError || err instanceof InterruptedError) {
+      // Not a failure of this job: give the day back to the queue (shortly, or at once on shutdown).
+      const delay = err instanceof LeaseBusyError ? 1_000 + Math.floor(Math.random() * 1_000) : 0;
+      await job.moveToDelayed(Date.now() + delay, token);
+      throw new DelayedError();
+    }
+    if (err instanceof UnrecoverableError) throw err;
+    if (err instanceof EdgelogError && !err.retryable) throw new UnrecoverableError(describeError(err));
+    throw err;
+  }
+
+  private async withLock<T>(name: string, fn: () => Promise<T>): Promise<T> {
+    const client = new Redis({ ...redisOptions(this.opts.redis), maxRetriesPerRequest: 3 });
+    client.on('error', () => {});
+    const key = `${this.opts.prefix}:edgelog:lock:${name}`;
+    const me = randomUUID();
+    try {
+      for (let waited = 0; ; waited += 200) {
+        if ((await client.set(key, me, 'PX', 30_000, 'NX')) === 'OK') break;
+        if (waited > 30_000) throw new EdgelogError(`could not take the ${name} lock in Redis within 30 s`);
+        await sleep(200);
+      }
+      try {
+        return await fn();
+      } finally {
+        await client.eval(
+          "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end",
+          1,
+          key,
+          me,
+        );
+      }
+    } finally {
+      client.disconnect();
+    }
+  }
+}
+
+export type { DayResult };

@@ -1,0 +1,55 @@
+// Finds a Redis to use: the configured one, or (first run, nothing installed as a service) a private
+// redis-server under the data directory.
+import { dirname, join, resolve } from 'node:path';
+import type { Config } from '../config/index.js';
+import { EdgelogError } from '../errors/index.js';
+import type { Logger } from '../logger.js';
+import { describeTarget, pingRedis, type RedisTarget } from './connection.js';
+import { redisServerAvailable, startRedisServer, type EmbeddedRedis } from './embedded-redis.js';
+
+export interface ResolvedRedis {
+  target: RedisTarget;
+  display: string;
+  /** Set when this process started (or reused) the private server. */
+  embedded?: EmbeddedRedis;
+}
+
+/** Where a private server for this configuration lives: beside the database. */
+export function embeddedRedisDir(config: Config): string {
+  return join(dirname(resolve(config.database.path)), 'redis');
+}
+
+/** A reachable Redis without starting one: the configured URL, else a private server already running. */
+export async function findRedis(config: Config): Promise<ResolvedRedis | null> {
+  const configured: RedisTarget = { url: config.redis.url };
+  if (await pingRedis(configured)) return { target: configured, display: describeTarget(configured) };
+  const socket: RedisTarget = { path: join(embeddedRedisDir(config), 'redis.sock') };
+  if (await pingRedis(socket)) return { target: socket, display: describeTarget(socket) };
+  return null;
+}
+
+export async function resolveRedis(config: Config, logger: Logger): Promise<ResolvedRedis> {
+  const configured: RedisTarget = { url: config.redis.url };
+  if (await pingRedis(configured)) return { target: configured, display: describeTarget(configured) };
+  const where = describeTarget(configured);
+  if (!config.redis.embedded) {
+    throw new EdgelogError(
+      `Redis at ${where} is unreachable: start it, or set redis.url / REDIS_URL to a running Redis`,
+    );
+  }
+  if (!redisServerAvailable()) {
+    throw new EdgelogError(
+      `Redis at ${where} is unreachable and redis-server is not installed: install it (Debian: apt-get install redis-server) or set REDIS_URL`,
+    );
+  }
+  const embedded = await startRedisServer({
+    dir: embeddedRedisDir(config),
+    unixSocket: true,
+    persistent: true,
+  });
+  logger.warn(
+    { configured: where, embedded: embedded.display },
+    `Redis at ${where} is unreachable; using a private redis-server at ${embedded.display}`,
+  );
+  return { target: embedded.target, display: embedded.display, embedded };
+}

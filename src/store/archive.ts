@@ -1,0 +1,39 @@
+// The archive as the rest of edgelog sees it: the database, migrated, with one repository per table.
+import type { Logger } from '../logger.js';
+import { openDatabase, type Db } from './database.js';
+import { GuardianRepository } from './guardian.repository.js';
+import { LedgerRepository } from './ledger.repository.js';
+import { assertMigrated, migrate } from './migrate.js';
+import { OriginLogsRepository } from './origin-logs.repository.js';
+import { ShieldLogsRepository } from './shield-logs.repository.js';
+
+export interface Archive {
+  db: Db;
+  ledger: LedgerRepository;
+  origin: OriginLogsRepository;
+  shield: ShieldLogsRepository;
+  guardian: GuardianRepository;
+  close(): void;
+}
+
+/** Opens the archive for writing and applies pending migrations first. */
+export function openArchive(path: string, logger?: Logger): Archive {
+  const db = openDatabase(path);
+  try {
+    const results = migrate(db);
+    assertMigrated(results);
+    const applied = results.filter((r) => r.status === 'applied').map((r) => r.name);
+    if (applied.length > 0) logger?.info({ applied, path }, 'database migrated');
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+  return {
+    db,
+    ledger: new LedgerRepository(db),
+    origin: new OriginLogsRepository(db),
+    shield: new ShieldLogsRepository(db),
+    guardian: new GuardianRepository(db),
+    close: () => db.close(),
+  };
+}

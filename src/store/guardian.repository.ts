@@ -1,0 +1,65 @@
+// api_guardian_snapshots: periodic copies of the API Guardian counters.
+import type { ApiGuardianMetrics } from '../api/index.js';
+import type { Db } from './database.js';
+
+export interface GuardianSnapshotRow {
+  id: number;
+  shield_zone_id: number;
+  taken_at: string;
+  total_blocked_requests: number | null;
+  total_logged_requests: number | null;
+  total_rate_limited: number | null;
+  total_requests_inspected: number | null;
+  total_failed_request_validation: number | null;
+  total_failed_authentication_enforcement: number | null;
+  overview: string | null;
+  error: string | null;
+}
+
+const int = (v: number | null | undefined): number | null => (typeof v === 'number' ? Math.trunc(v) : null);
+
+export class GuardianRepository {
+  private readonly insert;
+
+  constructor(private readonly db: Db) {
+    this.insert = db.prepare(`INSERT INTO api_guardian_snapshots
+      (shield_zone_id, taken_at, total_blocked_requests, total_logged_requests, total_rate_limited,
+       total_requests_inspected, total_failed_request_validation, total_failed_authentication_enforcement,
+       overview, error)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+  }
+
+  /** Stores one snapshot (a failed call is stored too, with its error and no counters). */
+  add(
+    zone: number,
+    takenAt: Date,
+    metrics: ApiGuardianMetrics | null,
+    error: unknown = metrics?.error ?? null,
+  ): number {
+    const d = metrics?.data;
+    const overview = d?.overviewPastTwentyEightDays;
+    const result = this.insert.run(
+      zone,
+      takenAt.toISOString(),
+      int(d?.totalBlockedRequests),
+      int(d?.totalLoggedRequests),
+      int(d?.totalRateLimited),
+      int(d?.totalRequestsInspected),
+      int(d?.totalFailedRequestValidation),
+      int(d?.totalFailedAuthenticationEnforcement),
+      overview ? JSON.stringify(overview) : null,
+      error === null || error === undefined ? null : JSON.stringify(error),
+    );
+    return Number(result.lastInsertRowid);
+  }
+
+  /** Snapshots of a zone in time order, optionally within [from, to). */
+  list(zone: number, from?: string, to?: string): GuardianSnapshotRow[] {
+    return this.db
+      .prepare(
+        `SELECT * FROM api_guardian_snapshots WHERE shield_zone_id = ?
+           AND (? IS NULL OR taken_at >= ?) AND (? IS NULL OR taken_at < ?) ORDER BY taken_at`,
+      )
+      .all(zone, from ?? null, from ?? null, to ?? null, to ?? null) as GuardianSnapshotRow[];
+  }
+}

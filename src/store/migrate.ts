@@ -1,0 +1,99 @@
+// Numbered plain-SQL migrations: each file applied once, in order, in its own transaction, and recorded.
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { coerceError } from '../errors/index.js';
+import type { Db } from './database.js';
+
+/** The migrations shipped with edgelog (top-level `migrations/`, from both src/ and dist/). */
+export const MIGRATIONS_DIR = fileURLToPath(new URL('../../migrations/', import.meta.url));
+
+export interface MigrationResult {
+  id: number;
+  name: string;
+  status: 'applied' | 'already-applied' | 'failed' | 'not-run' | 'changed-after-apply';
+  error?: string;
+}
+
+interface MigrationFile {
+  id: number;
+  name: string;
+  sql: string;
+  checksum: string;
+}
+
+const FILE = /^(\d+)_[\w-]+\.sql$/;
+
+export function readMigrations(dir = MIGRATIONS_DIR): MigrationFile[] {
+  const files = readdirSync(dir)
+    .filter((f) => FILE.test(f))
+    .sort();
+  const migrations = files.map((name) => {
+    const sql = readFileSync(`${dir}/${name}`, 'utf8');
+    return {
+      id: Number(FILE.exec(name)![1]),
+      name,
+      sql,
+      checksum: createHash('sha256').update(sql).digest('hex'),
+    };
+  });
+  for (let i = 1; i < migrations.length; i++) {
+    if (migrations[i]!.id === migrations[i - 1]!.id) {
+      throw new Error(
+        `two migrations share the number ${migrations[i]!.id}: ${migrations[i - 1]!.name}, ${migrations[i]!.name}`,
+      );
+    }
+  }
+  return migrations;
+}
+
+/**
+ * Applies every migration not yet recorded. Never throws for a failing migration: the result says which
+ * file failed and why, and later files are reported `not-run`. Callers decide whether that is fatal.
+ */
+export function migrate(db: Db, dir = MIGRATIONS_DIR): MigrationResult[] {
+  db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+    id INTEGER PRIMARY KEY, name TEXT NOT NULL, checksum TEXT NOT NULL, applied_at TEXT NOT NULL)`);
+  const applied = new Map(
+    (
+      db.prepare('SELECT id, checksum FROM schema_migrations').all() as Array<{
+        id: number;
+        checksum: string;
+      }>
+    ).map((r) => [r.id, r.checksum]),
+  );
+  const record = db.prepare(
+    'INSERT INTO schema_migrations (id, name, checksum, applied_at) VALUES (?, ?, ?, ?)',
+  );
+  const results: MigrationResult[] = [];
+  let failed = false;
+  for (const m of readMigrations(dir)) {
+    const base = { id: m.id, name: m.name };
+    if (failed) {
+      results.push({ ...base, status: 'not-run' });
+      continue;
+    }
+    const known = applied.get(m.id);
+    if (known !== undefined) {
+      results.push({ ...base, status: known === m.checksum ? 'already-applied' : 'changed-after-apply' });
+      continue;
+    }
+    try {
+      db.transaction(() => {
+        db.exec(m.sql);
+        record.run(m.id, m.name, m.checksum, new Date().toISOString());
+      }).immediate();
+      results.push({ ...base, status: 'applied' });
+    } catch (err) {
+      failed = true;
+      results.push({ ...base, status: 'failed', error: coerceError(err).message });
+    }
+  }
+  return results;
+}
+
+/** Throws when any migration failed; used at start-up, where a half-migrated archive must not be written. */
+export function assertMigrated(results: MigrationResult[]): void {
+  const bad = results.find((r) => r.status === 'failed');
+  if (bad) throw new Error(`migration ${bad.name} failed: ${bad.error}`);
+}
