@@ -1,5 +1,6 @@
 // The command line: global options, one subcommand per concern, one clear line on failure.
 import { Command, CommanderError } from 'commander';
+import { alertsCommand } from './commands/alerts.js';
 import { apiCommand } from './commands/api.js';
 import { migrateCommand } from './commands/migrate.js';
 import { runCommand } from './commands/run.js';
@@ -18,6 +19,7 @@ export function buildProgram(): Command {
   program.addCommand(syncCommand());
   program.addCommand(statusCommand());
   program.addCommand(migrateCommand());
+  program.addCommand(alertsCommand());
   program.addCommand(apiCommand());
   return program;
 }

@@ -1,4 +1,7 @@
 // The composition root of the ingestion engine: wires config, archive, API client, Redis and queue once.
+import { AlertsRepository } from './alerts/alerts.repository.js';
+import { AlertEvaluator, type EvaluationScope } from './alerts/evaluator.js';
+import { Notifier } from './alerts/notifier.js';
 import { createApiClient, type ApiClient } from './api/index.js';
 import type { Config } from './config/index.js';
 import { DayIngestor } from './ingest/day-ingestor.js';
@@ -15,6 +18,13 @@ export interface Engine {
   client: ApiClient;
   redis: ResolvedRedis;
   runtime: IngestRuntime;
+  alerts: {
+    repo: AlertsRepository;
+    evaluator: AlertEvaluator;
+    notifier: Notifier;
+    /** Evaluates rules in scope and hands any new notices to the delivery queue. */
+    check(scope?: EvaluationScope): Promise<ReturnType<AlertEvaluator['evaluate']>>;
+  };
   /** Closes everything this engine opened, in reverse order. */
   close(): Promise<void>;
 }
@@ -22,9 +32,6 @@ export interface Engine {
 export interface EngineOptions {
   /** @defaultValue Date.now */
   now?: () => number;
-  /** Hooks run after jobs (alert evaluation). */
-  afterDay?: HandlerDeps['afterDay'];
-  afterGuardian?: HandlerDeps['afterGuardian'];
 }
 
 export async function startEngine(config: Config, logger: Logger, opts: EngineOptions = {}): Promise<Engine> {
@@ -50,6 +57,31 @@ export async function startEngine(config: Config, logger: Logger, opts: EngineOp
     pageCap: config.api.pageCap,
     finalizeDelayMs: config.schedule.finalizeDelay,
   });
+  const alertsRepo = new AlertsRepository(archive.db);
+  const evaluator = new AlertEvaluator({
+    config,
+    repo: alertsRepo,
+    logger: logger.child({ component: 'alerts' }),
+    now,
+  });
+  const notifier = new Notifier({
+    redis: redis.target,
+    prefix: config.redis.prefix,
+    config,
+    repo: alertsRepo,
+    logger,
+    now,
+  });
+  const check = async (scope: EvaluationScope = {}) => {
+    const results = config.alerts.rules.length > 0 ? evaluator.evaluate(scope) : [];
+    await notifier.flushOutbox();
+    return results;
+  };
+  const hooks: Pick<HandlerDeps, 'afterDay' | 'afterGuardian' | 'evaluateAlerts'> = {
+    afterDay: async (r) => void (await check({ source: r.source, zone: r.zone })),
+    afterGuardian: async (zone) => void (await check({ source: 'guardian', zone })),
+    evaluateAlerts: () => check(),
+  };
   const runtime = new IngestRuntime({
     redis: redis.target,
     prefix: config.redis.prefix,
@@ -63,8 +95,7 @@ export async function startEngine(config: Config, logger: Logger, opts: EngineOp
       shield: archive.shield,
       logger,
       now,
-      ...(opts.afterDay ? { afterDay: opts.afterDay } : {}),
-      ...(opts.afterGuardian ? { afterGuardian: opts.afterGuardian } : {}),
+      ...hooks,
     },
   });
   return {
@@ -74,8 +105,10 @@ export async function startEngine(config: Config, logger: Logger, opts: EngineOp
     client: api.client,
     redis,
     runtime,
+    alerts: { repo: alertsRepo, evaluator, notifier, check },
     close: async () => {
       await runtime.close();
+      await notifier.close();
       await api.close();
       archive.close();
       await redis.embedded?.stop();

@@ -20,6 +20,8 @@ export function runCommand(): Command {
         await engine.runtime.reconcileSchedulers();
         await engine.runtime.catchUp();
         engine.runtime.startWorker();
+        engine.alerts.notifier.startWorker();
+        await engine.alerts.notifier.flushOutbox(); // notices a crash left in the outbox
         logger.info(
           {
             redis: engine.redis.display,

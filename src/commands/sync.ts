@@ -1,7 +1,7 @@
 // `edgelog sync`: fetch chosen days now, wait, print what happened; exit 0 only if every day succeeded.
 import { Command, Option } from 'commander';
 import type { Config } from '../config/index.js';
-import { startEngine } from '../engine.js';
+import { startEngine, type Engine } from '../engine.js';
 import { UsageError } from '../errors/index.js';
 import { elapsed, formatTable, thousands } from '../format/table.js';
 import type { DayResult } from '../ingest/day-ingestor.js';
@@ -99,9 +99,18 @@ export function syncCommand(): Command {
           return;
         }
         const guardian = await engine.runtime.waitFor(guardianJobs);
-        const summary = summarise(outcomes, guardian, Date.now() - started);
+        const alerts = await checkAlerts(engine, plan, started);
+        const summary = { ...summarise(outcomes, guardian, Date.now() - started), alerts };
         if (opts.json) printJson(summary);
-        else process.stdout.write(`${renderSummary(outcomes, guardian, summary)}\n`);
+        else {
+          process.stdout.write(`${renderSummary(outcomes, guardian, summary)}\n`);
+          if (alerts.notices > 0) {
+            process.stdout.write(
+              `alerts: ${alerts.notices} notices, ${alerts.delivered} delivered` +
+                `${alerts.pending > 0 ? `, ${alerts.pending} left queued for \`edgelog run\` to retry` : ''}\n`,
+            );
+          }
+        }
         if (!summary.ok) process.exitCode = 1;
       } finally {
         stop.dispose();
@@ -110,6 +119,26 @@ export function syncCommand(): Command {
       }
     });
 }
+
+/** Evaluates the rules of the zones this sync touched and delivers their notices (bounded wait). */
+async function checkAlerts(
+  engine: Engine,
+  plan: { days: DayJob[]; guardianZones: number[] },
+  since: number,
+): Promise<{ notices: number; delivered: number; pending: number }> {
+  if (engine.config.alerts.rules.length === 0) return { notices: 0, delivered: 0, pending: 0 };
+  const touched = new Map(
+    plan.days.map((d) => [`${d.source}-${d.zone}`, { source: d.source, zone: d.zone }]),
+  );
+  for (const scope of touched.values()) await engine.alerts.check(scope);
+  for (const zone of plan.guardianZones) await engine.alerts.check({ source: 'guardian', zone });
+  engine.alerts.notifier.startWorker();
+  const { delivered, pending } = await engine.alerts.notifier.settleSince(since, SETTLE_TIMEOUT_MS);
+  return { notices: delivered + pending, delivered, pending };
+}
+
+/** How long sync waits for receivers before leaving undelivered notices to the queue. */
+const SETTLE_TIMEOUT_MS = 15_000;
 
 export interface SyncSummary {
   ok: boolean;
@@ -123,6 +152,7 @@ export interface SyncSummary {
   guardianSnapshots: number;
   durationMs: number;
   results: Array<DayResult | { source: string; zone: number; day: string; state: 'failed'; error: string }>;
+  alerts?: { notices: number; delivered: number; pending: number };
 }
 
 function summarise(

@@ -1,3 +1,14 @@
 export { loadConfig, parseConfig, DEFAULT_CONFIG_FILE, type LoadConfigOptions } from './load.js';
-export { configSchema, type Config, type ConfigInput, type Zone } from './schema.js';
+export {
+  configSchema,
+  GUARDIAN_COUNTERS,
+  type AlertRule,
+  type Config,
+  type ConfigInput,
+  type FlatlineRule,
+  type GuardianRule,
+  type HookConfig,
+  type SpikeRule,
+  type Zone,
+} from './schema.js';
 export { parseDuration, formatDuration } from './duration.js';

@@ -93,6 +93,134 @@ const workerSchema = z.strictObject({
     .prefault({}),
 });
 
+const hookName = z.string().regex(/^[\w.-]+$/, { error: 'hook names are letters, digits, "_", "-" and "."' });
+
+const hookSchema = z.discriminatedUnion(
+  'type',
+  [
+    z.strictObject({
+      /** POST an Alertmanager-compatible (webhook v4) JSON payload. */
+      type: z.literal('webhook'),
+      url: httpUrl,
+      /** Signs the body: header X-Edgelog-Signature: sha256=<hex HMAC-SHA256>. */
+      secret: z.string().min(1).optional(),
+      timeout: duration('10s'),
+    }),
+    z.strictObject({
+      /** A Slack incoming webhook: a text message. */
+      type: z.literal('slack'),
+      url: httpUrl,
+      timeout: duration('10s'),
+    }),
+  ],
+  { error: 'expected a hook of type "webhook" or "slack"' },
+);
+
+const ruleBase = {
+  name: z.string().regex(/^[\w.-]+$/, { error: 'rule names are letters, digits, "_", "-" and "."' }),
+  /** Zones the rule watches; absent means every configured zone of its source. */
+  zones: z.array(zoneId).optional(),
+  hooks: z.array(hookName).default([]),
+  /** How long the condition must hold before the alert fires. */
+  for: duration('0s'),
+  /** Free-form label passed to receivers (e.g. "critical"). */
+  severity: z.string().optional(),
+};
+
+const hourMultiple = duration('1h').refine((ms) => ms > 0 && ms % 3_600_000 === 0, {
+  error: 'must be a whole number of hours (the archive counts per hour), e.g. "1h" or "6h"',
+});
+
+const spikeRule = z.strictObject({
+  ...ruleBase,
+  type: z.literal('spike'),
+  source: z.enum(['origin', 'shield']),
+  /** Which entries count. Origin: statusCodeMin/Max, errorCode. Shield: severity, ruleId, status. */
+  filter: z
+    .strictObject({
+      statusCodeMin: z.number().int().min(0).max(999).optional(),
+      statusCodeMax: z.number().int().min(0).max(999).optional(),
+      errorCode: z.string().optional(),
+      severity: z.string().optional(),
+      ruleId: z.string().optional(),
+      status: z.string().optional(),
+    })
+    .prefault({}),
+  window: hourMultiple,
+  /** "previous": the windows just before; "same-hour": the same window on earlier days. */
+  reference: z.enum(['previous', 'same-hour']).default('previous'),
+  /** How many reference windows are averaged. */
+  referenceWindows: z.number().int().min(1).max(60).default(3),
+  /** Fire when count ≥ factor × reference … */
+  factor: z.number().positive().default(3),
+  /** … and count ≥ min. */
+  min: z.number().int().min(1).default(20),
+});
+
+const flatlineRule = z.strictObject({
+  ...ruleBase,
+  type: z.literal('flatline'),
+  source: z.enum(['origin', 'shield']),
+  /** Fire when the zone's last successful ingestion is older than this. */
+  maxAge: duration('3h'),
+});
+
+export const GUARDIAN_COUNTERS = [
+  'totalBlockedRequests',
+  'totalLoggedRequests',
+  'totalRateLimited',
+  'totalRequestsInspected',
+  'totalFailedRequestValidation',
+  'totalFailedAuthenticationEnforcement',
+] as const;
+
+const guardianRule = z.strictObject({
+  ...ruleBase,
+  type: z.literal('guardian'),
+  counter: z.enum(GUARDIAN_COUNTERS),
+  /** Fire when the counter grows by more than this between two consecutive snapshots. */
+  maxIncrease: z.number().int().min(0),
+});
+
+const ruleSchema = z.discriminatedUnion('type', [spikeRule, flatlineRule, guardianRule], {
+  error: 'expected a rule of type "spike", "flatline" or "guardian"',
+});
+
+const alertsSchema = z
+  .strictObject({
+    hooks: z.record(hookName, hookSchema).default({}),
+    rules: z.array(ruleSchema).default([]),
+    /** A firing alert is sent again after this long. */
+    renotifyEvery: duration('4h'),
+    /** Rules are also evaluated on this schedule (besides after each ingestion job). */
+    evaluateEvery: duration('5m'),
+    /** Delivery attempts of one notice, with capped exponential backoff from retryDelay up to maxRetryDelay. */
+    deliveryAttempts: z.number().int().min(1).max(1000).default(100),
+    retryDelay: duration('5s'),
+    maxRetryDelay: duration('10m'),
+  })
+  .superRefine((alerts, ctx) => {
+    const names = new Set<string>();
+    alerts.rules.forEach((rule, i) => {
+      if (names.has(rule.name))
+        ctx.addIssue({
+          code: 'custom',
+          path: ['rules', i, 'name'],
+          message: `duplicate rule name "${rule.name}"`,
+        });
+      names.add(rule.name);
+      rule.hooks.forEach((h, j) => {
+        if (!(h in alerts.hooks)) {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['rules', i, 'hooks', j],
+            message: `unknown hook "${h}": define it under alerts.hooks`,
+          });
+        }
+      });
+    });
+  });
+
 export const configSchema = z.strictObject({
   api: apiSchema.prefault({}),
   redis: z
@@ -122,6 +250,7 @@ export const configSchema = z.strictObject({
   shieldZones: z.array(zone).default([]),
   schedule: scheduleSchema.prefault({}),
   worker: workerSchema.prefault({}),
+  alerts: alertsSchema.prefault({}),
   log: z
     .strictObject({
       level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -130,6 +259,11 @@ export const configSchema = z.strictObject({
 });
 
 export type ConfigInput = z.input<typeof configSchema>;
+export type AlertRule = z.output<typeof ruleSchema>;
+export type SpikeRule = z.output<typeof spikeRule>;
+export type FlatlineRule = z.output<typeof flatlineRule>;
+export type GuardianRule = z.output<typeof guardianRule>;
+export type HookConfig = z.output<typeof hookSchema>;
 type Parsed = z.output<typeof configSchema>;
 
 export interface Zone {

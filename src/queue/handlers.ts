@@ -29,6 +29,8 @@ export interface HandlerDeps {
   afterDay?: (result: DayResult) => Promise<void>;
   /** Called after each guardian snapshot. */
   afterGuardian?: (zone: number) => Promise<void>;
+  /** Runs the scheduled evaluation of every alert rule. */
+  evaluateAlerts?: () => Promise<unknown>;
 }
 
 export interface PlanResult {

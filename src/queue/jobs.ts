@@ -28,7 +28,7 @@ export interface GuardianJob {
 /** Daily housekeeping: retention. */
 export type MaintenanceJob = Record<string, never>;
 
-export type JobName = 'plan' | 'day' | 'guardian' | 'maintenance';
+export type JobName = 'plan' | 'day' | 'guardian' | 'maintenance' | 'alerts';
 
 export type JobData = PlanJob | DayJob | GuardianJob | MaintenanceJob;
 
@@ -38,6 +38,9 @@ export function schedulerId(source: ScheduledSource, zone: number): string {
 }
 
 export const MAINTENANCE_SCHEDULER = 'maintenance';
+
+/** Evaluates every alert rule (besides the evaluations after each job). */
+export const ALERTS_SCHEDULER = 'alerts';
 
 /** Deduplication id of a scheduled day job: at most one active and one waiting per zone-day. */
 export function dayDedupId(job: Pick<DayJob, 'source' | 'zone' | 'day'>): string {

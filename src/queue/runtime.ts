@@ -214,6 +214,8 @@ export class IngestRuntime {
           return await runGuardian(this.deps, job.data as GuardianJob, jobSignal);
         case 'maintenance':
           return runMaintenance(this.deps);
+        case 'alerts':
+          return await this.deps.evaluateAlerts?.();
         default:
           throw new UnrecoverableError(`unknown job name "${job.name}"`);
       }

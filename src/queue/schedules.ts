@@ -1,6 +1,6 @@
 // Pure: the schedulers the configuration wants, and what to change to get there from what Redis holds.
 import type { Config } from '../config/index.js';
-import { MAINTENANCE_SCHEDULER, schedulerId, type JobName, type JobData } from './jobs.js';
+import { ALERTS_SCHEDULER, MAINTENANCE_SCHEDULER, schedulerId, type JobName, type JobData } from './jobs.js';
 
 export interface WantedScheduler {
   id: string;
@@ -31,6 +31,13 @@ export function wantedSchedulers(config: Config): WantedScheduler[] {
       id: schedulerId('guardian', z.id),
       repeat: { every: guardianEvery },
       template: { name: 'guardian', data: { zone: z.id } },
+    });
+  }
+  if (config.alerts.rules.length > 0) {
+    wanted.push({
+      id: ALERTS_SCHEDULER,
+      repeat: { every: config.alerts.evaluateEvery },
+      template: { name: 'alerts', data: {} },
     });
   }
   wanted.push({

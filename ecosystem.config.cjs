@@ -1,0 +1,22 @@
+// PM2: `pm2 start ecosystem.config.cjs`. One process per SQLite file (fork mode, one instance); scale
+// out with more `edgelog run` processes on other archives or more worker concurrency, not PM2 cluster mode.
+module.exports = {
+  apps: [
+    {
+      name: 'edgelog',
+      script: 'bin/edgelog.js',
+      args: 'run',
+      cwd: __dirname,
+      exec_mode: 'fork',
+      instances: 1,
+      // PM2 stops with SIGINT, then SIGKILL after kill_timeout (default 1.6 s). edgelog finishes the
+      // pages in hand within worker.shutdownTimeout (20 s by default): give it more than that.
+      kill_timeout: 30_000,
+      autorestart: true,
+      // Back off when it crash-loops (e.g. Redis down), instead of restarting as fast as it can.
+      exp_backoff_restart_delay: 1_000,
+      max_memory_restart: '1G',
+      env: { NODE_ENV: 'production' },
+    },
+  ],
+};

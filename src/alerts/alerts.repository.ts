@@ -1,0 +1,231 @@
+// alert_state, alert_notifications, and the counts the rules read (rollups, ledger, snapshots).
+import type { Db } from '../store/database.js';
+import type { AlertState, AlertStateName } from './state-machine.js';
+import type { Notice } from './payload.js';
+import type { Coverage } from './coverage.js';
+
+export interface AlertStateRow {
+  rule: string;
+  zone_id: number;
+  source: string;
+  state: AlertStateName;
+  since: number;
+  fingerprint: string;
+  first_evaluated_at: number;
+  last_evaluated_at: number;
+  last_notified_at: number | null;
+  last_value: number | null;
+  last_threshold: number | null;
+  last_detail: string | null;
+}
+
+export interface PendingNotification {
+  id: string;
+  hook: string;
+  notice: Notice;
+}
+
+export interface SpikeFilter {
+  statusCodeMin?: number | undefined;
+  statusCodeMax?: number | undefined;
+  errorCode?: string | undefined;
+  severity?: string | undefined;
+  ruleId?: string | undefined;
+  status?: string | undefined;
+}
+
+export class AlertsRepository {
+  private readonly selectState;
+  private readonly upsertState;
+  private readonly insertNotice;
+
+  constructor(private readonly db: Db) {
+    this.selectState = db.prepare('SELECT * FROM alert_state WHERE rule = ? AND zone_id = ?');
+    this.upsertState = db.prepare(`INSERT INTO alert_state
+        (rule, zone_id, source, state, since, fingerprint, first_evaluated_at, last_evaluated_at, last_notified_at,
+         last_value, last_threshold, last_detail)
+      VALUES (@rule, @zone, @source, @state, @since, @fingerprint, @firstEvaluatedAt, @now, @lastNotifiedAt,
+              @value, @threshold, @detail)
+      ON CONFLICT (rule, zone_id) DO UPDATE SET
+        source = excluded.source, state = excluded.state, since = excluded.since, fingerprint = excluded.fingerprint,
+        last_evaluated_at = excluded.last_evaluated_at, last_notified_at = excluded.last_notified_at,
+        last_value = excluded.last_value, last_threshold = excluded.last_threshold, last_detail = excluded.last_detail`);
+    this.insertNotice =
+      db.prepare(`INSERT INTO alert_notifications (id, hook, rule, zone_id, status, notice, created_at)
+      VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id, hook) DO NOTHING`);
+  }
+
+  getState(rule: string, zone: number): AlertState | undefined {
+    const row = this.selectState.get(rule, zone) as AlertStateRow | undefined;
+    return row
+      ? {
+          state: row.state,
+          since: row.since,
+          lastNotifiedAt: row.last_notified_at,
+          firstEvaluatedAt: row.first_evaluated_at,
+        }
+      : undefined;
+  }
+
+  /** Saves a rule's state and the notices of its change in one transaction. */
+  save(
+    key: { rule: string; zone: number; source: string; fingerprint: string },
+    state: AlertState,
+    measured: { value: number | null; threshold: number | null; detail: unknown },
+    notices: Array<{ hook: string; notice: Notice }>,
+    now: number,
+  ): void {
+    this.db
+      .transaction(() => {
+        this.upsertState.run({
+          ...key,
+          state: state.state,
+          since: state.since,
+          firstEvaluatedAt: state.firstEvaluatedAt,
+          lastNotifiedAt: state.lastNotifiedAt,
+          now,
+          value: measured.value,
+          threshold: measured.threshold,
+          detail: JSON.stringify(measured.detail),
+        });
+        for (const { hook, notice } of notices) {
+          this.insertNotice.run(
+            notice.id,
+            hook,
+            notice.rule,
+            notice.zone,
+            notice.status,
+            JSON.stringify(notice),
+            now,
+          );
+        }
+      })
+      .immediate();
+  }
+
+  listStates(): AlertStateRow[] {
+    return this.db.prepare('SELECT * FROM alert_state ORDER BY rule, zone_id').all() as AlertStateRow[];
+  }
+
+  /** Notices not yet handed to the delivery queue, oldest first. */
+  unqueued(limit = 1000): PendingNotification[] {
+    const rows = this.db
+      .prepare(
+        'SELECT id, hook, notice FROM alert_notifications WHERE enqueued_at IS NULL ORDER BY created_at LIMIT ?',
+      )
+      .all(limit) as Array<{ id: string; hook: string; notice: string }>;
+    return rows.map((r) => ({ id: r.id, hook: r.hook, notice: JSON.parse(r.notice) as Notice }));
+  }
+
+  /** Notices created at or after `sinceMs` (any process). */
+  createdSince(sinceMs: number): Array<{ id: string; hook: string }> {
+    return this.db
+      .prepare('SELECT id, hook FROM alert_notifications WHERE created_at >= ? ORDER BY created_at')
+      .all(sinceMs) as Array<{ id: string; hook: string }>;
+  }
+
+  markEnqueued(id: string, hook: string, now: number): void {
+    this.db
+      .prepare('UPDATE alert_notifications SET enqueued_at = ? WHERE id = ? AND hook = ?')
+      .run(now, id, hook);
+  }
+
+  markAttempt(id: string, hook: string, now: number, error: string | null): void {
+    this.db
+      .prepare(
+        `UPDATE alert_notifications SET attempts = attempts + 1, last_error = ?,
+           delivered_at = CASE WHEN ? IS NULL THEN ? ELSE delivered_at END WHERE id = ? AND hook = ?`,
+      )
+      .run(error, error, now, id, hook);
+  }
+
+  /** Notices in the outbox, newest first (for `alerts list` and tests). */
+  notifications(
+    limit = 50,
+  ): Array<{
+    id: string;
+    hook: string;
+    rule: string;
+    zone_id: number;
+    status: string;
+    delivered_at: number | null;
+    attempts: number;
+    last_error: string | null;
+  }> {
+    return this.db
+      .prepare(
+        'SELECT id, hook, rule, zone_id, status, delivered_at, attempts, last_error FROM alert_notifications ORDER BY created_at DESC LIMIT ?',
+      )
+      .all(limit) as ReturnType<AlertsRepository['notifications']>;
+  }
+
+  // --- What the rules measure -------------------------------------------------------------------
+
+  /** Per-day coverage of a zone's archive (ledger covered_until). */
+  coverage(source: string, zone: number): Coverage {
+    const rows = this.db
+      .prepare(
+        'SELECT log_date, covered_until FROM ingest_ledger WHERE source = ? AND zone_id = ? AND covered_until IS NOT NULL',
+      )
+      .all(source, zone) as Array<{ log_date: string; covered_until: number }>;
+    return new Map(rows.map((r) => [r.log_date, r.covered_until]));
+  }
+
+  /** Entries matching a filter in [from, to), from the hourly rollups (a few rows per hour). */
+  count(source: 'origin' | 'shield', zone: number, from: number, to: number, f: SpikeFilter): number {
+    if (source === 'origin') {
+      return this.db
+        .prepare(
+          `SELECT coalesce(sum(count), 0) FROM origin_hourly
+           WHERE pull_zone_id = @zone AND hour >= @from AND hour < @to
+             AND status_code BETWEEN @min AND @max AND (@errorCode IS NULL OR error_code = @errorCode)`,
+        )
+        .pluck()
+        .get({
+          zone,
+          from,
+          to,
+          min: f.statusCodeMin ?? 0,
+          max: f.statusCodeMax ?? 999,
+          errorCode: f.errorCode ?? null,
+        }) as number;
+    }
+    return this.db
+      .prepare(
+        `SELECT coalesce(sum(count), 0) FROM shield_hourly
+         WHERE shield_zone_id = @zone AND hour >= @from AND hour < @to
+           AND (@severity IS NULL OR severity = @severity) AND (@ruleId IS NULL OR rule_id = @ruleId)
+           AND (@status IS NULL OR status = @status)`,
+      )
+      .pluck()
+      .get({
+        zone,
+        from,
+        to,
+        severity: f.severity ?? null,
+        ruleId: f.ruleId ?? null,
+        status: f.status ?? null,
+      }) as number;
+  }
+
+  /** End of the zone's last successful pass (ms), or null if it never had one. */
+  lastSuccess(source: string, zone: number): number | null {
+    return this.db
+      .prepare(
+        `SELECT max(finished_at) FROM ingest_ledger WHERE source = ? AND zone_id = ? AND state IN ('complete', 'partial')`,
+      )
+      .pluck()
+      .get(source, zone) as number | null;
+  }
+
+  /** The two most recent snapshots' values of a counter column, newest first. */
+  lastTwoSnapshots(zone: number, column: string): Array<{ taken_at: string; value: number }> {
+    if (!/^total_[a-z_]+$/.test(column)) throw new Error(`not a snapshot counter: ${column}`);
+    return this.db
+      .prepare(
+        `SELECT taken_at, ${column} AS value FROM api_guardian_snapshots
+         WHERE shield_zone_id = ? AND ${column} IS NOT NULL ORDER BY taken_at DESC, id DESC LIMIT 2`,
+      )
+      .all(zone) as Array<{ taken_at: string; value: number }>;
+  }
+}

@@ -1,0 +1,52 @@
+// Sends one notice to one hook over HTTP. Any non-2xx answer or network failure throws, so the
+// delivery queue retries it.
+import { request, type Dispatcher } from 'undici';
+import type { HookConfig } from '../config/index.js';
+import { HttpStatusError, NetworkError } from '../errors/index.js';
+import { alertmanagerPayload, signature, slackPayload, type Notice } from './payload.js';
+
+export async function deliver(
+  hookName: string,
+  hook: HookConfig,
+  notice: Notice,
+  dispatcher?: Dispatcher,
+): Promise<number> {
+  const body = JSON.stringify(
+    hook.type === 'slack' ? slackPayload(notice) : alertmanagerPayload(notice, hookName),
+  );
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    'user-agent': 'edgelog',
+    'idempotency-key': notice.id,
+  };
+  if (hook.type === 'webhook' && hook.secret) headers['x-edgelog-signature'] = signature(hook.secret, body);
+  const url = new URL(hook.url);
+  const shown = `${url.origin}${url.pathname}`; // a Slack URL's path is itself a secret: keep it out of messages
+  const display = hook.type === 'slack' ? `${url.origin}/…` : shown;
+  let res: Dispatcher.ResponseData;
+  try {
+    res = await request(url, {
+      method: 'POST',
+      headers,
+      body,
+      ...(dispatcher ? { dispatcher } : {}),
+      headersTimeout: hook.timeout,
+      bodyTimeout: hook.timeout,
+      signal: AbortSignal.timeout(hook.timeout),
+    });
+  } catch (cause) {
+    throw new NetworkError(`hook ${hookName} (${display}): ${(cause as Error).message}`, {
+      retryable: true,
+      cause,
+    });
+  }
+  const text = await res.body.text().catch(() => '');
+  if (res.statusCode < 200 || res.statusCode > 299) {
+    throw new HttpStatusError(`hook ${hookName} (${display}) answered HTTP ${res.statusCode}`, {
+      status: res.statusCode,
+      body: text.slice(0, 500),
+      context: { url: display },
+    });
+  }
+  return res.statusCode;
+}

@@ -1,0 +1,232 @@
+// Evaluates alert rules against the archive: gathers what each rule measures, runs the pure judgement
+// and state machine, and saves the new state with its notices (the outbox) in one transaction.
+import type { AlertRule, Config, FlatlineRule, GuardianRule, SpikeRule } from '../config/index.js';
+import { formatDuration } from '../config/index.js';
+import type { Logger } from '../logger.js';
+import type { AlertsRepository } from './alerts.repository.js';
+import { fingerprint, type Notice } from './payload.js';
+import { judgeSpike } from './spike.js';
+import { transition, type Condition } from './state-machine.js';
+
+export interface EvaluationScope {
+  /** Only rules of this source ('guardian' for guardian rules). */
+  source?: 'origin' | 'shield' | 'guardian';
+  zone?: number;
+}
+
+export interface Evaluation {
+  rule: string;
+  zone: number;
+  state: string;
+  condition: Condition;
+  value: number | null;
+  threshold: number | null;
+  reason: string;
+  notified: 'firing' | 'resolved' | null;
+}
+
+interface Measurement {
+  condition: Condition;
+  value: number | null;
+  threshold: number | null;
+  reason: string;
+  summary: { firing: string; resolved: string };
+  details: Record<string, string>;
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+export class AlertEvaluator {
+  constructor(
+    private readonly deps: { config: Config; repo: AlertsRepository; logger: Logger; now: () => number },
+  ) {}
+
+  /** Evaluates every rule (or those in scope) for each of its zones. */
+  evaluate(scope: EvaluationScope = {}): Evaluation[] {
+    const { config } = this.deps;
+    const results: Evaluation[] = [];
+    for (const rule of config.alerts.rules) {
+      const source = rule.type === 'guardian' ? 'guardian' : rule.source;
+      if (scope.source && scope.source !== source) continue;
+      for (const zone of this.zonesOf(rule)) {
+        if (scope.zone !== undefined && scope.zone !== zone) continue;
+        results.push(this.evaluateOne(rule, source, zone));
+      }
+    }
+    return results;
+  }
+
+  private zonesOf(rule: AlertRule): number[] {
+    if (rule.zones) return rule.zones;
+    const zones =
+      rule.type === 'guardian' || rule.source === 'shield'
+        ? this.deps.config.shieldZones
+        : this.deps.config.pullZones;
+    return zones.map((z) => z.id);
+  }
+
+  private evaluateOne(rule: AlertRule, source: string, zone: number): Evaluation {
+    const { repo, config } = this.deps;
+    const now = this.deps.now();
+    const prev = repo.getState(rule.name, zone);
+    const m =
+      rule.type === 'spike'
+        ? this.measureSpike(rule, zone, now)
+        : rule.type === 'flatline'
+          ? this.measureFlatline(rule, zone, now, prev?.firstEvaluatedAt ?? now)
+          : this.measureGuardian(rule, zone);
+    const { next, notify } = transition(prev, m.condition, now, {
+      forMs: rule.for,
+      renotifyMs: config.alerts.renotifyEvery,
+    });
+    const fp = fingerprint(rule.name, source, zone);
+    const notices =
+      notify === null
+        ? []
+        : rule.hooks.map((hook) => {
+            const notice: Notice = {
+              id: `${fp}-${notify}-${now}`,
+              rule: rule.name,
+              ruleType: rule.type,
+              source,
+              zone,
+              status: notify,
+              startsAt: notify === 'firing' ? next.since : (prev?.since ?? now),
+              endsAt: notify === 'resolved' ? now : null,
+              severity: rule.severity,
+              summary: notify === 'firing' ? m.summary.firing : m.summary.resolved,
+              details: { ...m.details, state: next.state },
+              fingerprint: fp,
+            };
+            return { hook, notice };
+          });
+    repo.save(
+      { rule: rule.name, zone, source, fingerprint: fp },
+      next,
+      { value: m.value, threshold: m.threshold, detail: { reason: m.reason, ...m.details } },
+      notices,
+      now,
+    );
+    if (notify)
+      this.deps.logger.info({ rule: rule.name, zone, status: notify, hooks: rule.hooks }, `alert ${notify}`);
+    return {
+      rule: rule.name,
+      zone,
+      state: next.state,
+      condition: m.condition,
+      value: m.value,
+      threshold: m.threshold,
+      reason: m.reason,
+      notified: notify,
+    };
+  }
+
+  private measureSpike(rule: SpikeRule, zone: number, now: number): Measurement {
+    const { repo } = this.deps;
+    const verdict = judgeSpike(
+      { ...rule, windowMs: rule.window },
+      repo.coverage(rule.source, zone),
+      (w) => repo.count(rule.source, zone, w.from, w.to, rule.filter),
+      now,
+    );
+    const what = describeFilter(rule);
+    if (verdict.kind === 'unknown') {
+      return {
+        condition: null,
+        value: null,
+        threshold: null,
+        reason: verdict.reason,
+        summary: { firing: '', resolved: '' },
+        details: verdict.window
+          ? { windowStart: iso(verdict.window.from), windowEnd: iso(verdict.window.to) }
+          : {},
+      };
+    }
+    const window = `${iso(verdict.window.from)}/${iso(verdict.window.to)}`;
+    return {
+      condition: verdict.firing,
+      value: verdict.count,
+      threshold: verdict.threshold,
+      reason: verdict.partial ? 'partial window already over the threshold' : 'complete window',
+      summary: {
+        firing: `${verdict.count} ${what} in ${formatDuration(rule.window)} (${window}), ${verdict.reference.toFixed(1)} expected`,
+        resolved: `${what} back to ${verdict.count} in ${formatDuration(rule.window)} (${window})`,
+      },
+      details: {
+        windowStart: iso(verdict.window.from),
+        windowEnd: iso(verdict.window.to),
+        count: String(verdict.count),
+        reference: verdict.reference.toFixed(2),
+        threshold: String(verdict.threshold),
+        factor: String(rule.factor),
+        min: String(rule.min),
+      },
+    };
+  }
+
+  private measureFlatline(
+    rule: FlatlineRule,
+    zone: number,
+    now: number,
+    firstEvaluatedAt: number,
+  ): Measurement {
+    const last = this.deps.repo.lastSuccess(rule.source, zone);
+    const age = now - (last ?? firstEvaluatedAt);
+    return {
+      condition: age > rule.maxAge,
+      value: age,
+      threshold: rule.maxAge,
+      reason: last === null ? 'no successful ingestion yet' : `last success ${iso(last)}`,
+      summary: {
+        firing: `no successful ${rule.source} ingestion for ${formatDuration(Math.round(age / 60_000) * 60_000)} (bound ${formatDuration(rule.maxAge)})`,
+        resolved: `${rule.source} ingestion is fresh again`,
+      },
+      details: { lastSuccess: last === null ? 'never' : iso(last), maxAge: formatDuration(rule.maxAge) },
+    };
+  }
+
+  private measureGuardian(rule: GuardianRule, zone: number): Measurement {
+    const column = rule.counter.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+    const snaps = this.deps.repo.lastTwoSnapshots(zone, column);
+    const none = { summary: { firing: '', resolved: '' }, details: {}, threshold: rule.maxIncrease };
+    if (snaps.length < 2)
+      return { ...none, condition: null, value: null, reason: 'fewer than two snapshots' };
+    const [latest, previous] = snaps as [
+      { taken_at: string; value: number },
+      { taken_at: string; value: number },
+    ];
+    const delta = latest.value - previous.value;
+    if (delta < 0)
+      return { ...none, condition: null, value: delta, reason: 'counter went down (reset); not judged' };
+    return {
+      condition: delta > rule.maxIncrease,
+      value: delta,
+      threshold: rule.maxIncrease,
+      reason: `between ${previous.taken_at} and ${latest.taken_at}`,
+      summary: {
+        firing: `${rule.counter} rose by ${delta} between snapshots (bound ${rule.maxIncrease})`,
+        resolved: `${rule.counter} rose by ${delta}, within the bound of ${rule.maxIncrease}`,
+      },
+      details: {
+        counter: rule.counter,
+        increase: String(delta),
+        from: previous.taken_at,
+        to: latest.taken_at,
+      },
+    };
+  }
+}
+
+function describeFilter(rule: SpikeRule): string {
+  const f = rule.filter;
+  const parts: string[] = [];
+  if (f.statusCodeMin !== undefined || f.statusCodeMax !== undefined) {
+    parts.push(`status ${f.statusCodeMin ?? 0}-${f.statusCodeMax ?? 999}`);
+  }
+  if (f.errorCode) parts.push(`error ${f.errorCode}`);
+  if (f.severity) parts.push(`severity ${f.severity}`);
+  if (f.ruleId) parts.push(`rule ${f.ruleId}`);
+  if (f.status) parts.push(`status ${f.status}`);
+  const noun = rule.source === 'origin' ? 'origin errors' : 'Shield events';
+  return parts.length ? `${noun} (${parts.join(', ')})` : noun;
+}

@@ -1,0 +1,91 @@
+// Pure: judge a spike rule for one zone from window counts and the archive's coverage.
+import { DAY_MS } from '../time/utc-day.js';
+import { coverageFrontier, isCovered, type Coverage } from './coverage.js';
+
+export interface SpikeParams {
+  windowMs: number;
+  reference: 'previous' | 'same-hour';
+  referenceWindows: number;
+  factor: number;
+  min: number;
+}
+
+export interface Window {
+  from: number;
+  to: number;
+}
+
+export type SpikeVerdict =
+  | { kind: 'unknown'; reason: string; window?: Window }
+  | {
+      kind: 'judged';
+      /** True: the count is over the threshold; false: under it on a complete window. */
+      firing: boolean;
+      /** The window is only partly archived; it can fire (counts only grow) but not resolve. */
+      partial: boolean;
+      window: Window;
+      count: number;
+      /** Mean count of the covered reference windows. */
+      reference: number;
+      referenceWindowsUsed: number;
+      threshold: number;
+    };
+
+/** The windows a spike is compared against, newest first. */
+export function referenceWindows(current: Window, params: SpikeParams): Window[] {
+  const step = params.reference === 'same-hour' ? DAY_MS : params.windowMs;
+  return Array.from({ length: params.referenceWindows }, (_, i) => ({
+    from: current.from - (i + 1) * step,
+    to: current.to - (i + 1) * step,
+  }));
+}
+
+/**
+ * The window judged is the aligned window holding the archive's coverage frontier (the newest data).
+ * - Not enough data to judge (no coverage yet, the window's start not archived, or no reference window
+ *   archived completely): `unknown` — an empty history never turns the first errors into a spike.
+ * - A partial window fires when it is already over the threshold, but never resolves: its count can
+ *   still grow.
+ * - Threshold = max(min, factor × mean of the reference windows).
+ */
+export function judgeSpike(
+  params: SpikeParams,
+  coverage: Coverage,
+  count: (w: Window) => number,
+  now: number,
+): SpikeVerdict {
+  const frontier = coverageFrontier(coverage);
+  if (frontier === null) return { kind: 'unknown', reason: 'nothing archived yet for this zone' };
+  const edge = Math.min(frontier, now);
+  const from = edge - 1 - ((edge - 1) % params.windowMs);
+  const window = { from, to: from + params.windowMs };
+  const partial = edge < window.to;
+  if (!isCovered(coverage, window.from, edge)) {
+    return { kind: 'unknown', reason: 'the window is not archived from its start', window };
+  }
+  const refs = referenceWindows(window, params).filter((w) => isCovered(coverage, w.from, w.to));
+  if (refs.length === 0) {
+    return { kind: 'unknown', reason: 'no reference window is archived completely yet', window };
+  }
+  const reference = refs.reduce((sum, w) => sum + count(w), 0) / refs.length;
+  const threshold = Math.max(params.min, params.factor * reference);
+  const n = count(window);
+  const over = n >= threshold;
+  if (partial && !over) {
+    return {
+      kind: 'unknown',
+      reason: 'the window is still filling in and not over the threshold yet',
+      window,
+    };
+  }
+  return {
+    kind: 'judged',
+    firing: over,
+    partial,
+    window,
+    count: n,
+    reference,
+    referenceWindowsUsed: refs.length,
+    threshold,
+  };
+}

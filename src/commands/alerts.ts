@@ -1,0 +1,149 @@
+// `edgelog alerts list | check | test <hook>`.
+import { Command } from 'commander';
+import { fingerprint, type Notice } from '../alerts/payload.js';
+import { deliver } from '../alerts/deliver.js';
+import { AlertsRepository } from '../alerts/alerts.repository.js';
+import { formatDuration } from '../config/index.js';
+import { startEngine } from '../engine.js';
+import { UsageError } from '../errors/index.js';
+import { formatTable } from '../format/table.js';
+import { openArchive } from '../store/archive.js';
+import { commandContext, printJson } from './shared.js';
+
+const iso = (ms: number | null) => (ms === null ? '' : new Date(ms).toISOString().replace('.000Z', 'Z'));
+
+export function alertsCommand(): Command {
+  const alerts = new Command('alerts').description(
+    'alert rules: their state, evaluation now, and hook tests',
+  );
+
+  alerts
+    .command('list')
+    .description('the configured rules, their state per zone, and recent notices')
+    .option('--json', 'print as JSON')
+    .action((opts: { json?: boolean }, cmd: Command) => {
+      const { config } = commandContext(cmd);
+      const archive = openArchive(config.database.path);
+      try {
+        const repo = new AlertsRepository(archive.db);
+        const states = repo.listStates();
+        const notices = repo.notifications(20);
+        if (opts.json) return printJson({ rules: config.alerts.rules, states, notices });
+        const out: string[] = [];
+        if (config.alerts.rules.length === 0) out.push('no alert rules configured (alerts.rules)');
+        for (const r of config.alerts.rules) {
+          const what =
+            r.type === 'spike'
+              ? `${r.source} ${JSON.stringify(r.filter)} window ${formatDuration(r.window)} factor ${r.factor} min ${r.min} vs ${r.reference}×${r.referenceWindows}`
+              : r.type === 'flatline'
+                ? `${r.source} ingestion older than ${formatDuration(r.maxAge)}`
+                : `${r.counter} increase > ${r.maxIncrease}`;
+          out.push(`${r.name} (${r.type}): ${what} → ${r.hooks.join(', ') || 'no hooks'}`);
+        }
+        out.push('');
+        out.push(
+          states.length === 0
+            ? 'no rule evaluated yet'
+            : formatTable(
+                [
+                  { header: 'rule', value: (s: (typeof states)[number]) => s.rule },
+                  { header: 'zone', value: (s) => s.zone_id, right: true },
+                  { header: 'state', value: (s) => s.state },
+                  { header: 'since', value: (s) => iso(s.since) },
+                  { header: 'value', value: (s) => s.last_value ?? '', right: true },
+                  { header: 'threshold', value: (s) => s.last_threshold ?? '', right: true },
+                  { header: 'last notified', value: (s) => iso(s.last_notified_at) },
+                  { header: 'evaluated', value: (s) => iso(s.last_evaluated_at) },
+                ],
+                states,
+              ),
+        );
+        if (notices.length > 0) {
+          out.push('', 'recent notices:');
+          out.push(
+            formatTable(
+              [
+                { header: 'rule', value: (n: (typeof notices)[number]) => n.rule },
+                { header: 'zone', value: (n) => n.zone_id, right: true },
+                { header: 'status', value: (n) => n.status },
+                { header: 'hook', value: (n) => n.hook },
+                { header: 'delivered', value: (n) => iso(n.delivered_at) || `no (${n.attempts} attempts)` },
+                { header: 'last error', value: (n) => n.last_error ?? '' },
+              ],
+              notices,
+            ),
+          );
+        }
+        process.stdout.write(`${out.join('\n')}\n`);
+      } finally {
+        archive.close();
+      }
+    });
+
+  alerts
+    .command('check')
+    .description('evaluate every rule now and deliver any notices')
+    .option('--json', 'print as JSON')
+    .action(async (opts: { json?: boolean }, cmd: Command) => {
+      const { config, logger } = commandContext(cmd);
+      const engine = await startEngine(config, logger);
+      try {
+        const started = Date.now() - 1;
+        const results = await engine.alerts.check();
+        engine.alerts.notifier.startWorker();
+        const delivery = await engine.alerts.notifier.settleSince(started, 15_000);
+        if (opts.json) return printJson({ results, delivery });
+        process.stdout.write(
+          results.length === 0
+            ? 'no alert rules configured (alerts.rules)\n'
+            : `${formatTable(
+                [
+                  { header: 'rule', value: (r: (typeof results)[number]) => r.rule },
+                  { header: 'zone', value: (r) => r.zone, right: true },
+                  { header: 'state', value: (r) => r.state },
+                  { header: 'value', value: (r) => r.value ?? '', right: true },
+                  { header: 'threshold', value: (r) => r.threshold ?? '', right: true },
+                  { header: 'notified', value: (r) => r.notified ?? '' },
+                  { header: 'why', value: (r) => r.reason },
+                ],
+                results,
+                80,
+              )}\n${delivery.delivered + delivery.pending} notices: ${delivery.delivered} delivered, ${delivery.pending} queued\n`,
+        );
+      } finally {
+        await engine.close();
+        logger.flush();
+      }
+    });
+
+  alerts
+    .command('test')
+    .description('send a sample notice to one hook and report the answer')
+    .argument('<hook>', 'a hook name from alerts.hooks')
+    .action(async (hook: string, _opts: unknown, cmd: Command) => {
+      const { config } = commandContext(cmd);
+      const hookConfig = config.alerts.hooks[hook];
+      if (!hookConfig) {
+        const known = Object.keys(config.alerts.hooks);
+        throw new UsageError(`no hook "${hook}" in alerts.hooks (configured: ${known.join(', ') || 'none'})`);
+      }
+      const now = Date.now();
+      const notice: Notice = {
+        id: `test-${now}`,
+        rule: 'edgelog-test',
+        ruleType: 'spike',
+        source: 'origin',
+        zone: 0,
+        status: 'firing',
+        startsAt: now,
+        endsAt: null,
+        summary: 'test notice from `edgelog alerts test`; no action needed',
+        details: { test: 'true' },
+        fingerprint: fingerprint('edgelog-test', 'origin', 0),
+      };
+      const status = await deliver(hook, hookConfig, notice);
+      process.stdout.write(`hook ${hook}: delivered (HTTP ${status})\n`);
+    });
+
+  return alerts;
+}
