@@ -1,6 +1,7 @@
 // Fetches one (source, zone, day) to exhaustion into the archive: page → parse → store + checkpoint in
 // one transaction. Killed at any instant, a re-run resumes from the last committed checkpoint, and the
 // idempotent inserts make a re-fetched page harmless.
+import { hostname } from 'node:os';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { ApiClient, ShieldEventLogPage } from '../api/index.js';
 import {
@@ -53,10 +54,12 @@ export interface DayIngestorDeps {
   leaseMs?: number;
   /** Origin rows per transaction: short synchronous chunks keep BullMQ's lock renewals on time. @defaultValue 5000 */
   chunkRows?: number;
+  /** Tells whether a lease holder is gone. @defaultValue ownerIsGone (a dead process on this host) */
+  abandoned?: (owner: string) => boolean;
 }
 
 export interface RunOptions {
-  /** Who is fetching (a job id); a retry of the same job may take over its own lease at once. */
+  /** Who is fetching: see ownerId. A retry of the same job may take over its own lease at once. */
   owner: string;
   /** Stops the pass between pages (the page in hand is finished first). */
   signal?: AbortSignal | undefined;
@@ -66,6 +69,28 @@ export interface RunOptions {
   finalAttempt?: boolean;
 }
 
+/** A lease owner name: the job, and the host and process working it. */
+export function ownerId(jobId: string, host = hostname(), pid = process.pid): string {
+  return `${jobId}@${host}/${pid}`;
+}
+
+/**
+ * True when the owner ran on this host in a process that no longer exists (killed, crashed), so its
+ * lease can be taken without waiting for it to expire. Owners on other hosts are never presumed gone.
+ */
+export function ownerIsGone(owner: string): boolean {
+  const match = /@(.+)\/(\d+)$/.exec(owner);
+  if (!match || match[1] !== hostname()) return false;
+  const pid = Number(match[2]);
+  if (pid === process.pid) return false;
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}
+
 export class DayIngestor {
   private readonly now: () => number;
   private readonly leaseMs: number;
@@ -73,7 +98,7 @@ export class DayIngestor {
 
   constructor(private readonly deps: DayIngestorDeps) {
     this.now = deps.now ?? Date.now;
-    this.leaseMs = deps.leaseMs ?? 120_000;
+    this.leaseMs = deps.leaseMs ?? 60_000;
     this.chunkRows = deps.chunkRows ?? 5000;
   }
 
@@ -87,7 +112,14 @@ export class DayIngestor {
     const { ledger } = this.deps;
     const started = this.now();
     const context = { source: key.source, zone: key.zone, date: key.day };
-    const claim = ledger.claim(key, opts.owner, started, this.leaseMs, opts.resume ?? true);
+    const claim = ledger.claim(
+      key,
+      opts.owner,
+      started,
+      this.leaseMs,
+      opts.resume ?? true,
+      this.deps.abandoned ?? ownerIsGone,
+    );
     if (claim.kind === 'busy') throw new LeaseBusyError(claim.owner, claim.until, { context });
     const log = this.deps.logger.child(context);
     const passStartedAt = claim.row.pass_started_at ?? started;

@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { DelayedError, Queue, QueueEvents, UnrecoverableError, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import { EdgelogError, coerceError, describeError } from '../errors/index.js';
-import type { DayResult } from '../ingest/day-ingestor.js';
+import { ownerId, type DayResult } from '../ingest/day-ingestor.js';
 import { InterruptedError, LeaseBusyError } from '../ingest/errors.js';
 import type { Logger } from '../logger.js';
 import { redisOptions, type RedisTarget } from '../redis/connection.js';
@@ -180,7 +180,12 @@ export class IngestRuntime {
     this.shutdown.abort(new Error('shutting down'));
     if (this.worker) {
       const closing = this.worker.close();
-      const timedOut = await Promise.race([closing.then(() => false), sleep(timeoutMs).then(() => true)]);
+      const timer = new AbortController();
+      const timedOut = await Promise.race([
+        closing.then(() => false),
+        sleep(timeoutMs, true, { signal: timer.signal }).catch(() => false),
+      ]);
+      timer.abort(); // do not keep the process alive for the rest of the bound
       if (timedOut) {
         this.log.warn({ timeoutMs }, 'jobs did not stop in time; forcing the worker closed');
         await this.worker.close(true);
@@ -206,7 +211,7 @@ export class IngestRuntime {
           return await runPlan(this.deps, job.data as PlanJob);
         case 'day':
           return await runDay(this.deps, job.data as DayJob, {
-            owner: `job-${job.id}`,
+            owner: ownerId(`job-${job.id}`),
             signal: jobSignal,
             finalAttempt: job.attemptsMade + 1 >= (job.opts.attempts ?? 1),
           });

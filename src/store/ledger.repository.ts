@@ -93,12 +93,22 @@ export class LedgerRepository {
    * Takes the day for `owner` unless someone else holds a live lease. An unfinished pass (state running
    * with a checkpoint) is resumed when `resume` allows it; otherwise a new pass starts from the first page.
    */
-  claim(key: DayKey, owner: string, now: number, leaseMs: number, resume: boolean): Claim {
+  claim(
+    key: DayKey,
+    owner: string,
+    now: number,
+    leaseMs: number,
+    resume: boolean,
+    /** True when a lease holder is known to be gone (its process died): its lease is taken at once. */
+    abandoned: (owner: string) => boolean = () => false,
+  ): Claim {
     return this.db
       .transaction((): Claim => {
         const row = this.get(key);
-        if (row && row.lease_owner !== null && row.lease_owner !== owner && (row.lease_until ?? 0) > now) {
-          return { kind: 'busy', owner: row.lease_owner, until: row.lease_until ?? now };
+        const held =
+          row && row.lease_owner !== null && row.lease_owner !== owner && (row.lease_until ?? 0) > now;
+        if (held && !abandoned(row.lease_owner!)) {
+          return { kind: 'busy', owner: row.lease_owner!, until: row.lease_until ?? now };
         }
         const params = { ...key, owner, now, until: now + leaseMs };
         if (resume && row && row.state === 'running' && row.next_token !== null && row.pages > 0) {

@@ -1,0 +1,174 @@
+// The ingestion engine against the simulator and a real Redis: the archive equals the oracle.
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Engine } from '../../src/engine.js';
+import type { DayResult } from '../../src/ingest/day-ingestor.js';
+import type { DayJob } from '../../src/queue/jobs.js';
+import type { SimSource } from '../../src/simulator/index.js';
+import type { Db } from '../../src/store/database.js';
+import { addDays, type Day } from '../../src/time/utc-day.js';
+import { harness, NOW, TODAY, type Harness } from '../support/harness.js';
+
+let h: Harness;
+afterEach(async () => h?.close());
+
+async function sync(engine: Engine, jobs: Array<Omit<DayJob, 'reason'>>) {
+  const added = await engine.runtime.enqueueSync(jobs.map((j) => ({ ...j, reason: 'sync' as const })));
+  engine.runtime.startWorker();
+  return engine.runtime.waitFor<DayResult>(added);
+}
+
+function archived(db: Db, source: SimSource, zone: number, day: string) {
+  const table = source === 'origin' ? 'origin_error_logs' : 'shield_event_logs';
+  const zoneCol = source === 'origin' ? 'pull_zone_id' : 'shield_zone_id';
+  return db
+    .prepare(
+      `SELECT log_id, timestamp, log, parse_error FROM ${table} WHERE ${zoneCol} = ? AND log_date = ? ORDER BY timestamp, log_id`,
+    )
+    .all(zone, day) as Array<{ log_id: string; timestamp: number; log: string; parse_error: string | null }>;
+}
+
+function oracle(h: Harness, source: SimSource, zone: number, day: Day) {
+  return h.sim
+    .entries(source, zone, day, NOW)
+    .map((e) => ({ log_id: e.logId, timestamp: e.timestamp, log: e.log, malformed: e.malformed }))
+    .sort((a, b) => a.timestamp - b.timestamp || (a.log_id < b.log_id ? -1 : a.log_id > b.log_id ? 1 : 0));
+}
+
+function expectEqualsOracle(db: Db, source: SimSource, zone: number, day: Day) {
+  const rows = archived(db, source, zone, day);
+  const want = oracle(h, source, zone, day);
+  expect(rows.length).toBe(want.length);
+  expect(rows.map((r) => [r.log_id, r.timestamp, r.log])).toEqual(
+    want.map((w) => [w.log_id, w.timestamp, w.log]),
+  );
+  expect(rows.filter((r) => r.parse_error !== null).length).toBe(want.filter((w) => w.malformed).length);
+  return rows.length;
+}
+
+describe('ingestion', () => {
+  it('a full sync equals the oracle exactly, and a re-sync adds nothing', async () => {
+    h = await harness({ entriesPerDay: 2_400, pageSize: 500, malformedRate: 0.02 });
+    const engine = await h.engine();
+    const yesterday = addDays(TODAY, -1);
+    const days = [yesterday, TODAY];
+    const jobs = days.flatMap((day) => [
+      { source: 'origin' as const, zone: 101, day },
+      { source: 'shield' as const, zone: 201, day },
+    ]);
+    const first = await sync(engine, jobs);
+    expect(first.map((o) => o.error)).toEqual([undefined, undefined, undefined, undefined]);
+    const db = h.db();
+    for (const day of days) {
+      const n = expectEqualsOracle(db, 'origin', 101, day);
+      expectEqualsOracle(db, 'shield', 201, day);
+      expect(n).toBeGreaterThan(1000);
+    }
+    const results = first.map((o) => o.result!);
+    const shieldToday = results.find((r) => r.source === 'shield' && r.day === TODAY)!;
+    expect(shieldToday.state).toBe('partial'); // today is still filling in
+    expect(shieldToday.entries).toBe(h.sim.count('shield', 201, TODAY, NOW));
+    expect(shieldToday.newEntries).toBe(shieldToday.entries);
+    expect(shieldToday.pages).toBe(Math.ceil(shieldToday.entries / 500));
+    expect(results.find((r) => r.source === 'shield' && r.day === yesterday)!.state).toBe('complete');
+    const malformed = db
+      .prepare('SELECT count(*) FROM shield_event_logs WHERE parse_error IS NOT NULL')
+      .pluck()
+      .get() as number;
+    expect(malformed).toBeGreaterThan(0);
+    expect(results.reduce((a, r) => a + r.malformed, 0)).toBe(
+      malformed +
+        (db
+          .prepare('SELECT count(*) FROM origin_error_logs WHERE parse_error IS NOT NULL')
+          .pluck()
+          .get() as number),
+    );
+
+    // The hourly rollups count every new entry once.
+    const rollup = db
+      .prepare('SELECT sum(count) FROM shield_hourly WHERE shield_zone_id = 201')
+      .pluck()
+      .get();
+    expect(rollup).toBe(db.prepare('SELECT count(*) FROM shield_event_logs').pluck().get());
+
+    const again = await sync(engine, jobs);
+    expect(again.map((o) => o.result!.newEntries)).toEqual([0, 0, 0, 0]);
+    expect(again.map((o) => o.result!.entries)).toEqual(results.map((r) => r.entries));
+    for (const day of days) expectEqualsOracle(db, 'shield', 201, day);
+    expect(db.prepare('SELECT sum(count) FROM shield_hourly').pluck().get()).toBe(rollup);
+  });
+
+  it('a day outside the Shield window is marked expired, not failed', async () => {
+    h = await harness({ entriesPerDay: 10 });
+    const engine = await h.engine();
+    const old = addDays(TODAY, -5);
+    const [outcome] = await sync(engine, [{ source: 'shield', zone: 201, day: old }]);
+    expect(outcome!.result).toMatchObject({ state: 'expired', entries: 0 });
+    const row = engine.archive.ledger.get({ source: 'shield', zone: 201, day: old })!;
+    expect(row.state).toBe('expired');
+    expect(row.last_error).toContain('retention window');
+  });
+
+  it('a looping continuation token stops the day with a clear error and keeps what was stored', async () => {
+    h = await harness({ entriesPerDay: 3_000, pageSize: 500, faults: [{ kind: 'loop', afterPage: 3 }] });
+    const engine = await h.engine();
+    const [outcome] = await sync(engine, [{ source: 'shield', zone: 201, day: TODAY }]);
+    expect(outcome!.error).toMatch(/continuation token repeats after page 3/);
+    const row = engine.archive.ledger.get({ source: 'shield', zone: 201, day: TODAY })!;
+    expect(row.state).toBe('failed');
+    expect(row.last_error).toMatch(/looping/);
+    expect(row.entries).toBe(1000); // pages 1 and 2 are stored; page 3 repeated its own token
+    expect(h.db().prepare('SELECT count(*) FROM shield_event_logs').pluck().get()).toBe(1000);
+  });
+
+  it('an empty page that still claims more data stops the day', async () => {
+    h = await harness({
+      entriesPerDay: 3_000,
+      pageSize: 500,
+      faults: [{ kind: 'empty-more', afterPage: 2 }],
+    });
+    const engine = await h.engine();
+    const [outcome] = await sync(engine, [{ source: 'shield', zone: 201, day: TODAY }]);
+    expect(outcome!.error).toMatch(/page 2 is empty but claims more data/);
+  });
+
+  it('the page cap stops a runaway day', async () => {
+    h = await harness({ entriesPerDay: 3_000, pageSize: 100 });
+    const engine = await h.engine({ api: { pageCap: 4 } });
+    const [outcome] = await sync(engine, [{ source: 'shield', zone: 201, day: TODAY }]);
+    expect(outcome!.error).toMatch(/reached the page cap of 4 pages/);
+    expect(engine.archive.ledger.get({ source: 'shield', zone: 201, day: TODAY })!.state).toBe('failed');
+  });
+
+  it('retryable API faults are retried and the result still equals the oracle', async () => {
+    h = await harness({
+      entriesPerDay: 1_500,
+      pageSize: 300,
+      faults: [
+        { kind: '503', times: 1, operation: 'shieldEventLogs' },
+        { kind: 'reset', times: 1, operation: 'originErrorLogs' },
+        { kind: 'truncate', rate: 0.2, operation: 'shieldEventLogs' },
+      ],
+    });
+    const engine = await h.engine({ api: { retryAttempts: 8 } });
+    const outcomes = await sync(engine, [
+      { source: 'shield', zone: 201, day: TODAY },
+      { source: 'origin', zone: 101, day: TODAY },
+    ]);
+    expect(outcomes.map((o) => o.error)).toEqual([undefined, undefined]);
+    const db = h.db();
+    expectEqualsOracle(db, 'shield', 201, TODAY);
+    expectEqualsOracle(db, 'origin', 101, TODAY);
+    expect(h.sim.stats.faults['503']).toBeGreaterThan(0);
+    expect(h.sim.stats.faults.reset).toBe(1);
+  });
+
+  it('an unknown shield zone fails at once (no retries) with the API’s reason', async () => {
+    h = await harness({ entriesPerDay: 10, shieldZones: [201] });
+    const engine = await h.engine({ shieldZones: [201, 999] });
+    const before = h.sim.stats.requests;
+    const [outcome] = await sync(engine, [{ source: 'shield', zone: 999, day: TODAY }]);
+    expect(outcome!.error).toMatch(/not_found_or_unauthorised_access\.shieldzone/);
+    expect(h.sim.stats.requests - before).toBe(1);
+    expect(engine.archive.ledger.get({ source: 'shield', zone: 999, day: TODAY })!.state).toBe('failed');
+  });
+});

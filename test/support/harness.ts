@@ -1,0 +1,107 @@
+// Wiring for integration tests: the simulator on loopback, a temp archive, a unique Redis prefix on the
+// test run's private redis-server, and an engine built exactly as the CLI builds it.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { inject } from 'vitest';
+import { parseConfig, type Config, type ConfigInput } from '../../src/config/index.js';
+import { startEngine, type Engine } from '../../src/engine.js';
+import { silentLogger } from '../../src/logger.js';
+import { redisOptions } from '../../src/redis/connection.js';
+import { Simulator, type SimulatorOptions, type SimUrls } from '../../src/simulator/index.js';
+import { openDatabase, type Db } from '../../src/store/database.js';
+import { dayOf, type Day } from '../../src/time/utc-day.js';
+
+/** A fixed clock shared by simulator and engine: noon UTC, so "today" and the Shield window are stable. */
+export const NOW = Date.parse('2026-11-22T12:00:00.000Z');
+export const TODAY: Day = dayOf(NOW);
+
+/** The Redis URL of this test run (private server, or REDIS_URL). */
+export function redisUrl(): string {
+  const url = inject('redisUrl');
+  return url;
+}
+
+export interface Harness {
+  dir: string;
+  dbPath: string;
+  prefix: string;
+  sim: Simulator;
+  urls: SimUrls;
+  /** Builds a configuration pointing at the simulator, the temp archive and the private Redis. */
+  config(extra?: ConfigInput): Config;
+  /** Starts an engine (registered for cleanup). */
+  engine(extra?: ConfigInput, now?: () => number): Promise<Engine>;
+  /** A read connection to the archive. */
+  db(): Db;
+  close(): Promise<void>;
+}
+
+export async function harness(sim: SimulatorOptions = {}): Promise<Harness> {
+  const dir = mkdtempSync(join(tmpdir(), 'edgelog-it-'));
+  const dbPath = join(dir, 'edgelog.db');
+  const prefix = `t${randomUUID().slice(0, 8)}`;
+  const simulator = new Simulator({ now: () => NOW, ...sim });
+  const urls = await simulator.listen();
+  const engines: Engine[] = [];
+  const dbs: Db[] = [];
+  const config = (extra: ConfigInput = {}) =>
+    parseConfig({
+      ...extra,
+      api: {
+        ...urls,
+        accessKey: simulator.accessKey,
+        retryBaseDelay: '10ms',
+        retryMaxDelay: '100ms',
+        retryAttempts: 4,
+        ...extra.api,
+      },
+      redis: { url: redisUrl(), prefix, embedded: false, ...extra.redis },
+      database: { path: dbPath, ...extra.database },
+      pullZones: extra.pullZones ?? [101],
+      shieldZones: extra.shieldZones ?? [201],
+      log: { level: 'silent' },
+    });
+  return {
+    dir,
+    dbPath,
+    prefix,
+    sim: simulator,
+    urls,
+    config,
+    async engine(extra = {}, now = () => NOW) {
+      const engine = await startEngine(config(extra), silentLogger(), { now });
+      engines.push(engine);
+      return engine;
+    },
+    db() {
+      const db = openDatabase(dbPath, { readonly: true });
+      dbs.push(db);
+      return db;
+    },
+    async close() {
+      for (const e of engines.splice(0)) await e.close();
+      for (const d of dbs.splice(0)) d.close();
+      await simulator.close();
+      await deleteKeys(prefix);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Removes every Redis key under a prefix (what a test's queues left). */
+export async function deleteKeys(prefix: string): Promise<void> {
+  const client = new Redis({ ...redisOptions({ url: redisUrl() }), maxRetriesPerRequest: 3 });
+  try {
+    let cursor = '0';
+    do {
+      const [next, keys] = await client.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+      cursor = next;
+      if (keys.length > 0) await client.del(...keys);
+    } while (cursor !== '0');
+  } finally {
+    client.disconnect();
+  }
+}
