@@ -31,7 +31,8 @@ export function createLogger(opts: LoggerOptions = {}): Logger {
       redact: { paths: REDACT_PATHS, censor: '[REDACTED]' },
       serializers: { err: pino.stdSerializers.err },
     },
-    opts.destination ?? pino.destination({ fd: 2, sync: false }),
+    // Synchronous: edgelog logs per day and per job, not per entry, and no line may be lost to a crash.
+    opts.destination ?? pino.destination({ fd: 2, sync: true }),
   );
 }
 

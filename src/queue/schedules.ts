@@ -72,7 +72,7 @@ function same(w: WantedScheduler, e: ExistingScheduler): boolean {
   return (
     repeatSame &&
     e.name === w.template.name &&
-    JSON.stringify(e.template?.data ?? null) === JSON.stringify(w.template.data)
+    JSON.stringify(e.template?.data ?? {}) === JSON.stringify(w.template.data)
   );
 }
 
