@@ -4,6 +4,7 @@ import { alertsCommand } from './commands/alerts.js';
 import { apiCommand } from './commands/api.js';
 import { migrateCommand } from './commands/migrate.js';
 import { runCommand } from './commands/run.js';
+import { simulateCommand } from './commands/simulate.js';
 import { statusCommand } from './commands/status.js';
 import { syncCommand } from './commands/sync.js';
 import { describeError, EdgelogError } from './errors/index.js';
@@ -21,6 +22,7 @@ export function buildProgram(): Command {
   program.addCommand(migrateCommand());
   program.addCommand(alertsCommand());
   program.addCommand(apiCommand());
+  program.addCommand(simulateCommand());
   return program;
 }
 

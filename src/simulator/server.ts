@@ -1,0 +1,112 @@
+// HTTP plumbing: one loopback server, its open sockets (so close() is prompt), abortable waits, and
+// writing a Reply — whole, cut in half (the truncate fault), or streamed with backpressure.
+import {
+  createServer,
+  type IncomingMessage,
+  type OutgoingHttpHeaders,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { finished } from 'node:stream/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Reply } from './replies.js';
+
+export type RequestListener = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+
+export class HttpHost {
+  private server: Server | undefined;
+  private readonly sockets = new Set<Socket>();
+  private closing = new AbortController();
+
+  constructor(private readonly listener: RequestListener) {}
+
+  /** Starts listening; resolves with the bound port. */
+  async listen(port: number, host: string): Promise<number> {
+    if (this.server) throw new Error('the simulator is already listening');
+    const server = createServer((req, res) => {
+      res.on('error', () => undefined); // a client that went away is not the simulator's problem
+      void this.listener(req, res);
+    });
+    server.on('connection', (socket: Socket) => {
+      this.sockets.add(socket);
+      socket.once('close', () => this.sockets.delete(socket));
+    });
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+    this.server = server;
+    return (server.address() as AddressInfo).port;
+  }
+
+  /** Waits `ms`; resolves false instead when the server closes meanwhile. */
+  async wait(ms: number): Promise<boolean> {
+    if (ms <= 0) return true;
+    try {
+      await sleep(ms, undefined, { signal: this.closing.signal });
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** Stops listening, ends pending waits and destroys every open socket. */
+  async close(): Promise<void> {
+    const server = this.server;
+    if (!server) return;
+    this.server = undefined;
+    this.closing.abort();
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    for (const socket of this.sockets) socket.destroy();
+    await closed;
+    this.closing = new AbortController();
+  }
+}
+
+function drained(res: ServerResponse): Promise<boolean> {
+  return new Promise((resolve) => {
+    const done = (ok: boolean) => () => {
+      res.off('drain', onDrain);
+      res.off('close', onClose);
+      resolve(ok);
+    };
+    const onDrain = done(true);
+    const onClose = done(false);
+    res.once('drain', onDrain);
+    res.once('close', onClose);
+  });
+}
+
+/**
+ * Writes a reply; resolves true when all of it was handed to the connection. `truncate` sends the
+ * first half of the body with a Content-Length that matches the cut (valid HTTP, invalid JSON).
+ */
+export async function send(res: ServerResponse, reply: Reply, truncate: boolean): Promise<boolean> {
+  if (res.destroyed) return false;
+  const headers: OutgoingHttpHeaders = { 'content-type': reply.contentType, ...reply.headers };
+  try {
+    if (typeof reply.body === 'string' || truncate) {
+      const text = typeof reply.body === 'string' ? reply.body : [...reply.body].join('');
+      let body = Buffer.from(text);
+      if (truncate) body = body.subarray(0, Math.floor(body.length / 2));
+      headers['content-length'] = body.length;
+      res.writeHead(reply.status, headers);
+      res.end(body);
+    } else {
+      res.writeHead(reply.status, headers);
+      for (const chunk of reply.body) {
+        if (res.destroyed) return false;
+        if (!res.write(chunk) && !(await drained(res))) return false;
+      }
+      res.end();
+    }
+    await finished(res);
+    return true;
+  } catch {
+    return false;
+  }
+}

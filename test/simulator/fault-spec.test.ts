@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { UsageError } from '../../src/errors/index.js';
+import { parseFaultSpec } from '../../src/simulator/fault-spec.js';
+
+describe('parseFaultSpec', () => {
+  it.each([
+    ['503', { kind: '503' }],
+    ['reset', { kind: 'reset' }],
+    ['429:rate=0.1,retryAfter=1', { kind: '429', rate: 0.1, retryAfter: '1' }],
+    [
+      '429:retryAfter=Sun, 22 Nov 2026 12:00:30 GMT',
+      { kind: '429', retryAfter: 'Sun, 22 Nov 2026 12:00:30 GMT' },
+    ],
+    [
+      '429:retryAfter=Sun, 22 Nov 2026 12:00:30 GMT,times=1',
+      { kind: '429', retryAfter: 'Sun, 22 Nov 2026 12:00:30 GMT', times: 1 },
+    ],
+    ['loop:afterPage=3', { kind: 'loop', afterPage: 3 }],
+    ['empty-more:afterPage=1,times=1', { kind: 'empty-more', afterPage: 1, times: 1 }],
+    ['503:times=2,operation=shieldEventLogs', { kind: '503', times: 2, operation: 'shieldEventLogs' }],
+    ['slow:delayMs=250,rate=1', { kind: 'slow', delayMs: 250, rate: 1 }],
+    ['truncate:operation=originErrorLogs', { kind: 'truncate', operation: 'originErrorLogs' }],
+    [' 500 : times = 4 ', { kind: '500', times: 4 }],
+    ['502:rate=.5', { kind: '502', rate: 0.5 }],
+  ])('%s', (spec, expected) => {
+    expect(parseFaultSpec(spec)).toEqual(expected);
+  });
+
+  it.each([
+    ['', /unknown kind ""/],
+    ['404', /unknown kind "404".*one of 429, 500/],
+    ['503:times', /"times" is not key=value/],
+    ['503:times=-1', /times must be a whole number/],
+    ['503:times=1.5', /times must be a whole number/],
+    ['503:rate=1.5', /rate must be a number from 0 to 1/],
+    ['503:rate=abc', /rate must be a number from 0 to 1/],
+    ['503:retryAfter=1', /503 takes no "retryAfter"/],
+    ['loop:delayMs=5', /loop takes no "delayMs"/],
+    ['503:times=1,rate=0.5', /times or rate, not both/],
+    ['503:times=1,times=2', /times is given twice/],
+    ['503:operation=listZones', /unknown operation "listZones"/],
+    ['loop:afterPage=0', /afterPage counts from 1/],
+    ['429:retryAfter=', /retryAfter is empty/],
+  ])('rejects %j', (spec, message) => {
+    expect(() => parseFaultSpec(spec)).toThrow(UsageError);
+    expect(() => parseFaultSpec(spec)).toThrow(message);
+  });
+});
