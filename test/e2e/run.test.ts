@@ -56,8 +56,7 @@ describe('edgelog run', () => {
         }
       }).catch(async (err: unknown) => {
         run.child.kill('SIGKILL');
-        console.log((await run.done).stderr);
-        throw err;
+        throw new Error(`${(err as Error).message}; the worker wrote:\n${(await run.done).stderr}`);
       });
       const stoppedAt = Date.now();
       run.child.kill('SIGINT');

@@ -16,17 +16,17 @@ describe('scheduler reconciliation', () => {
     // Three processes starting at once, then five restarts of one of them.
     await Promise.all(engines.map((e) => e.runtime.reconcileSchedulers()));
     for (let i = 0; i < 5; i++) {
-      const plan = await engines[0]!.runtime.reconcileSchedulers();
+      const plan = await engines[0].runtime.reconcileSchedulers();
       expect(plan.upsert).toEqual([]); // nothing to change: no writes
     }
-    expect(await ids(h, engines[0]!)).toEqual([
+    expect(await ids(h, engines[0])).toEqual([
       'guardian-201',
       'maintenance',
       'origin-101',
       'origin-102',
       'shield-201',
     ]);
-    const delayed = await engines[0]!.runtime.queue.getDelayed();
+    const delayed = await engines[0].runtime.queue.getDelayed();
     // One upcoming job per scheduler, no duplicates.
     const perScheduler = new Map<string, number>();
     for (const job of delayed)
