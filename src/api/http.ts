@@ -216,6 +216,12 @@ function statusError(
   if (errorKeyOf(body) === WINDOW_EXPIRED_KEY) {
     return new WindowExpiredError(`${message} (the date is outside the API's retention window)`, opts);
   }
-  if (status === 401 || status === 403) return new AuthError(`${message} (check the access key)`, opts);
+  if (status === 401 || status === 403) {
+    const hint =
+      context.operation === 'videoPlayData'
+        ? 'the video token is missing, wrong or expired'
+        : 'check the access key';
+    return new AuthError(`${message} (${hint})`, opts);
+  }
   return new HttpStatusError(message, opts);
 }

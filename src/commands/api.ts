@@ -1,9 +1,11 @@
 // `edgelog api <operation>`: call one operation of the read API and print its validated JSON.
 import { Command } from 'commander';
 import { createApiClient, type ApiClient } from '../api/index.js';
-import { commandContext, dayArg, idArg, printJson } from './shared.js';
+import { PagingError } from '../errors/index.js';
+import { decideNextPage } from '../ingest/paging.js';
+import { commandContext, dayArg, idArg, intArg, printJson } from './shared.js';
 
-type Action = (client: ApiClient, signal: AbortSignal) => Promise<unknown>;
+type Action = (client: ApiClient, signal: AbortSignal, pageCap: number) => Promise<unknown>;
 
 /** Runs one API call with the configured client and prints its result. */
 async function call(cmd: Command, action: Action): Promise<void> {
@@ -13,7 +15,7 @@ async function call(cmd: Command, action: Action): Promise<void> {
   const onSignal = () => controller.abort(new Error('interrupted'));
   process.once('SIGINT', onSignal);
   try {
-    printJson(await action(client, controller.signal));
+    printJson(await action(client, controller.signal, config.api.pageCap));
   } finally {
     process.off('SIGINT', onSignal);
     await close();
@@ -32,7 +34,7 @@ export function apiCommand(): Command {
     .argument('<libraryId>', 'video library id', idArg)
     .argument('<videoId>', 'video GUID')
     .option('--token <token>', 'token for token-authenticated libraries')
-    .option('--expires <unixSeconds>', 'token expiry, Unix seconds', (v) => idArg(v))
+    .option('--expires <unixSeconds>', 'token expiry, Unix seconds', intArg)
     .action(
       async (libraryId: number, videoId: string, opts: { token?: string; expires?: number }, cmd: Command) =>
         call(cmd, (c, signal) => c.videoPlayData(libraryId, videoId, opts, { signal })),
@@ -76,8 +78,9 @@ export function apiCommand(): Command {
     .option('--token <token>', 'continuation token of the page to fetch (default: the first page)', '')
     .option('--all', 'follow continuation tokens to the end and print every entry')
     .action(async (zone: number, date: string, opts: { token: string; all?: boolean }, cmd: Command) =>
-      call(cmd, async (c, signal) => {
+      call(cmd, async (c, signal, pageCap) => {
         if (!opts.all) return c.shieldEventLogs(zone, date, opts.token, { signal });
+        // Same stopping rules as ingestion: a loop, an empty page claiming more, or the page cap is an error.
         const logs = [];
         const seen = new Set<string>();
         let token = opts.token;
@@ -85,11 +88,20 @@ export function apiCommand(): Command {
         for (;;) {
           const page = await c.shieldEventLogs(zone, date, token, { signal });
           pages++;
+          seen.add(token);
           logs.push(...page.logs);
-          const next = page.continuationToken ?? '';
-          if (!page.hasMoreData || next === '' || seen.has(next)) break;
-          seen.add(next);
-          token = next;
+          const next = decideNextPage(
+            {
+              entries: page.logs.length,
+              hasMoreData: page.hasMoreData,
+              continuationToken: page.continuationToken,
+            },
+            { requestedToken: token, pages, seenTokens: seen, pageCap },
+          );
+          if (next.kind === 'done') break;
+          if (next.kind === 'error')
+            throw new PagingError(next.reason, next.message, { context: { zone, date, page: pages } });
+          token = next.token;
         }
         return { pages, count: logs.length, logs };
       }),
