@@ -1,0 +1,53 @@
+// `edgelog report origin|shield|guardian`: canned reports with terminal charts, or JSON for machines.
+import { Argument, Command, InvalidArgumentError, Option } from 'commander';
+import { OutputClosedError, streamOutput, type Stdout } from '../query/output.js';
+import { openReadOnly } from '../query/read-only.js';
+import { DEFAULT_TOP, REPORT_KINDS, runReport, type ReportKind } from '../report/run-report.js';
+import type { Day } from '../time/utc-day.js';
+import { commandContext, dayArg, idArg } from './shared.js';
+
+interface ReportCliOptions {
+  zone?: number;
+  from?: Day;
+  to?: Day;
+  format: 'table' | 'json';
+  top?: number;
+}
+
+function countArg(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(n) || n < 1)
+    throw new InvalidArgumentError('expected a positive integer');
+  return n;
+}
+
+/** Charts fill the terminal's width, within reason; 80 columns when stdout is not a terminal. */
+function chartWidth(stdout: Stdout): number {
+  return stdout.isTTY && stdout.columns ? Math.min(160, Math.max(40, stdout.columns)) : 80;
+}
+
+export function reportCommand(stdout: Stdout = process.stdout, clock: () => number = Date.now): Command {
+  return new Command('report')
+    .description('reports with terminal charts: origin errors, Shield (WAF) events, API Guardian counters')
+    .addArgument(new Argument('<report>', 'origin, shield or guardian').choices(REPORT_KINDS))
+    .option('--zone <id>', 'one zone: a pull zone for origin, a Shield zone otherwise (default: all)', idArg)
+    .option('--from <day>', 'first UTC day, YYYY-MM-DD (default: six days before --to)', dayArg)
+    .option('--to <day>', 'last UTC day, YYYY-MM-DD (default: today)', dayArg)
+    .addOption(new Option('--format <format>', 'table or json').choices(['table', 'json']).default('table'))
+    .option(
+      '--top <n>',
+      `entries per top list; for guardian, snapshots listed per zone (default: ${DEFAULT_TOP})`,
+      countArg,
+    )
+    .action(async (kind: ReportKind, opts: ReportCliOptions, cmd: Command) => {
+      const { config } = commandContext(cmd);
+      const db = openReadOnly(config.database.path);
+      try {
+        await runReport(db, kind, { ...opts, width: chartWidth(stdout), now: clock() }, streamOutput(stdout));
+      } catch (err) {
+        if (!(err instanceof OutputClosedError)) throw err;
+      } finally {
+        db.close();
+      }
+    });
+}

@@ -1,0 +1,78 @@
+// Runs one read-only statement and writes its result in the chosen format.
+import Database from 'better-sqlite3';
+import type { Db } from '../store/database.js';
+import type { Output } from './output.js';
+import { prepareQuery } from './prepare-query.js';
+import { QueryError } from './query-error.js';
+import { ENCODERS, type StreamFormat } from './row-encoders.js';
+import { queryTable } from './table-output.js';
+import type { SqlValue } from './values.js';
+
+export type QueryFormat = 'table' | StreamFormat;
+export const QUERY_FORMATS: readonly QueryFormat[] = ['table', 'json', 'ndjson', 'csv'];
+
+/** Rows the table format shows unless told otherwise. */
+export const DEFAULT_TABLE_LIMIT = 1000;
+
+export interface QueryOptions {
+  /** @defaultValue 'table' */
+  format?: QueryFormat;
+  /**
+   * Rows written at most; 0 means all. The table format shows the first `limit` rows and counts the
+   * rest; the streaming formats stop after `limit` rows.
+   * @defaultValue DEFAULT_TABLE_LIMIT for `table`, 0 (all rows) for json, ndjson and csv
+   */
+  limit?: number;
+}
+
+export interface QueryResult {
+  columns: string[];
+  /** Rows written. */
+  rows: number;
+  /** Rows of the result that were not written (table format only; the streaming formats stop early). */
+  more: number;
+}
+
+/** Text is handed to the output in chunks of about this many characters. */
+const CHUNK = 64 * 1024;
+
+/**
+ * Runs `sql` on `db` (open it with openReadOnly) and writes the result to `out`. Throws QueryError when
+ * the statement is refused or SQLite fails; output already written stays written.
+ */
+export async function runQuery(db: Db, sql: string, opts: QueryOptions, out: Output): Promise<QueryResult> {
+  const format = opts.format ?? 'table';
+  const limit = opts.limit ?? (format === 'table' ? DEFAULT_TABLE_LIMIT : 0);
+  const stmt = prepareQuery(db, sql);
+  const columns = stmt.columns().map((c) => c.name);
+  const rows = stmt.iterate();
+  try {
+    if (format === 'table') {
+      const shown: SqlValue[][] = [];
+      let more = 0;
+      for (const row of rows) {
+        if (limit === 0 || shown.length < limit) shown.push(row);
+        else more++;
+      }
+      await out.write(queryTable(columns, shown, more));
+      return { columns, rows: shown.length, more };
+    }
+    const encoder = ENCODERS[format](columns);
+    let text = encoder.start();
+    let count = 0;
+    for (const row of rows) {
+      if (limit !== 0 && count === limit) break;
+      text += encoder.row(row, count++);
+      if (text.length >= CHUNK) {
+        await out.write(text);
+        text = '';
+      }
+    }
+    await out.write(text + encoder.end(count));
+    return { columns, rows: count, more: 0 };
+  } catch (err) {
+    // SQLite can also fail while stepping (integer overflow, a malformed JSON argument…).
+    if (err instanceof Database.SqliteError) throw new QueryError('query failed', { cause: err });
+    throw err;
+  }
+}

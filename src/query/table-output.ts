@@ -1,0 +1,32 @@
+// Pure: the `table` format of `edgelog query`, an aligned table of the first rows and a count footer.
+import { formatTable, thousands, type Column } from '../format/table.js';
+
+const isNumber = (v: unknown) => typeof v === 'number' || typeof v === 'bigint';
+
+/** Cells longer than this are cut with an ellipsis; csv, ndjson and json carry the whole value. */
+export const MAX_CELL = 100;
+
+/**
+ * Renders `rows` (the first rows of the result) under the column names. `more` is how many rows the
+ * result had beyond them. Columns whose shown values are all numbers (or NULL) are right-aligned;
+ * whitespace runs (newlines) become one space.
+ */
+export function queryTable(
+  columns: readonly string[],
+  rows: ReadonlyArray<readonly unknown[]>,
+  more: number,
+) {
+  const cols: Array<Column<readonly unknown[]>> = columns.map((header, i) => ({
+    header,
+    value: (row) => row[i],
+    right: rows.some((r) => isNumber(r[i])) && rows.every((r) => r[i] === null || isNumber(r[i])),
+  }));
+  const table = formatTable(cols, rows, MAX_CELL);
+  return `${table}\n${footer(rows.length, more)}\n`;
+}
+
+export function footer(shown: number, more: number): string {
+  const rows = (n: number) => `${thousands(n)} ${n === 1 ? 'row' : 'rows'}`;
+  if (more === 0) return `(${rows(shown)})`;
+  return `(${rows(shown + more)}; the first ${thousands(shown)} shown, ${thousands(more)} more: raise --limit, or use --format csv|ndjson|json for all)`;
+}

@@ -1,0 +1,108 @@
+// The API Guardian report's data: each zone's counters at every snapshot and how much they grew.
+import type { Db } from '../store/database.js';
+import { counterDeltas, type CounterDelta } from './counter-deltas.js';
+import type { ReportParams } from './sources.js';
+import type { ReportWindow } from './window.js';
+
+/** The counter columns of api_guardian_snapshots, in display order. */
+export const GUARDIAN_COUNTERS = [
+  'total_requests_inspected',
+  'total_blocked_requests',
+  'total_logged_requests',
+  'total_rate_limited',
+  'total_failed_request_validation',
+  'total_failed_authentication_enforcement',
+] as const;
+
+export type GuardianCounter = (typeof GUARDIAN_COUNTERS)[number];
+
+export interface GuardianSnapshot {
+  id: number;
+  takenAt: string;
+  counters: Record<GuardianCounter, number | null>;
+  /** Against the zone's previous snapshot that held counters. */
+  deltas: Record<GuardianCounter, CounterDelta>;
+}
+
+export interface CounterSummary {
+  counter: GuardianCounter;
+  first: number | null;
+  last: number | null;
+  /** Sum of the deltas: growth over the window, counting growth after each reset. */
+  increase: number;
+  resets: number;
+}
+
+export interface GuardianZoneReport {
+  zone: number;
+  /** Snapshots that held counters, oldest first. */
+  snapshots: GuardianSnapshot[];
+  /** Snapshots of failed calls (an error and no counters). */
+  failed: number;
+  summary: CounterSummary[];
+}
+
+export interface GuardianReport {
+  source: 'guardian';
+  zone: number | null;
+  window: ReportWindow;
+  zones: GuardianZoneReport[];
+}
+
+type SnapshotRow = { id: number; shield_zone_id: number; taken_at: string } & Record<
+  GuardianCounter,
+  number | null
+>;
+
+export function buildGuardianReport(db: Db, { scope }: ReportParams): GuardianReport {
+  // taken_at is ISO-8601 text (toISOString), so text comparison is time order.
+  const rows = db
+    .prepare(
+      `SELECT id, shield_zone_id, taken_at, ${GUARDIAN_COUNTERS.join(', ')} FROM api_guardian_snapshots
+       WHERE ${scope.zone === null ? '' : 'shield_zone_id = @zone AND '}taken_at >= @start AND taken_at < @end
+       ORDER BY shield_zone_id, taken_at, id`,
+    )
+    .all({
+      ...(scope.zone === null ? {} : { zone: scope.zone }),
+      start: new Date(scope.window.startMs).toISOString(),
+      end: new Date(scope.window.endMs).toISOString(),
+    }) as SnapshotRow[];
+  const byZone = new Map<number, SnapshotRow[]>();
+  for (const row of rows) {
+    const list = byZone.get(row.shield_zone_id) ?? [];
+    list.push(row);
+    byZone.set(row.shield_zone_id, list);
+  }
+  return {
+    source: 'guardian',
+    zone: scope.zone,
+    window: scope.window,
+    zones: [...byZone].map(([zone, list]) => zoneReport(zone, list)),
+  };
+}
+
+/** Pure: one zone's snapshots (time order) → counters, deltas and a summary per counter. */
+export function zoneReport(zone: number, rows: readonly SnapshotRow[]): GuardianZoneReport {
+  const held = rows.filter((r) => GUARDIAN_COUNTERS.some((c) => r[c] !== null));
+  const deltas = new Map(GUARDIAN_COUNTERS.map((c) => [c, counterDeltas(held.map((r) => r[c]))]));
+  const snapshots = held.map((r, i) => ({
+    id: r.id,
+    takenAt: r.taken_at,
+    counters: Object.fromEntries(GUARDIAN_COUNTERS.map((c) => [c, r[c]])) as GuardianSnapshot['counters'],
+    deltas: Object.fromEntries(
+      GUARDIAN_COUNTERS.map((c) => [c, deltas.get(c)![i]!]),
+    ) as GuardianSnapshot['deltas'],
+  }));
+  const summary = GUARDIAN_COUNTERS.map((counter) => {
+    const values = held.map((r) => r[counter]).filter((v): v is number => v !== null);
+    const d = deltas.get(counter)!;
+    return {
+      counter,
+      first: values[0] ?? null,
+      last: values.at(-1) ?? null,
+      increase: d.reduce((sum, x) => sum + (x.value ?? 0), 0),
+      resets: d.filter((x) => x.reset).length,
+    };
+  });
+  return { zone, snapshots, failed: rows.length - held.length, summary };
+}

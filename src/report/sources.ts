@@ -1,0 +1,40 @@
+// The tables a report reads per source, and the scope (zone, window) every query is bounded by.
+import type { ReportWindow } from './window.js';
+
+export interface SourceTables {
+  /** The entries: unique index on (zone, timestamp, log_id). */
+  raw: string;
+  /** The hourly rollup: primary key (zone, hour, …). */
+  rollup: string;
+  /** The zone column of both. */
+  zone: string;
+}
+
+export const ORIGIN: SourceTables = {
+  raw: 'origin_error_logs',
+  rollup: 'origin_hourly',
+  zone: 'pull_zone_id',
+};
+export const SHIELD: SourceTables = {
+  raw: 'shield_event_logs',
+  rollup: 'shield_hourly',
+  zone: 'shield_zone_id',
+};
+
+export interface ReportScope {
+  /** One zone, or null for every zone. */
+  zone: number | null;
+  window: ReportWindow;
+}
+
+export interface ReportParams {
+  scope: ReportScope;
+  /** Entries per "top" list (for the guardian report: snapshots listed per zone). */
+  top: number;
+}
+
+export interface TopItem<K = string | null> {
+  /** The value counted; null when the entries did not carry it. */
+  key: K;
+  count: number;
+}

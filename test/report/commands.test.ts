@@ -1,0 +1,117 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Command } from 'commander';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { queryCommand } from '../../src/commands/query.js';
+import { reportCommand } from '../../src/commands/report.js';
+import { fillOrigin } from './dataset.js';
+import { memoryStdout, tempArchive, type TempArchive } from './fixture.js';
+
+let t: TempArchive;
+let config: string;
+
+beforeEach(() => {
+  t = tempArchive();
+  fillOrigin(t.archive);
+  t.archive.close();
+  config = join(t.dir, 'edgelog.config.json');
+  writeFileSync(config, JSON.stringify({ database: { path: t.path } }));
+});
+
+afterEach(() => t.cleanup());
+
+/** The commands as cli.ts mounts them, with the global --config option. */
+async function edgelog(command: Command, ...args: string[]): Promise<void> {
+  const program = new Command('edgelog')
+    .option('-c, --config <file>')
+    .option('--log-level <level>')
+    .exitOverride()
+    .configureOutput({ writeErr: () => {}, writeOut: () => {} });
+  program.addCommand(command.exitOverride().configureOutput({ writeErr: () => {}, writeOut: () => {} }));
+  await program.parseAsync(['node', 'edgelog', '-c', config, '--log-level', 'silent', ...args]);
+}
+
+describe('edgelog query', () => {
+  it('reads the configured archive and writes the result to stdout', async () => {
+    const stdout = memoryStdout();
+    await edgelog(
+      queryCommand(stdout),
+      'query',
+      'SELECT pull_zone_id AS zone, count(*) AS n FROM origin_error_logs GROUP BY zone ORDER BY zone',
+      '--format',
+      'csv',
+    );
+    expect(stdout.text()).toBe('zone,n\r\n101,10\r\n202,2\r\n');
+  });
+
+  it('--limit caps the table', async () => {
+    const stdout = memoryStdout();
+    await edgelog(
+      queryCommand(stdout),
+      'query',
+      'SELECT id FROM origin_error_logs ORDER BY id',
+      '--limit',
+      '2',
+    );
+    expect(stdout.text()).toBe(
+      'id\n 1\n 2\n(12 rows; the first 2 shown, 10 more: raise --limit, or use --format csv|ndjson|json for all)\n',
+    );
+  });
+
+  it('a refused statement rejects (the CLI prints it and exits 1) and writes nothing', async () => {
+    const stdout = memoryStdout();
+    await expect(edgelog(queryCommand(stdout), 'query', 'DELETE FROM origin_error_logs')).rejects.toThrow(
+      'query refused: it would modify the archive (edgelog query is read-only)',
+    );
+    expect(stdout.text()).toBe('');
+  });
+
+  it('rejects an unknown format before opening anything', async () => {
+    await expect(
+      edgelog(queryCommand(memoryStdout()), 'query', 'SELECT 1', '--format', 'xml'),
+    ).rejects.toThrow(/Allowed choices are table, json, ndjson, csv/);
+  });
+});
+
+describe('edgelog report', () => {
+  it('origin as a table, with a fixed clock', async () => {
+    const stdout = memoryStdout();
+    const now = () => Date.parse('2024-10-15T20:00:00Z');
+    await edgelog(reportCommand(stdout, now), 'report', 'origin', '--zone', '202', '--from', '2024-10-15');
+    expect(stdout.text()).toContain(
+      'origin errors · zone 202 · 2024-10-15 (1 UTC day)\ntotal: 2 errors in 1 zone',
+    );
+  });
+
+  it('--format json', async () => {
+    const stdout = memoryStdout();
+    await edgelog(
+      reportCommand(stdout),
+      'report',
+      'origin',
+      '--from',
+      '2024-10-14',
+      '--to',
+      '2024-10-15',
+      '--format',
+      'json',
+      '--top',
+      '1',
+    );
+    const data = JSON.parse(stdout.text()) as { total: number; statusCodes: unknown[] };
+    expect(data.total).toBe(10);
+    expect(data.statusCodes).toEqual([{ key: 502, count: 3 }]);
+  });
+
+  it.each([
+    [['report', 'nginx'], /Allowed choices are origin, shield, guardian/],
+    [['report', 'origin', '--from', '2024-13-01'], /not a real calendar day/],
+    [['report', 'origin', '--top', '0'], /expected a positive integer/],
+    [
+      ['report', 'origin', '--from', '2024-10-15', '--to', '2024-10-01'],
+      /--from 2024-10-15 is after --to 2024-10-01/,
+    ],
+  ])('refuses %j', async (args, message) => {
+    await expect(edgelog(reportCommand(memoryStdout()), ...args)).rejects.toThrow(message);
+  });
+});
