@@ -2,7 +2,10 @@
 import { Command, CommanderError } from 'commander';
 import { alertsCommand } from './commands/alerts.js';
 import { apiCommand } from './commands/api.js';
+import { demoCommand } from './commands/demo.js';
 import { migrateCommand } from './commands/migrate.js';
+import { queryCommand } from './commands/query.js';
+import { reportCommand } from './commands/report.js';
 import { runCommand } from './commands/run.js';
 import { simulateCommand } from './commands/simulate.js';
 import { statusCommand } from './commands/status.js';
@@ -16,10 +19,13 @@ export function buildProgram(): Command {
     .option('--log-level <level>', 'fatal, error, warn, info, debug, trace or silent')
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride();
+  program.addCommand(demoCommand());
   program.addCommand(runCommand());
   program.addCommand(syncCommand());
   program.addCommand(statusCommand());
   program.addCommand(migrateCommand());
+  program.addCommand(queryCommand());
+  program.addCommand(reportCommand());
   program.addCommand(alertsCommand());
   program.addCommand(apiCommand());
   program.addCommand(simulateCommand());

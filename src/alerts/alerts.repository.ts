@@ -140,9 +140,7 @@ export class AlertsRepository {
   }
 
   /** Notices in the outbox, newest first (for `alerts list` and tests). */
-  notifications(
-    limit = 50,
-  ): Array<{
+  notifications(limit = 50): Array<{
     id: string;
     hook: string;
     rule: string;

@@ -11,6 +11,7 @@ import { redisOptions, type RedisTarget } from '../redis/connection.js';
 import type { AlertsRepository } from './alerts.repository.js';
 import { deliver } from './deliver.js';
 import type { Notice } from './payload.js';
+import { waitForJobs } from '../queue/wait-for-jobs.js';
 
 export const NOTIFY_QUEUE = 'notify';
 
@@ -114,19 +115,11 @@ export class Notifier {
       connection: redisOptions(this.deps.redis),
       prefix: this.deps.prefix,
     });
-    await this.events.waitUntilReady();
-    const deadline = Date.now() + timeoutMs;
-    let delivered = 0;
-    for (const job of jobs) {
-      const left = deadline - Date.now();
-      if (left <= 0) break;
-      try {
-        await job.waitUntilFinished(this.events, left);
-        delivered++;
-      } catch {
-        // failed this attempt (retries continue in the queue) or timed out waiting
-      }
-    }
+    const outcomes = await waitForJobs(this.queue, this.events, jobs, {
+      settleOnFailedAttempt: true,
+      timeoutMs,
+    });
+    const delivered = outcomes.filter((o) => o.result !== undefined).length;
     return { delivered, pending: jobs.length - delivered };
   }
 

@@ -83,41 +83,52 @@ export function syncCommand(): Command {
       const engine = await startEngine(config, logger);
       const stop = untilSignal();
       try {
-        const started = Date.now();
-        const dayJobs = await engine.runtime.enqueueSync(plan.days);
-        const guardianJobs = await engine.runtime.enqueueGuardian(plan.guardianZones);
-        engine.runtime.startWorker(opts.concurrency || undefined);
-        const outcomes = await Promise.race([
-          engine.runtime.waitFor<DayResult>(dayJobs),
+        const done = await Promise.race([
+          executeSync(engine, plan, opts.concurrency || undefined),
           stop.promise.then(() => null),
         ]);
-        if (outcomes === null) {
+        if (done === null) {
           process.stderr.write(
             'edgelog: interrupted; days in progress keep their checkpoints and resume on the next run\n',
           );
           process.exitCode = 130;
           return;
         }
-        const guardian = await engine.runtime.waitFor(guardianJobs);
-        const alerts = await checkAlerts(engine, plan, started);
-        const summary = { ...summarise(outcomes, guardian, Date.now() - started), alerts };
-        if (opts.json) printJson(summary);
-        else {
-          process.stdout.write(`${renderSummary(outcomes, guardian, summary)}\n`);
-          if (alerts.notices > 0) {
-            process.stdout.write(
-              `alerts: ${alerts.notices} notices, ${alerts.delivered} delivered` +
-                `${alerts.pending > 0 ? `, ${alerts.pending} left queued for \`edgelog run\` to retry` : ''}\n`,
-            );
-          }
-        }
-        if (!summary.ok) process.exitCode = 1;
+        if (opts.json) printJson(done.summary);
+        else process.stdout.write(`${done.text}\n`);
+        if (!done.summary.ok) process.exitCode = 1;
       } finally {
         stop.dispose();
         await engine.close();
         logger.flush();
       }
     });
+}
+
+/**
+ * Enqueues the plan's days, works them in this process (another `edgelog run` may take some), waits for
+ * all of them, evaluates the alert rules of the zones touched and delivers their notices.
+ */
+export async function executeSync(
+  engine: Engine,
+  plan: { days: DayJob[]; guardianZones: number[] },
+  concurrency?: number,
+): Promise<{ summary: SyncSummary; text: string }> {
+  const started = Date.now();
+  const dayJobs = await engine.runtime.enqueueSync(plan.days);
+  const guardianJobs = await engine.runtime.enqueueGuardian(plan.guardianZones);
+  engine.runtime.startWorker(concurrency);
+  const outcomes = await engine.runtime.waitFor<DayResult>(dayJobs);
+  const guardian = await engine.runtime.waitFor(guardianJobs);
+  const alerts = await checkAlerts(engine, plan, started);
+  const summary = { ...summarise(outcomes, guardian, Date.now() - started), alerts };
+  let text = renderSummary(outcomes, guardian, summary);
+  if (alerts.notices > 0) {
+    text +=
+      `\nalerts: ${alerts.notices} notices, ${alerts.delivered} delivered` +
+      `${alerts.pending > 0 ? `, ${alerts.pending} left queued for \`edgelog run\` to retry` : ''}`;
+  }
+  return { summary, text };
 }
 
 /** Evaluates the rules of the zones this sync touched and delivers their notices (bounded wait). */

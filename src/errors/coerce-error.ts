@@ -14,7 +14,9 @@ export function describeError(err: unknown): string {
   for (let depth = 0; current !== undefined && current !== null && depth < 5; depth++) {
     const e = coerceError(current);
     const code = (e as { code?: unknown }).code;
-    parts.push(typeof code === 'string' && !e.message.includes(code) ? `${e.message} (${code})` : e.message);
+    const text = typeof code === 'string' && !e.message.includes(code) ? `${e.message} (${code})` : e.message;
+    // A message that already quotes its cause's is not repeated.
+    if (!parts.some((p) => p.includes(e.message))) parts.push(text);
     current = e.cause;
   }
   return parts.join(': ');

@@ -152,7 +152,8 @@ export class DayIngestor {
         malformed: row.malformed,
         durationMs: end - started,
       };
-      log.info({ ...result }, 'day fetched');
+      const { state: _s, source: _src, zone: _z, day: _d, ...figures } = result;
+      log.info({ state, ...figures }, 'day fetched');
       return result;
     } catch (raw) {
       const err = coerceError(raw);

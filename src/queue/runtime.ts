@@ -25,19 +25,15 @@ import {
   type PlanJob,
 } from './jobs.js';
 import { planSchedulers, wantedSchedulers, type SchedulerPlan } from './schedules.js';
+import { waitForJobs, type JobOutcome } from './wait-for-jobs.js';
+
+export type { JobOutcome };
 
 export interface RuntimeOptions {
   redis: RedisTarget;
   /** Redis key prefix (config redis.prefix). */
   prefix: string;
   handlers: Omit<HandlerDeps, 'enqueueDays'>;
-}
-
-export interface JobOutcome<R = unknown> {
-  id: string;
-  data: JobData;
-  result?: R;
-  error?: string;
 }
 
 export class IngestRuntime {
@@ -151,25 +147,15 @@ export class IngestRuntime {
     );
   }
 
-  /** Waits until every job has completed or failed for good. */
+  /** Waits until every job has completed or failed for good (see waitForJobs). */
   async waitFor<R>(jobs: Array<Job<JobData, unknown, string>>): Promise<Array<JobOutcome<R>>> {
+    if (jobs.length === 0) return [];
     this.events ??= new QueueEvents(INGEST_QUEUE, {
       connection: redisOptions(this.opts.redis),
       prefix: this.opts.prefix,
     });
     this.events.on('error', (err) => this.log.error({ err: coerceError(err).message }, 'queue events error'));
-    await this.events.waitUntilReady();
-    const events = this.events;
-    return Promise.all(
-      jobs.map(async (job) => {
-        const base = { id: job.id ?? '?', data: job.data };
-        try {
-          return { ...base, result: (await job.waitUntilFinished(events)) as R };
-        } catch (err) {
-          return { ...base, error: coerceError(err).message };
-        }
-      }),
-    );
+    return waitForJobs<JobData, R>(this.queue, this.events, jobs);
   }
 
   /**

@@ -20,8 +20,11 @@ const int = (v: number | null | undefined): number | null => (typeof v === 'numb
 
 export class GuardianRepository {
   private readonly insert;
+  private readonly select;
 
-  constructor(private readonly db: Db) {
+  constructor(db: Db) {
+    this.select = db.prepare(`SELECT * FROM api_guardian_snapshots WHERE shield_zone_id = @zone
+      AND (@from IS NULL OR taken_at >= @from) AND (@to IS NULL OR taken_at < @to) ORDER BY taken_at`);
     this.insert = db.prepare(`INSERT INTO api_guardian_snapshots
       (shield_zone_id, taken_at, total_blocked_requests, total_logged_requests, total_rate_limited,
        total_requests_inspected, total_failed_request_validation, total_failed_authentication_enforcement,
@@ -55,11 +58,6 @@ export class GuardianRepository {
 
   /** Snapshots of a zone in time order, optionally within [from, to). */
   list(zone: number, from?: string, to?: string): GuardianSnapshotRow[] {
-    return this.db
-      .prepare(
-        `SELECT * FROM api_guardian_snapshots WHERE shield_zone_id = ?
-           AND (? IS NULL OR taken_at >= ?) AND (? IS NULL OR taken_at < ?) ORDER BY taken_at`,
-      )
-      .all(zone, from ?? null, from ?? null, to ?? null, to ?? null) as GuardianSnapshotRow[];
+    return this.select.all({ zone, from: from ?? null, to: to ?? null }) as GuardianSnapshotRow[];
   }
 }

@@ -1,0 +1,143 @@
+// `edgelog demo`: the first command a newcomer runs. Starts the built-in simulator, syncs the last
+// three days of a few zones into a local archive through the real engine (BullMQ on a local Redis),
+// evaluates a sample alert rule, and shows what landed with sample queries.
+import { Command } from 'commander';
+import { join } from 'node:path';
+import type { ConfigInput } from '../config/index.js';
+import { startEngine } from '../engine.js';
+import { formatTable } from '../format/table.js';
+import { Simulator } from '../simulator/index.js';
+import { openDatabase } from '../store/database.js';
+import { addDays, dayOf } from '../time/utc-day.js';
+import { commandContext, intArg } from './shared.js';
+import { executeSync, syncPlan } from './sync.js';
+
+const SAMPLE_QUERIES: Array<{ title: string; sql: string }> = [
+  {
+    title: 'Origin errors by error code and status, all demo zones',
+    sql: `SELECT error_code, status_code, count(*) AS errors
+FROM origin_error_logs GROUP BY error_code, status_code ORDER BY errors DESC LIMIT 5`,
+  },
+  {
+    title: 'Shield rules that matched most, with the share of critical events',
+    sql: `SELECT rule_id, message, count(*) AS events, round(100.0 * avg(severity = 'critical'), 1) AS pct_critical
+FROM shield_event_logs GROUP BY rule_id ORDER BY events DESC LIMIT 5`,
+  },
+  {
+    title: 'Origin 5xx per hour in zone 101, last 6 hours archived (from the hourly rollup)',
+    sql: `SELECT strftime('%Y-%m-%d %H:00', hour / 1000, 'unixepoch') AS hour_utc, sum(count) AS errors_5xx
+FROM origin_hourly WHERE pull_zone_id = 101 AND status_code >= 500
+GROUP BY hour ORDER BY hour DESC LIMIT 6`,
+  },
+];
+
+export function demoCommand(): Command {
+  return new Command('demo')
+    .description(
+      'start the built-in API simulator, sync the last three days of a few zones, and show what landed',
+    )
+    .option('--database <file>', 'archive to write (kept apart from the configured one)', 'data/demo.db')
+    .option('--entries <n>', 'entries per zone per day served by the simulator', intArg, 2000)
+    .action(async (opts: { database: string; entries: number }, cmd: Command) => {
+      const sim = new Simulator({
+        entriesPerDay: opts.entries,
+        pageSize: 500,
+        malformedRate: 0.002,
+        // A burst of 503s in zone 101 over the last 40 minutes, for the sample alert rule to catch.
+        spikes: [
+          {
+            source: 'origin',
+            zone: 101,
+            from: Date.now() - 40 * 60_000,
+            to: Date.now(),
+            count: 600,
+            statusCode: 503,
+          },
+        ],
+      });
+      const urls = await sim.listen();
+      const overrides: ConfigInput = {
+        api: { ...urls, accessKey: sim.accessKey },
+        redis: { prefix: 'edgelog-demo' },
+        database: { path: opts.database },
+        pullZones: [
+          { id: 101, name: 'demo-cdn' },
+          { id: 102, name: 'demo-video' },
+        ],
+        shieldZones: [{ id: 201, name: 'demo-waf' }, { id: 202 }],
+        alerts: {
+          rules: [
+            {
+              name: 'origin-5xx-spike',
+              type: 'spike',
+              source: 'origin',
+              filter: { statusCodeMin: 500 },
+              window: '1h',
+              // Compared with the same hour on the two days before, which the demo archives completely.
+              reference: 'same-hour',
+              referenceWindows: 2,
+              factor: 3,
+              min: 20,
+            },
+          ],
+        },
+      };
+      const { config, logger } = commandContext(cmd, overrides);
+      const out = (line = '') => process.stdout.write(`${line}\n`);
+      let engine: Awaited<ReturnType<typeof startEngine>> | undefined;
+      try {
+        engine = await startEngine(config, logger);
+        out(`edgelog demo`);
+        out(
+          `  API simulator  ${urls.baseUrl.replace(/\/api$/, '')} (seeded data; zones 101, 102 origin; 201, 202 Shield)`,
+        );
+        out(`  archive        ${join(process.cwd(), opts.database)}`);
+        out(
+          `  Redis          ${engine.redis.display}${engine.redis.embedded ? ' (private redis-server started for you)' : ''}`,
+        );
+        out();
+        const today = dayOf(Date.now());
+        const plan = syncPlan(config, { from: addDays(today, -2), to: today }, Date.now());
+        out(`Syncing ${plan.days.length} zone-days (the last three UTC days) through the job queue…`);
+        const { summary, text } = await executeSync(engine, plan);
+        out(text);
+        const db = openDatabase(config.database.path, { readonly: true });
+        try {
+          for (const q of SAMPLE_QUERIES) {
+            out();
+            out(`${q.title}:`);
+            out(`  $ edgelog query "${q.sql.replace(/\s+/g, ' ')}"`);
+            const stmt = db.prepare(q.sql);
+            const rows = stmt.all() as Array<Record<string, unknown>>;
+            const columns = stmt
+              .columns()
+              .map((c) => ({ header: c.name, value: (r: Record<string, unknown>) => r[c.name] }));
+            out(formatTable(columns, rows).replace(/^/gm, '  '));
+          }
+        } finally {
+          db.close();
+        }
+        out();
+        const alert = engine.alerts.repo
+          .listStates()
+          .find((s) => s.rule === 'origin-5xx-spike' && s.zone_id === 101);
+        out(
+          `Sample alert rule origin-5xx-spike on zone 101: ${alert?.state ?? 'not evaluated'}` +
+            (alert?.last_value != null
+              ? ` (${alert.last_value} errors ≥ threshold ${alert.last_threshold})`
+              : ''),
+        );
+        out();
+        out('Next:');
+        out(`  EDGELOG_DB=${opts.database} npx edgelog query "SELECT * FROM shield_event_logs LIMIT 5"`);
+        out(`  EDGELOG_DB=${opts.database} npx edgelog report origin --zone 101`);
+        out(`  EDGELOG_DB=${opts.database} npx edgelog status`);
+        out('  npx edgelog simulate      # the simulator on its own; put its URLs in edgelog.config.json');
+        if (!summary.ok) process.exitCode = 1;
+      } finally {
+        await engine?.close();
+        await sim.close();
+        logger.flush();
+      }
+    });
+}

@@ -1,0 +1,66 @@
+// Waiting on many BullMQ jobs with one pair of QueueEvents listeners (job.waitUntilFinished adds
+// listeners per job, which does not scale to a sync of hundreds of days).
+import { Job, type Queue, type QueueEvents } from 'bullmq';
+
+export interface JobOutcome<R = unknown, D = unknown> {
+  id: string;
+  data: D;
+  result?: R;
+  error?: string;
+  /** Still unfinished when the wait ended (timeout). */
+  pending?: true;
+}
+
+export interface WaitOptions {
+  /** Stop waiting on a job after its first failed attempt (its retries go on in the queue). */
+  settleOnFailedAttempt?: boolean;
+  /** Give up after this long; unfinished jobs come back `pending`. */
+  timeoutMs?: number;
+}
+
+export async function waitForJobs<D, R>(
+  queue: Queue<D, unknown, string>,
+  events: QueueEvents,
+  jobs: ReadonlyArray<Job<D, unknown, string>>,
+  opts: WaitOptions = {},
+): Promise<Array<JobOutcome<R, D>>> {
+  if (jobs.length === 0) return [];
+  await events.waitUntilReady();
+  const byId = new Map(jobs.map((j) => [j.id!, j]));
+  const outcomes = new Map<string, JobOutcome<R, D>>();
+  return new Promise((resolve, reject) => {
+    let timer: NodeJS.Timeout | undefined;
+    const finish = () => {
+      events.off('completed', onEvent);
+      events.off('failed', onEvent);
+      if (timer) clearTimeout(timer);
+      resolve(jobs.map((j) => outcomes.get(j.id!) ?? { id: j.id!, data: j.data, pending: true }));
+    };
+    const settle = async (id: string) => {
+      const job = byId.get(id);
+      if (!job || outcomes.has(id)) return;
+      const fresh = await Job.fromId<D, R, string>(queue, id);
+      const state = fresh ? await fresh.getState() : 'unknown';
+      if (outcomes.has(id)) return;
+      if (state === 'completed') outcomes.set(id, { id, data: job.data, result: fresh!.returnvalue });
+      else if (
+        state === 'failed' ||
+        state === 'unknown' ||
+        (opts.settleOnFailedAttempt && (fresh?.attemptsMade ?? 0) > 0)
+      ) {
+        outcomes.set(id, {
+          id,
+          data: job.data,
+          error: fresh?.failedReason || 'the job is no longer in the queue',
+        });
+      } else return; // waiting, active, or delayed for a retry: keep waiting
+      if (outcomes.size === byId.size) finish();
+    };
+    const onEvent = ({ jobId }: { jobId: string }) => void settle(jobId).catch(reject);
+    events.on('completed', onEvent);
+    events.on('failed', onEvent);
+    if (opts.timeoutMs !== undefined) timer = setTimeout(finish, opts.timeoutMs);
+    // Jobs that finished before we listened.
+    for (const id of byId.keys()) void settle(id).catch(reject);
+  });
+}
