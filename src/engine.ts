@@ -13,6 +13,8 @@ import { openArchive, type Archive } from './store/archive.js';
 
 export interface Engine {
   config: Config;
+  /** The clock everything in this engine reads. */
+  now: () => number;
   logger: Logger;
   archive: Archive;
   client: ApiClient;
@@ -98,8 +100,10 @@ export async function startEngine(config: Config, logger: Logger, opts: EngineOp
       ...hooks,
     },
   });
+  let closed = false;
   return {
     config,
+    now,
     logger,
     archive,
     client: api.client,
@@ -107,6 +111,8 @@ export async function startEngine(config: Config, logger: Logger, opts: EngineOp
     runtime,
     alerts: { repo: alertsRepo, evaluator, notifier, check },
     close: async () => {
+      if (closed) return;
+      closed = true;
       await runtime.close();
       await notifier.close();
       await api.close();

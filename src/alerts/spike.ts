@@ -41,12 +41,14 @@ export function referenceWindows(current: Window, params: SpikeParams): Window[]
 }
 
 /**
- * The window judged is the aligned window holding the archive's coverage frontier (the newest data).
- * - Not enough data to judge (no coverage yet, the window's start not archived, or no reference window
- *   archived completely): `unknown` — an empty history never turns the first errors into a spike.
- * - A partial window fires when it is already over the threshold, but never resolves: its count can
- *   still grow.
- * - Threshold = max(min, factor × mean of the reference windows).
+ * Two windows are looked at, aligned to the window length:
+ * - the window still filling in (it holds the archive's coverage frontier): it can fire as soon as it is
+ *   over the threshold, since counts only grow, but it can never resolve;
+ * - otherwise the latest complete window decides, firing or not (this is how an alert resolves: one
+ *   full window under the threshold).
+ * Not enough data (nothing archived, the window not archived from its start, or no reference window
+ * archived completely) gives `unknown`: an empty history never turns the first errors into a spike.
+ * Threshold = max(min, factor × mean count of the archived reference windows).
  */
 export function judgeSpike(
   params: SpikeParams,
@@ -57,10 +59,29 @@ export function judgeSpike(
   const frontier = coverageFrontier(coverage);
   if (frontier === null) return { kind: 'unknown', reason: 'nothing archived yet for this zone' };
   const edge = Math.min(frontier, now);
-  const from = edge - 1 - ((edge - 1) % params.windowMs);
-  const window = { from, to: from + params.windowMs };
+  const partialFrom = edge - (edge % params.windowMs);
+  if (partialFrom < edge) {
+    const partial = judgeWindow(
+      params,
+      coverage,
+      count,
+      { from: partialFrom, to: partialFrom + params.windowMs },
+      edge,
+    );
+    if (partial.kind === 'judged' && partial.firing) return partial;
+  }
+  return judgeWindow(params, coverage, count, { from: partialFrom - params.windowMs, to: partialFrom }, edge);
+}
+
+function judgeWindow(
+  params: SpikeParams,
+  coverage: Coverage,
+  count: (w: Window) => number,
+  window: Window,
+  edge: number,
+): SpikeVerdict {
   const partial = edge < window.to;
-  if (!isCovered(coverage, window.from, edge)) {
+  if (!isCovered(coverage, window.from, Math.min(edge, window.to))) {
     return { kind: 'unknown', reason: 'the window is not archived from its start', window };
   }
   const refs = referenceWindows(window, params).filter((w) => isCovered(coverage, w.from, w.to));
@@ -70,17 +91,9 @@ export function judgeSpike(
   const reference = refs.reduce((sum, w) => sum + count(w), 0) / refs.length;
   const threshold = Math.max(params.min, params.factor * reference);
   const n = count(window);
-  const over = n >= threshold;
-  if (partial && !over) {
-    return {
-      kind: 'unknown',
-      reason: 'the window is still filling in and not over the threshold yet',
-      window,
-    };
-  }
   return {
     kind: 'judged',
-    firing: over,
+    firing: n >= threshold,
     partial,
     window,
     count: n,

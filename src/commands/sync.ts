@@ -114,14 +114,15 @@ export async function executeSync(
   plan: { days: DayJob[]; guardianZones: number[] },
   concurrency?: number,
 ): Promise<{ summary: SyncSummary; text: string }> {
-  const started = Date.now();
+  const started = engine.now(); // notices are stamped with the engine's clock
+  const wallStart = Date.now();
   const dayJobs = await engine.runtime.enqueueSync(plan.days);
   const guardianJobs = await engine.runtime.enqueueGuardian(plan.guardianZones);
   engine.runtime.startWorker(concurrency);
   const outcomes = await engine.runtime.waitFor<DayResult>(dayJobs);
   const guardian = await engine.runtime.waitFor(guardianJobs);
   const alerts = await checkAlerts(engine, plan, started);
-  const summary = { ...summarise(outcomes, guardian, Date.now() - started), alerts };
+  const summary = { ...summarise(outcomes, guardian, Date.now() - wallStart), alerts };
   let text = renderSummary(outcomes, guardian, summary);
   if (alerts.notices > 0) {
     text +=

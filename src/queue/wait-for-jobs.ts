@@ -30,9 +30,11 @@ export async function waitForJobs<D, R>(
   const outcomes = new Map<string, JobOutcome<R, D>>();
   return new Promise((resolve, reject) => {
     let timer: NodeJS.Timeout | undefined;
+    // A failed attempt that will be retried emits no 'failed' event: the job moves to 'delayed'.
+    const names: Array<'completed' | 'failed' | 'delayed'> = ['completed', 'failed'];
+    if (opts.settleOnFailedAttempt) names.push('delayed');
     const finish = () => {
-      events.off('completed', onEvent);
-      events.off('failed', onEvent);
+      for (const name of names) events.off(name, onEvent);
       if (timer) clearTimeout(timer);
       resolve(jobs.map((j) => outcomes.get(j.id!) ?? { id: j.id!, data: j.data, pending: true }));
     };
@@ -57,8 +59,7 @@ export async function waitForJobs<D, R>(
       if (outcomes.size === byId.size) finish();
     };
     const onEvent = ({ jobId }: { jobId: string }) => void settle(jobId).catch(reject);
-    events.on('completed', onEvent);
-    events.on('failed', onEvent);
+    for (const name of names) events.on(name, onEvent);
     if (opts.timeoutMs !== undefined) timer = setTimeout(finish, opts.timeoutMs);
     // Jobs that finished before we listened.
     for (const id of byId.keys()) void settle(id).catch(reject);

@@ -101,12 +101,22 @@ describe('judgeSpike', () => {
     });
   });
 
-  it('a partial window under the threshold is not judged (it could still grow)', () => {
+  it('a partial window under the threshold does not resolve: the latest complete window decides', () => {
     const v = judgeSpike(params, cov({ '2026-11-22': at(10.25) }), hourly({ ...base, 10: 3 }), at(10.3));
     expect(v).toMatchObject({
-      kind: 'unknown',
-      reason: expect.stringContaining('still filling in') as string,
+      kind: 'judged',
+      firing: false,
+      partial: false,
+      window: { from: at(9), to: at(10) },
     });
+  });
+
+  it('a spike in the last complete window keeps firing while the new window fills in, then resolves', () => {
+    const counts = hourly({ 6: 5, 7: 4, 8: 6, 9: 60, 10: 3, 11: 5 });
+    const during = judgeSpike(params, cov({ '2026-11-22': at(10.5) }), counts, at(10.5));
+    expect(during).toMatchObject({ kind: 'judged', firing: true, partial: false, window: { from: at(9) } });
+    const after = judgeSpike(params, cov({ '2026-11-22': at(11.5) }), counts, at(11.5));
+    expect(after).toMatchObject({ kind: 'judged', firing: false, window: { from: at(10), to: at(11) } });
   });
 
   it('an empty history is not judged: the first errors are not a spike', () => {
