@@ -38,14 +38,20 @@ export interface EngineOptions {
 
 export async function startEngine(config: Config, logger: Logger, opts: EngineOptions = {}): Promise<Engine> {
   const now = opts.now ?? Date.now;
-  const archive = openArchive(config.database.path, logger);
+  // The writer keeps a modest page cache (its inserts land at the end of the keys) and leaves WAL
+  // checkpoints to a background thread.
+  const archive = openArchive(config.database.path, {
+    logger,
+    backgroundCheckpoints: config.database.backgroundCheckpoints,
+    cacheMiB: 16,
+  });
   const api = createApiClient(config.api, logger);
   let redis: ResolvedRedis;
   try {
     redis = await resolveRedis(config, logger);
   } catch (err) {
     await api.close();
-    archive.close();
+    await archive.close();
     throw err;
   }
   const ingestor = new DayIngestor({
@@ -116,7 +122,7 @@ export async function startEngine(config: Config, logger: Logger, opts: EngineOp
       await runtime.close();
       await notifier.close();
       await api.close();
-      archive.close();
+      await archive.close();
       await redis.embedded?.stop();
     },
   };

@@ -21,7 +21,7 @@ export function alertsCommand(): Command {
     .command('list')
     .description('the configured rules, their state per zone, and recent notices')
     .option('--json', 'print as JSON')
-    .action((opts: { json?: boolean }, cmd: Command) => {
+    .action(async (opts: { json?: boolean }, cmd: Command) => {
       const { config } = commandContext(cmd);
       const archive = openArchive(config.database.path);
       try {
@@ -76,7 +76,7 @@ export function alertsCommand(): Command {
         }
         process.stdout.write(`${out.join('\n')}\n`);
       } finally {
-        archive.close();
+        await archive.close();
       }
     });
 

@@ -27,7 +27,7 @@ export function statusCommand(): Command {
           ...(opts.zone ? { zone: opts.zone } : {}),
         });
       } finally {
-        archive.close();
+        await archive.close();
       }
       const lastSuccess = new Map<string, number>();
       for (const r of ledger) {

@@ -122,7 +122,11 @@ export async function executeSync(
   const outcomes = await engine.runtime.waitFor<DayResult>(dayJobs);
   const guardian = await engine.runtime.waitFor(guardianJobs);
   const alerts = await checkAlerts(engine, plan, started);
-  const summary = { ...summarise(outcomes, guardian, Date.now() - wallStart), alerts };
+  const summary = {
+    ...summarise(outcomes, guardian, Date.now() - wallStart),
+    alerts,
+    peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
+  };
   let text = renderSummary(outcomes, guardian, summary);
   if (alerts.notices > 0) {
     text +=
@@ -165,6 +169,8 @@ export interface SyncSummary {
   durationMs: number;
   results: Array<DayResult | { source: string; zone: number; day: string; state: 'failed'; error: string }>;
   alerts?: { notices: number; delivered: number; pending: number };
+  /** This process's peak resident memory so far, in MiB. */
+  peakRssMb?: number;
 }
 
 function summarise(

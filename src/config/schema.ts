@@ -244,6 +244,8 @@ export const configSchema = z.strictObject({
       path: z.string().min(1).default('data/edgelog.db'),
       /** Days of entries kept; null keeps everything. Pruned daily. */
       retentionDays: z.number().int().positive().nullable().default(null),
+      /** Checkpoint the WAL from a background thread instead of inside the ingesting writer. */
+      backgroundCheckpoints: z.boolean().default(true),
     })
     .prefault({}),
   pullZones: z.array(zone).default([]),

@@ -233,6 +233,9 @@ export class DayIngestor {
           ? client.shieldEventLogs(key.zone, key.day, decision.token, { signal: opts.signal })
           : null;
       next?.catch(() => {}); // handled when awaited below
+      // undici writes the request on a later turn of the event loop: let it go out before the
+      // synchronous parse-and-store below, or the server only starts on it once we are done.
+      if (next) await yieldToLoop();
       const rows = page.logs.map(parseShieldEntry);
       const nextToken = decision.kind === 'next' ? decision.token : null;
       db.transaction(() => {

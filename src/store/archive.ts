@@ -1,5 +1,6 @@
 // The archive as the rest of edgelog sees it: the database, migrated, with one repository per table.
 import type { Logger } from '../logger.js';
+import { startCheckpointer } from './checkpointer.js';
 import { openDatabase, type Db } from './database.js';
 import { GuardianRepository } from './guardian.repository.js';
 import { LedgerRepository } from './ledger.repository.js';
@@ -13,12 +14,21 @@ export interface Archive {
   origin: OriginLogsRepository;
   shield: ShieldLogsRepository;
   guardian: GuardianRepository;
-  close(): void;
+  close(): Promise<void>;
+}
+
+export interface ArchiveOptions {
+  logger?: Logger;
+  /** Checkpoint the WAL from a background thread (the ingesting engine). @defaultValue false */
+  backgroundCheckpoints?: boolean;
+  /** Page cache of this connection. @defaultValue 64 */
+  cacheMiB?: number;
 }
 
 /** Opens the archive for writing and applies pending migrations first. */
-export function openArchive(path: string, logger?: Logger): Archive {
-  const db = openDatabase(path);
+export function openArchive(path: string, opts: ArchiveOptions = {}): Archive {
+  const { logger } = opts;
+  const db = openDatabase(path, { cacheMiB: opts.cacheMiB ?? 64 });
   try {
     const results = migrate(db);
     assertMigrated(results);
@@ -28,12 +38,17 @@ export function openArchive(path: string, logger?: Logger): Archive {
     db.close();
     throw err;
   }
+  const checkpointer = opts.backgroundCheckpoints ? startCheckpointer(db, logger) : null;
   return {
     db,
     ledger: new LedgerRepository(db),
     origin: new OriginLogsRepository(db),
     shield: new ShieldLogsRepository(db),
     guardian: new GuardianRepository(db),
-    close: () => db.close(),
+    close: () => {
+      const closeDb = () => void (db.open && db.close());
+      if (!checkpointer) return Promise.resolve(closeDb());
+      return checkpointer.stop().then(closeDb);
+    },
   };
 }

@@ -13,7 +13,7 @@ let config: string;
 beforeEach(() => {
   t = tempArchive();
   fillOrigin(t.archive);
-  t.archive.close();
+  void t.archive.close(); // no background thread here: closes at once
   config = join(t.dir, 'edgelog.config.json');
   writeFileSync(config, JSON.stringify({ database: { path: t.path } }));
 });

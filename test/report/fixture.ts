@@ -25,7 +25,7 @@ export function tempArchive(): TempArchive {
     path,
     archive,
     cleanup: () => {
-      if (archive.db.open) archive.close();
+      if (archive.db.open) void archive.close(); // closes at once (no background checkpoints)
       rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -1,0 +1,193 @@
+// `npm run bench`: edgelog against the physical limits of this machine, in one run. See the README's
+// Performance section for what each figure means and the targets.
+import { cpus, totalmem } from 'node:os';
+import { mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { addDays, dayOf } from '../src/time/utc-day.js';
+import { generatedArchive } from './archive.js';
+import { measureLimit, measureParse } from './limit.js';
+import { startSimulator, runSync, writeBenchConfig } from './processes.js';
+import { measureQueries, type QueryTimes } from './queries.js';
+import { parsePage, shieldPageTexts } from './rows.js';
+
+const { values: opts } = parseArgs({
+  options: {
+    json: { type: 'boolean', default: false },
+    entries: { type: 'string', default: '1000000' },
+    'origin-entries': { type: 'string', default: '200000' },
+    'archive-rows': { type: 'string', default: '10000000' },
+    'limit-rows': { type: 'string', default: '300000' },
+    zones: { type: 'string', default: '50' },
+    latency: { type: 'string', default: '100' },
+    concurrency: { type: 'string', default: '16' },
+    dir: { type: 'string', default: '.bench' },
+  },
+});
+const num = (name: keyof typeof opts) => {
+  const n = Number(opts[name]);
+  if (!Number.isSafeInteger(n) || n <= 0) throw new Error(`--${name} must be a positive integer`);
+  return n;
+};
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const DIR = join(ROOT, String(opts.dir));
+const PAGE = 1000;
+const say = (line: string) => {
+  if (!opts.json) process.stderr.write(`${line}\n`);
+};
+
+interface Result {
+  machine: { cpus: number; memoryGiB: number; node: string };
+  sizes: {
+    shieldEntries: number;
+    originEntries: number;
+    archiveRows: number;
+    zones: number;
+    latencyMs: number;
+    concurrency: number;
+  };
+  limitRowsPerSec: number;
+  parseEntriesPerSec: number;
+  e2eEntriesPerSec: number;
+  e2eShieldEntriesPerSec: number;
+  e2eOriginEntriesPerSec: number;
+  e2eRatioToLimit: number;
+  peakRssMb: number;
+  latencyBoundRatio: number;
+  latencyBound: { requests: number; wallMs: number; idealMs: number };
+  resyncEntriesPerSec: number;
+  queryMs: QueryTimes;
+}
+
+async function main(): Promise<Result> {
+  mkdirSync(DIR, { recursive: true });
+  const shieldEntries = num('entries');
+  const originEntries = num('origin-entries');
+  const concurrency = num('concurrency');
+  const latencyMs = num('latency');
+  const zones = num('zones');
+
+  say('1/6 write limit and 2/6 parse rate: generating pages…');
+  const texts = shieldPageTexts(Math.ceil(num('limit-rows') / PAGE), PAGE);
+  const rows = texts.map(parsePage);
+  measureParse(texts.slice(0, 30)); // warm up the JIT
+  await measureLimit(join(DIR, 'warmup'), rows.slice(0, 30));
+  const limits: number[] = [];
+  for (let i = 0; i < 3; i++) limits.push(await measureLimit(join(DIR, 'limit'), rows));
+  const limitRowsPerSec = Math.round(limits.sort((a, b) => a - b)[1]!);
+  const parseEntriesPerSec = Math.round(measureParse(texts));
+  say(
+    `    limit ${limitRowsPerSec} rows/s (runs: ${limits.map(Math.round).join(', ')}), parse ${parseEntriesPerSec} entries/s`,
+  );
+
+  say(`3/6 end to end: one Shield day of ${shieldEntries} and one origin day of ${originEntries} entries…`);
+  const e2eDir = join(DIR, 'e2e');
+  rmSync(e2eDir, { recursive: true, force: true });
+  mkdirSync(e2eDir, { recursive: true });
+  const yesterday = addDays(dayOf(Date.now()), -1);
+  let sim = await startSimulator({
+    shieldEntries,
+    originEntries,
+    pageSize: PAGE,
+    pullZones: [101],
+    shieldZones: [201],
+  });
+  let config = writeBenchConfig({
+    dir: e2eDir,
+    sim,
+    database: join(e2eDir, 'bench.db'),
+    pullZones: [101],
+    shieldZones: [201],
+  });
+  const shield = await runSync(config, ['--date', yesterday, '--source', 'shield']);
+  const origin = await runSync(config, ['--date', yesterday, '--source', 'origin']);
+  const rate = (s: typeof shield) => s.entries / (s.durationMs / 1000);
+  const e2eEntriesPerSec = Math.round(
+    (shield.entries + origin.entries) / ((shield.durationMs + origin.durationMs) / 1000),
+  );
+  const peakRssMb = Math.max(shield.peakRssMb ?? 0, origin.peakRssMb ?? 0);
+  say(
+    `    shield ${Math.round(rate(shield))}/s (${shield.durationMs} ms, ${shield.peakRssMb} MiB), origin ${Math.round(rate(origin))}/s (${origin.durationMs} ms, ${origin.peakRssMb} MiB)`,
+  );
+
+  say('5/6 re-sync of the same days…');
+  const reShield = await runSync(config, ['--date', yesterday, '--source', 'shield']);
+  const reOrigin = await runSync(config, ['--date', yesterday, '--source', 'origin']);
+  if (reShield.newEntries + reOrigin.newEntries !== 0) throw new Error('re-sync stored new entries');
+  const resyncEntriesPerSec = Math.round(
+    (reShield.entries + reOrigin.entries) / ((reShield.durationMs + reOrigin.durationMs) / 1000),
+  );
+  await sim.stop();
+
+  say(
+    `4/6 latency-bound: ${zones} Shield zones × 3 days, ${latencyMs} ms per request, concurrency ${concurrency}…`,
+  );
+  const latDir = join(DIR, 'latency');
+  rmSync(latDir, { recursive: true, force: true });
+  mkdirSync(latDir, { recursive: true });
+  const shieldZones = Array.from({ length: zones }, (_, i) => 301 + i);
+  // Small pages (250 entries a day, 100 a page: three requests per full day) so that waiting, not
+  // parsing and storing, is what the wall time measures.
+  sim = await startSimulator({ shieldEntries: 250, pageSize: 100, latencyMs, shieldZones, pullZones: [101] });
+  config = writeBenchConfig({
+    dir: latDir,
+    sim,
+    database: join(latDir, 'bench.db'),
+    pullZones: [],
+    shieldZones,
+    concurrency,
+  });
+  const lat = await runSync(config, ['--from', addDays(yesterday, -1), '--source', 'shield']);
+  await sim.stop();
+  const idealMs = (lat.pages * latencyMs) / concurrency;
+  const latencyBoundRatio = Number((lat.durationMs / idealMs).toFixed(3));
+  say(`    ${lat.pages} requests in ${lat.durationMs} ms, ideal ${Math.round(idealMs)} ms`);
+
+  say(`6/6 queries on an archive of ${num('archive-rows')} rows…`);
+  const archivePath = generatedArchive(DIR, num('archive-rows'), say);
+  const queryMs = measureQueries(archivePath);
+
+  return {
+    machine: { cpus: cpus().length, memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version },
+    sizes: { shieldEntries, originEntries, archiveRows: num('archive-rows'), zones, latencyMs, concurrency },
+    limitRowsPerSec,
+    parseEntriesPerSec,
+    e2eEntriesPerSec,
+    e2eShieldEntriesPerSec: Math.round(rate(shield)),
+    e2eOriginEntriesPerSec: Math.round(rate(origin)),
+    e2eRatioToLimit: Number((e2eEntriesPerSec / limitRowsPerSec).toFixed(3)),
+    peakRssMb,
+    latencyBoundRatio,
+    latencyBound: { requests: lat.pages, wallMs: lat.durationMs, idealMs: Math.round(idealMs) },
+    resyncEntriesPerSec,
+    queryMs,
+  };
+}
+
+function table(r: Result): string {
+  const n = (x: number) => x.toLocaleString('en-US');
+  const lines: Array<[string, string, string]> = [
+    ['limit: rows/s stored, no index', n(r.limitRowsPerSec), ''],
+    ['parse: entries/s in memory', n(r.parseEntriesPerSec), ''],
+    ['end to end: entries/s (CPU-bound)', n(r.e2eEntriesPerSec), '≥ 100,000'],
+    ['  Shield day / origin day', `${n(r.e2eShieldEntriesPerSec)} / ${n(r.e2eOriginEntriesPerSec)}`, ''],
+    ['end to end ÷ limit', r.e2eRatioToLimit.toFixed(2), '≥ 0.5'],
+    ['peak RSS of `edgelog sync`, MiB', String(r.peakRssMb), '≤ 200'],
+    ['latency-bound: wall ÷ ideal', r.latencyBoundRatio.toFixed(2), '≤ 1.2'],
+    ['re-sync: entries/s', n(r.resyncEntriesPerSec), `≥ ${n(r.e2eEntriesPerSec)}`],
+    ['query: top error codes, zone-day (ms)', String(r.queryMs.topErrorCodesZoneDay), '≤ 50'],
+    ['query: hourly histogram, 7 days (ms)', String(r.queryMs.hourlyHistogram7d), '≤ 50'],
+    ['query: spike rule evaluation (ms)', String(r.queryMs.spikeEvaluation), '≤ 10'],
+  ];
+  const w = [Math.max(...lines.map((l) => l[0].length)), Math.max(...lines.map((l) => l[1].length))];
+  const head =
+    `edgelog bench — ${r.machine.cpus} cores, ${r.machine.memoryGiB} GiB, Node ${r.machine.node}; ` +
+    `${n(r.sizes.shieldEntries)} + ${n(r.sizes.originEntries)} entries, ${n(r.sizes.archiveRows)}-row archive`;
+  return [head, ...lines.map(([a, b, c]) => `${a.padEnd(w[0]!)}  ${b.padStart(w[1]!)}  ${c}`.trimEnd())].join(
+    '\n',
+  );
+}
+
+const result = await main();
+process.stdout.write(opts.json ? `${JSON.stringify(result)}\n` : `${table(result)}\n`);

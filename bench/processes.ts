@@ -1,0 +1,89 @@
+// Child processes of the bench: the simulator (its own process, so its CPU and memory are not
+// edgelog's) and the edgelog CLI as a user runs it.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import type { SyncSummary } from '../src/commands/sync.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const BIN = join(ROOT, 'bin', 'edgelog.js');
+
+export interface SimArgs {
+  originEntries?: number;
+  shieldEntries?: number;
+  pageSize?: number;
+  latencyMs?: number;
+  pullZones?: number[];
+  shieldZones?: number[];
+}
+
+export interface RunningSim {
+  urls: { baseUrl: string; originLogUrl: string; videoUrl: string; accessKey: string };
+  stop(): Promise<void>;
+}
+
+export async function startSimulator(args: SimArgs): Promise<RunningSim> {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', join(ROOT, 'bench', 'sim-server.ts'), JSON.stringify(args)],
+    {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  const line = await new Promise<string>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`simulator exited with code ${code}`)));
+    createInterface({ input: child.stdout }).once('line', resolve);
+  });
+  return { urls: JSON.parse(line) as RunningSim['urls'], stop: () => stopChild(child) };
+}
+
+function stopChild(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+}
+
+export interface BenchConfig {
+  dir: string;
+  sim: RunningSim;
+  database: string;
+  pullZones: number[];
+  shieldZones: number[];
+  concurrency?: number;
+}
+
+/** Writes a configuration file for the CLI and returns its path. */
+export function writeBenchConfig(c: BenchConfig): string {
+  const path = join(c.dir, 'edgelog.config.json');
+  writeFileSync(
+    path,
+    JSON.stringify({
+      api: { ...c.sim.urls, connections: Math.max(16, c.concurrency ?? 0) },
+      redis: { prefix: `bench${process.pid}` },
+      database: { path: c.database },
+      pullZones: c.pullZones,
+      shieldZones: c.shieldZones,
+      worker: { concurrency: c.concurrency ?? 4 },
+      log: { level: 'warn' },
+    }),
+  );
+  return path;
+}
+
+/** Runs `edgelog sync … --json` and returns its summary. */
+export async function runSync(configPath: string, args: string[]): Promise<SyncSummary> {
+  const child = spawn(process.execPath, [BIN, '--config', configPath, 'sync', '--json', ...args], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let out = '';
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  if (code !== 0) throw new Error(`edgelog sync ${args.join(' ')} exited with ${code}: ${out.slice(0, 500)}`);
+  return JSON.parse(out) as SyncSummary;
+}

@@ -1,0 +1,68 @@
+// (6) Query latencies on the generated archive, through the same code paths as reports and alerts.
+import { AlertsRepository } from '../src/alerts/alerts.repository.js';
+import { AlertEvaluator } from '../src/alerts/evaluator.js';
+import { parseConfig } from '../src/config/index.js';
+import { silentLogger } from '../src/logger.js';
+import { histogram, rollupTop } from '../src/report/rollup-queries.js';
+import { ORIGIN } from '../src/report/sources.js';
+import { reportWindow } from '../src/report/window.js';
+import { openArchive } from '../src/store/archive.js';
+import { HOUR_MS } from '../src/store/hourly-rollup.js';
+import { addDays, dayEndMs } from '../src/time/utc-day.js';
+import { ARCHIVE_LAST_DAY } from './archive.js';
+
+export interface QueryTimes {
+  topErrorCodesZoneDay: number;
+  hourlyHistogram7d: number;
+  spikeEvaluation: number;
+}
+
+function median(fn: () => unknown, runs: number): number {
+  fn(); // warm the statement cache and the page cache
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t = performance.now();
+    fn();
+    times.push(performance.now() - t);
+  }
+  times.sort((a, b) => a - b);
+  return Number(times[Math.floor(times.length / 2)]!.toFixed(3));
+}
+
+export function measureQueries(path: string, runs = 25): QueryTimes {
+  const archive = openArchive(path); // applies migrations newer than the cached archive
+  const { db } = archive;
+  try {
+    const zone = 7;
+    const oneDay = { zone, window: reportWindow({ from: ARCHIVE_LAST_DAY, to: ARCHIVE_LAST_DAY, now: 0 }) };
+    const week = reportWindow({ from: addDays(ARCHIVE_LAST_DAY, -6), to: ARCHIVE_LAST_DAY, now: 0 });
+    const weekHourly = { zone, window: { ...week, bucket: 'hour' as const, bucketMs: HOUR_MS } };
+    const config = parseConfig({
+      pullZones: [zone],
+      alerts: {
+        rules: [
+          {
+            name: 'bench-spike',
+            type: 'spike',
+            source: 'origin',
+            filter: { statusCodeMin: 500 },
+            window: '1h',
+          },
+        ],
+      },
+    });
+    const evaluator = new AlertEvaluator({
+      config,
+      repo: new AlertsRepository(db),
+      logger: silentLogger(),
+      now: () => dayEndMs(ARCHIVE_LAST_DAY) + 30 * 60_000,
+    });
+    return {
+      topErrorCodesZoneDay: median(() => rollupTop(db, ORIGIN, oneDay, "NULLIF(error_code, '')", 10), runs),
+      hourlyHistogram7d: median(() => histogram(db, ORIGIN, weekHourly), runs),
+      spikeEvaluation: median(() => evaluator.evaluate({ source: 'origin', zone }), runs),
+    };
+  } finally {
+    void archive.close();
+  }
+}
