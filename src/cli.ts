@@ -34,6 +34,11 @@ export function buildProgram(): Command {
 
 /** Entry point of bin/edgelog.js. Sets process.exitCode; never throws. */
 export async function main(argv: string[]): Promise<void> {
+  // `edgelog … | head`: the reader left; that is not an error worth a stack trace.
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw err;
+  });
   const program = buildProgram();
   try {
     await program.parseAsync(argv);
