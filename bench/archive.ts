@@ -59,7 +59,7 @@ export function generatedArchive(dir: string, rows: number, log: (line: string) 
         });
       }
       archive.db.transaction(() => {
-        archive.origin.store(zone, day, batch);
+        archive.origin.storeRows(zone, day, batch);
         archive.db
           .prepare(
             `INSERT INTO ingest_ledger (source, zone_id, log_date, state, pages, entries, new_entries, covered_until, updated_at, finished_at)

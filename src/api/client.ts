@@ -146,6 +146,43 @@ export class ApiClient {
     return page;
   }
 
+  /**
+   * 4.6 for ingestion: one page, decoded by `decode` (e.g. on another thread) inside the retry loop, so a
+   * truncated body is retried; the inline error object is checked as for shieldEventLogs.
+   */
+  async shieldEventLogsWith<T extends { errorResponse: InlineErrorObject | null }>(
+    shieldZoneId: number,
+    day: Day | string,
+    token: string,
+    decode: (body: ArrayBuffer) => Promise<T>,
+    call: CallOptions = {},
+  ): Promise<T> {
+    const url = shieldEventLogsUrl(this.hosts, shieldZoneId, day, token);
+    const context = { zone: shieldZoneId, date: String(day) };
+    const res = await this.http.get(url, this.options('shieldEventLogs', url, true, context, call), decode);
+    throwInlineError(res.body.errorResponse, res.status, {
+      ...ctx('shieldEventLogs', url, res.status),
+      ...context,
+    });
+    return res.body;
+  }
+
+  /** 4.2 for ingestion: the raw body of a day's answer, to be decoded in batches (see ingest/decoder.ts). */
+  async originErrorLogsBody(
+    pullZoneId: number,
+    day: Day | string,
+    call: CallOptions = {},
+  ): Promise<ArrayBuffer> {
+    const url = originErrorLogsUrl(this.hosts, pullZoneId, day);
+    const context = { zone: pullZoneId, date: String(day) };
+    const res = await this.http.get(
+      url,
+      this.options('originErrorLogs', url, true, context, call),
+      (body) => body,
+    );
+    return res.body;
+  }
+
   /** 4.7 — one rate limit rule. */
   async rateLimit(id: number | string, call: CallOptions = {}): Promise<RateLimit> {
     const url = rateLimitUrl(this.hosts, id);
@@ -162,12 +199,22 @@ export class ApiClient {
     context: ErrorContext,
     call: CallOptions,
   ): Promise<JsonResponse> {
-    return this.http.getJson(url, {
+    return this.http.getJson(url, this.options(operation, url, authenticated, context, call));
+  }
+
+  private options(
+    operation: OperationName,
+    url: URL,
+    authenticated: boolean,
+    context: ErrorContext,
+    call: CallOptions,
+  ) {
+    return {
       headers: authenticated ? this.authHeaders : {},
       displayUrl: redactUrl(url),
       context: { operation, ...context },
       signal: call.signal,
-    });
+    };
   }
 }
 

@@ -75,13 +75,25 @@ export class HttpJson {
   }
 
   /** GETs `url` and returns its 2xx JSON body; retries what is retryable; throws an EdgelogError otherwise. */
-  async getJson(url: URL, opts: GetOptions): Promise<JsonResponse> {
+  getJson(url: URL, opts: GetOptions): Promise<JsonResponse> {
+    return this.get(url, opts, (body) => JSON.parse(Buffer.from(body).toString('utf8')) as unknown);
+  }
+
+  /**
+   * GETs `url` and returns `decode(body)` of its 2xx body, inside the retry loop: a decode that throws
+   * DecodeError('malformed-json') (a truncated body) is retried like a network error.
+   */
+  async get<T>(
+    url: URL,
+    opts: GetOptions,
+    decode: (body: ArrayBuffer) => T | Promise<T>,
+  ): Promise<{ status: number; body: T }> {
     const started = this.now();
     const deadline = AbortSignal.timeout(this.opts.retry.deadlineMs);
     const signal = opts.signal ? AbortSignal.any([opts.signal, deadline]) : deadline;
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.attempt(url, opts, signal);
+        return await this.attempt(url, opts, signal, decode);
       } catch (raw) {
         const err = this.classify(raw, opts, deadline, opts.signal);
         if (!err.retryable) throw err;
@@ -107,7 +119,12 @@ export class HttpJson {
     }
   }
 
-  private async attempt(url: URL, opts: GetOptions, signal: AbortSignal): Promise<JsonResponse> {
+  private async attempt<T>(
+    url: URL,
+    opts: GetOptions,
+    signal: AbortSignal,
+    decode: (body: ArrayBuffer) => T | Promise<T>,
+  ): Promise<{ status: number; body: T }> {
     const res = await request(url, {
       method: 'GET',
       headers: { accept: 'application/json', ...opts.headers },
@@ -116,19 +133,32 @@ export class HttpJson {
       headersTimeout: this.opts.headersTimeoutMs,
       bodyTimeout: this.opts.bodyTimeoutMs,
     });
-    const text = await res.body.text();
+    const body = await res.body.arrayBuffer();
+    const bytes = body.byteLength; // decode may hand the buffer to another thread
     const context = { ...opts.context, url: opts.displayUrl };
     if (res.statusCode < 200 || res.statusCode > 299) {
+      const text = Buffer.from(body).toString('utf8');
       throw statusError(res.statusCode, text, res.headers['retry-after'], context, this.now());
     }
     try {
-      return { status: res.statusCode, body: JSON.parse(text) as unknown };
+      return { status: res.statusCode, body: await decode(body) };
     } catch (cause) {
-      throw new ResponseError(
-        'malformed-json',
-        `${opts.displayUrl}: HTTP ${res.statusCode} body is not valid JSON (${text.length} bytes; truncated?)`,
-        { context: { ...context, status: res.statusCode }, cause },
-      );
+      const status = res.statusCode;
+      const decodeKind = (cause as { kind?: unknown }).kind;
+      if (cause instanceof SyntaxError || decodeKind === 'malformed-json') {
+        throw new ResponseError(
+          'malformed-json',
+          `${opts.displayUrl}: HTTP ${status} body is not valid JSON (${bytes} bytes; truncated?)`,
+          { context: { ...context, status }, cause },
+        );
+      }
+      if (decodeKind === 'invalid-shape') {
+        throw new ResponseError('invalid-shape', `${opts.displayUrl}: ${(cause as Error).message}`, {
+          context: { ...context, status },
+          cause,
+        });
+      }
+      throw cause;
     }
   }
 

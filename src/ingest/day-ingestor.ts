@@ -2,12 +2,9 @@
 // one transaction. Killed at any instant, a re-run resumes from the last committed checkpoint, and the
 // idempotent inserts make a re-fetched page harmless.
 import { hostname } from 'node:os';
-import { setImmediate as yieldToLoop } from 'node:timers/promises';
-import type { ApiClient, ShieldEventLogPage } from '../api/index.js';
 import {
   EdgelogError,
   HttpStatusError,
-  PagingError,
   WindowExpiredError,
   coerceError,
   describeError,
@@ -20,8 +17,7 @@ import type { ShieldLogsRepository } from '../store/shield-logs.repository.js';
 import type { Day } from '../time/utc-day.js';
 import { coveredUntil, finishedState } from './day-state.js';
 import { InterruptedError, LeaseBusyError } from './errors.js';
-import { decideNextPage } from './paging.js';
-import { parseOriginEntry, parseShieldEntry } from './parse-entries.js';
+import { originBatches, shieldPages, type FetchClient, type ShieldPageResult } from './fetch-pages.js';
 
 export interface DayResult {
   source: LogSource;
@@ -38,7 +34,7 @@ export interface DayResult {
 }
 
 export interface DayIngestorDeps {
-  client: Pick<ApiClient, 'originErrorLogs' | 'shieldEventLogs'>;
+  client: FetchClient;
   db: Db;
   ledger: LedgerRepository;
   origin: OriginLogsRepository;
@@ -192,83 +188,64 @@ export class DayIngestor {
     log: Logger,
   ): Promise<void> {
     const { client, db, ledger, shield } = this.deps;
-    const seen = new Set<string>();
-    let token = startToken;
-    let pages = donePages;
-    let page: ShieldEventLogPage;
+    const query = { zone: key.zone, day: key.day, startToken, donePages, pageCap: this.deps.pageCap };
+    let pages = shieldPages(client, query, opts.signal);
+    let first: IteratorResult<ShieldPageResult, void>;
     try {
-      page = await client.shieldEventLogs(key.zone, key.day, token, { signal: opts.signal });
+      first = await pages.next();
     } catch (err) {
       // A token saved long ago may have expired at the API: start the day over (inserts are idempotent).
-      if (token === '' || !(err instanceof HttpStatusError) || ![400, 404, 410].includes(err.status))
+      if (startToken === '' || !(err instanceof HttpStatusError) || ![400, 404, 410].includes(err.status))
         throw err;
       log.warn(
         { err: err.message },
         'the saved continuation token was refused; restarting the day from its first page',
       );
       ledger.claim(key, opts.owner, this.now(), this.leaseMs, false);
-      token = '';
-      pages = 0;
-      page = await client.shieldEventLogs(key.zone, key.day, token, { signal: opts.signal });
+      pages = shieldPages(client, { ...query, startToken: '', donePages: 0 }, opts.signal);
+      first = await pages.next();
     }
-    for (;;) {
-      pages++;
-      seen.add(token);
-      const decision = decideNextPage(
-        {
-          entries: page.logs.length,
-          hasMoreData: page.hasMoreData,
-          continuationToken: page.continuationToken,
-        },
-        { requestedToken: token, pages, seenTokens: seen, pageCap: this.deps.pageCap },
-      );
-      if (decision.kind === 'error') {
-        throw new PagingError(decision.reason, decision.message, {
-          context: { source: 'shield', zone: key.zone, date: key.day, page: pages },
-        });
-      }
-      // Ask for the next page before storing this one, so the network works while we write.
-      const next =
-        decision.kind === 'next'
-          ? client.shieldEventLogs(key.zone, key.day, decision.token, { signal: opts.signal })
-          : null;
-      next?.catch(() => {}); // handled when awaited below
-      // undici writes the request on a later turn of the event loop: let it go out before the
-      // synchronous parse-and-store below, or the server only starts on it once we are done.
-      if (next) await yieldToLoop();
-      const rows = page.logs.map(parseShieldEntry);
-      const nextToken = decision.kind === 'next' ? decision.token : null;
+    for (let next = first; !next.done; next = await pages.next()) {
+      const page = next.value;
+      // The page's rows and the checkpoint naming the page after it commit together.
       db.transaction(() => {
-        const stored = shield.store(key.zone, key.day, rows);
-        this.recordPage(key, opts.owner, nextToken, rows.length, stored, 1);
+        const stored = shield.store(key.zone, key.day, page.batch);
+        this.recordPage(key, opts.owner, page.nextToken, page.batch.logId.length, stored, 1);
       }).immediate();
-      if (next === null || nextToken === null) return;
-      if (opts.signal?.aborted)
-        throw new InterruptedError({ context: { zone: key.zone, date: key.day, page: pages } });
-      token = nextToken;
-      page = await next;
+      if (page.nextToken !== null && opts.signal?.aborted) {
+        await pages.return();
+        throw new InterruptedError({ context: { zone: key.zone, date: key.day, page: page.page } });
+      }
     }
   }
 
   private async originPass(key: DayKey & { day: Day }, opts: RunOptions, log: Logger): Promise<void> {
     const { client, db, origin } = this.deps;
-    const response = await client.originErrorLogs(key.zone, key.day, { signal: opts.signal });
-    if (response.hasMoreData)
-      log.warn(
-        'origin answer announces more data; the operation has no paging, so the day is taken as answered',
-      );
-    const entries = response.logs;
-    for (
-      let start = 0, first = true;
-      start < entries.length || first;
-      start += this.chunkRows, first = false
-    ) {
-      const rows = entries.slice(start, start + this.chunkRows).map(parseOriginEntry);
+    const batches = originBatches(
+      client,
+      { zone: key.zone, day: key.day, batchSize: this.chunkRows },
+      opts.signal,
+    );
+    // Entries are stored a batch at a time as they are decoded; the first transaction counts the call.
+    for (let first = true; ; first = false) {
+      const next = await batches.next();
+      if (next.done) {
+        if (next.value.hasMoreData) {
+          log.warn(
+            'origin answer announces more data; the operation has no paging, so the day is taken as answered',
+          );
+        }
+        return;
+      }
+      const batch = next.value;
       db.transaction(() => {
-        const stored = origin.store(key.zone, key.day, rows);
-        this.recordPage(key, opts.owner, null, rows.length, stored, first ? 1 : 0);
+        const stored = origin.store(key.zone, key.day, batch);
+        this.recordPage(key, opts.owner, null, batch.logId.length, stored, first ? 1 : 0);
       }).immediate();
-      if (start + this.chunkRows < entries.length) await yieldToLoop();
+      if (opts.signal?.aborted) {
+        await batches.return({ hasMoreData: null, continuationToken: null, startToken: null });
+        throw new InterruptedError({ context: { zone: key.zone, date: key.day } });
+      }
     }
   }
 

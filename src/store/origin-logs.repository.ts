@@ -1,5 +1,6 @@
 // origin_error_logs and its hourly rollup.
 import type { OriginRow } from '../ingest/parse-entries.js';
+import { originBatch, type OriginBatch } from '../ingest/row-batch.js';
 import type { Db } from './database.js';
 import { RollupCounter, hourStart } from './hourly-rollup.js';
 
@@ -9,6 +10,13 @@ export interface StoreResult {
   malformed: number;
   firstTs: number | null;
   lastTs: number | null;
+}
+
+/** Counts a row into a StoreResult's malformed count and time span. */
+export function track(result: StoreResult, timestamp: number, parseError: string | null): void {
+  if (parseError !== null) result.malformed++;
+  if (result.firstTs === null || timestamp < result.firstTs) result.firstTs = timestamp;
+  if (result.lastTs === null || timestamp > result.lastTs) result.lastTs = timestamp;
 }
 
 export class OriginLogsRepository {
@@ -26,40 +34,41 @@ export class OriginLogsRepository {
   }
 
   /** Stores rows idempotently and counts the new ones into origin_hourly. Call inside a transaction. */
-  store(zone: number, day: string, rows: readonly OriginRow[]): StoreResult {
+  store(zone: number, day: string, b: OriginBatch): StoreResult {
     const counter = new RollupCounter<[number, number, string]>();
-    let inserted = 0;
-    let malformed = 0;
-    let firstTs: number | null = null;
-    let lastTs: number | null = null;
-    for (const r of rows) {
-      if (r.parseError !== null) malformed++;
-      if (firstTs === null || r.timestamp < firstTs) firstTs = r.timestamp;
-      if (lastTs === null || r.timestamp > lastTs) lastTs = r.timestamp;
+    const result: StoreResult = { inserted: 0, malformed: 0, firstTs: null, lastTs: null };
+    for (let i = 0; i < b.logId.length; i++) {
+      const timestamp = b.timestamp[i]!;
+      track(result, timestamp, b.parseError[i]!);
       const { changes } = this.insert.run(
         zone,
-        r.logId,
+        b.logId[i],
         day,
-        r.timestamp,
-        r.requestUrl,
-        r.message,
-        r.errorCode,
-        r.statusCode,
-        r.serverZone,
-        r.log,
-        r.labels,
-        r.parseError,
+        timestamp,
+        b.requestUrl[i],
+        b.message[i],
+        b.errorCode[i],
+        b.statusCode[i],
+        b.serverZone[i],
+        b.log[i],
+        b.labels[i],
+        b.parseError[i],
       );
       if (changes === 0) continue;
-      inserted++;
-      const hour = hourStart(r.timestamp);
-      const status = r.statusCode ?? 0;
-      const code = r.errorCode ?? '';
+      result.inserted++;
+      const hour = hourStart(timestamp);
+      const status = b.statusCode[i] ?? 0;
+      const code = b.errorCode[i] ?? '';
       counter.add(`${hour}|${status}|${code}`, [hour, status, code]);
     }
     for (const { parts, count } of counter.entries())
       this.rollup.run(zone, parts[0], parts[1], parts[2], count);
-    return { inserted, malformed, firstTs, lastTs };
+    return result;
+  }
+
+  /** store() for rows as objects (tests, tools). */
+  storeRows(zone: number, day: string, rows: readonly OriginRow[]): StoreResult {
+    return this.store(zone, day, originBatch(rows));
   }
 
   /** Deletes entries (and their rollup hours) older than `beforeMs`, in batches; returns rows deleted. */

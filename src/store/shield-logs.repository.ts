@@ -1,8 +1,9 @@
 // shield_event_logs and its hourly rollup.
 import type { ShieldRow } from '../ingest/parse-entries.js';
+import { shieldBatch, type ShieldBatch } from '../ingest/row-batch.js';
 import type { Db } from './database.js';
 import { RollupCounter, hourStart } from './hourly-rollup.js';
-import { pruneTable, type StoreResult } from './origin-logs.repository.js';
+import { pruneTable, track, type StoreResult } from './origin-logs.repository.js';
 
 export class ShieldLogsRepository {
   private readonly insert;
@@ -21,48 +22,49 @@ export class ShieldLogsRepository {
   }
 
   /** Stores rows idempotently and counts the new ones into shield_hourly. Call inside a transaction. */
-  store(zone: number, day: string, rows: readonly ShieldRow[]): StoreResult {
+  store(zone: number, day: string, b: ShieldBatch): StoreResult {
     const counter = new RollupCounter<[number, string, string, string]>();
-    let inserted = 0;
-    let malformed = 0;
-    let firstTs: number | null = null;
-    let lastTs: number | null = null;
-    for (const r of rows) {
-      if (r.parseError !== null) malformed++;
-      if (firstTs === null || r.timestamp < firstTs) firstTs = r.timestamp;
-      if (lastTs === null || r.timestamp > lastTs) lastTs = r.timestamp;
+    const result: StoreResult = { inserted: 0, malformed: 0, firstTs: null, lastTs: null };
+    for (let i = 0; i < b.logId.length; i++) {
+      const timestamp = b.timestamp[i]!;
+      track(result, timestamp, b.parseError[i]!);
       const { changes } = this.insert.run(
         zone,
-        r.logId,
+        b.logId[i],
         day,
-        r.timestamp,
-        r.asn,
-        r.country,
-        r.ruleId,
-        r.severity,
-        r.method,
-        r.ruleGroup,
-        r.status,
-        r.serverZone,
-        r.url,
-        r.remoteIp,
-        r.message,
-        r.log,
-        r.parseError,
-        r.extraLabels,
+        timestamp,
+        b.asn[i],
+        b.country[i],
+        b.ruleId[i],
+        b.severity[i],
+        b.method[i],
+        b.ruleGroup[i],
+        b.status[i],
+        b.serverZone[i],
+        b.url[i],
+        b.remoteIp[i],
+        b.message[i],
+        b.log[i],
+        b.parseError[i],
+        b.extraLabels[i],
       );
       if (changes === 0) continue;
-      inserted++;
-      const hour = hourStart(r.timestamp);
-      const rule = r.ruleId ?? '';
-      const severity = r.severity ?? '';
-      const status = r.status ?? '';
+      result.inserted++;
+      const hour = hourStart(timestamp);
+      const rule = b.ruleId[i] ?? '';
+      const severity = b.severity[i] ?? '';
+      const status = b.status[i] ?? '';
       counter.add(`${hour}|${rule}|${severity}|${status}`, [hour, rule, severity, status]);
     }
     for (const { parts, count } of counter.entries()) {
       this.rollup.run(zone, parts[0], parts[1], parts[2], parts[3], count);
     }
-    return { inserted, malformed, firstTs, lastTs };
+    return result;
+  }
+
+  /** store() for rows as objects (tests, tools). */
+  storeRows(zone: number, day: string, rows: readonly ShieldRow[]): StoreResult {
+    return this.store(zone, day, shieldBatch(rows));
   }
 
   prune(beforeMs: number, batch = 10_000): number {

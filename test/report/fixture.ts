@@ -108,13 +108,13 @@ function byDay(entries: readonly RawLogEntry[]): Map<string, RawLogEntry[]> {
 /** Stores entries as ingestion does: per UTC day, in a transaction, rollups included. */
 export function storeOrigin(archive: Archive, zone: number, entries: readonly RawLogEntry[]): void {
   archive.db.transaction(() => {
-    for (const [day, list] of byDay(entries)) archive.origin.store(zone, day, list.map(parseOriginEntry));
+    for (const [day, list] of byDay(entries)) archive.origin.storeRows(zone, day, list.map(parseOriginEntry));
   })();
 }
 
 export function storeShield(archive: Archive, zone: number, entries: readonly RawLogEntry[]): void {
   archive.db.transaction(() => {
-    for (const [day, list] of byDay(entries)) archive.shield.store(zone, day, list.map(parseShieldEntry));
+    for (const [day, list] of byDay(entries)) archive.shield.storeRows(zone, day, list.map(parseShieldEntry));
   })();
 }
 

@@ -83,33 +83,36 @@ function checkLabels(value: unknown, path: string): Record<string, string | null
   return value as Record<string, string | null>;
 }
 
+/** Validates one entry in place (`i` is its index, for messages) and returns it typed. */
+export function checkEntry(entry: unknown, i: number): RawLogEntry {
+  if (!isObject(entry)) throw new ShapeError(`logs[${i}]: expected an object, got ${describe(entry)}`);
+  const { logId, timestamp, log } = entry;
+  if (typeof logId !== 'string' || logId.length === 0) {
+    throw new ShapeError(`logs[${i}].logId: expected a non-empty string, got ${describe(logId)}`);
+  }
+  if (
+    typeof timestamp !== 'number' ||
+    !Number.isInteger(timestamp) ||
+    timestamp < 0 ||
+    timestamp > MAX_TIMESTAMP_MS
+  ) {
+    throw new ShapeError(
+      `logs[${i}].timestamp: expected milliseconds since the epoch, got ${describe(timestamp)}`,
+    );
+  }
+  if (log === undefined) entry.log = null;
+  else if (log !== null && typeof log !== 'string') {
+    throw new ShapeError(`logs[${i}].log: expected a string, got ${describe(log)}`);
+  }
+  entry.labels = checkLabels(entry.labels, `logs[${i}].labels`);
+  return entry as unknown as RawLogEntry;
+}
+
 /** Validates `logs` in place and returns it typed; `null` or a missing array is an empty list. */
 function checkEntries(value: unknown): RawLogEntry[] {
   if (value === undefined || value === null) return [];
   if (!Array.isArray(value)) throw new ShapeError(`logs: expected an array, got ${describe(value)}`);
-  for (let i = 0; i < value.length; i++) {
-    const entry: unknown = value[i];
-    if (!isObject(entry)) throw new ShapeError(`logs[${i}]: expected an object, got ${describe(entry)}`);
-    const { logId, timestamp, log } = entry;
-    if (typeof logId !== 'string' || logId.length === 0) {
-      throw new ShapeError(`logs[${i}].logId: expected a non-empty string, got ${describe(logId)}`);
-    }
-    if (
-      typeof timestamp !== 'number' ||
-      !Number.isInteger(timestamp) ||
-      timestamp < 0 ||
-      timestamp > MAX_TIMESTAMP_MS
-    ) {
-      throw new ShapeError(
-        `logs[${i}].timestamp: expected milliseconds since the epoch, got ${describe(timestamp)}`,
-      );
-    }
-    if (log === undefined) entry.log = null;
-    else if (log !== null && typeof log !== 'string') {
-      throw new ShapeError(`logs[${i}].log: expected a string, got ${describe(log)}`);
-    }
-    entry.labels = checkLabels(entry.labels, `logs[${i}].labels`);
-  }
+  for (let i = 0; i < value.length; i++) checkEntry(value[i], i);
   return value as RawLogEntry[];
 }
 
