@@ -77,7 +77,8 @@ export function writeBenchConfig(c: BenchConfig): string {
 
 /** Runs `edgelog sync … --json` and returns its summary. */
 export async function runSync(configPath: string, args: string[]): Promise<SyncSummary> {
-  const child = spawn(process.execPath, [BIN, '--config', configPath, 'sync', '--json', ...args], {
+  // The bin itself, as a user runs it (its shebang sets the heap bound), not `node bin/edgelog.js`.
+  const child = spawn(BIN, ['--config', configPath, 'sync', '--json', ...args], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'inherit'],
   });

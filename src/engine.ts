@@ -119,11 +119,13 @@ export async function startEngine(config: Config, logger: Logger, opts: EngineOp
     close: async () => {
       if (closed) return;
       closed = true;
+      logger.debug('closing the engine');
       await runtime.close();
       await notifier.close();
       await api.close();
       await archive.close();
       await redis.embedded?.stop();
+      logger.debug('engine closed');
     },
   };
 }

@@ -1,5 +1,6 @@
 // Evaluates alert rules against the archive: gathers what each rule measures, runs the pure judgement
 // and state machine, and saves the new state with its notices (the outbox) in one transaction.
+import { GUARDIAN_COUNTER_COLUMNS } from '../api/guardian-counters.js';
 import type { AlertRule, Config, FlatlineRule, GuardianRule, SpikeRule } from '../config/index.js';
 import { formatDuration } from '../config/index.js';
 import type { Logger } from '../logger.js';
@@ -186,7 +187,7 @@ export class AlertEvaluator {
   }
 
   private measureGuardian(rule: GuardianRule, zone: number): Measurement {
-    const column = rule.counter.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+    const column = GUARDIAN_COUNTER_COLUMNS[rule.counter];
     const snaps = this.deps.repo.lastTwoSnapshots(zone, column);
     const none = { summary: { firing: '', resolved: '' }, details: {}, threshold: rule.maxIncrease };
     if (snaps.length < 2)

@@ -167,20 +167,20 @@ export class ApiClient {
     return res.body;
   }
 
-  /** 4.2 for ingestion: the raw body of a day's answer, to be decoded in batches (see ingest/decoder.ts). */
-  async originErrorLogsBody(
+  /**
+   * 4.2 for ingestion: the day's answer handed to `consume` chunk by chunk as it arrives (see
+   * HttpJson.stream: on a retry, `consume` is called again and must start over).
+   */
+  async originErrorLogsStream<T>(
     pullZoneId: number,
     day: Day | string,
+    consume: (body: AsyncIterable<Buffer>, attempt: number) => Promise<T>,
     call: CallOptions = {},
-  ): Promise<ArrayBuffer> {
+  ): Promise<T> {
     const url = originErrorLogsUrl(this.hosts, pullZoneId, day);
     const context = { zone: pullZoneId, date: String(day) };
-    const res = await this.http.get(
-      url,
-      this.options('originErrorLogs', url, true, context, call),
-      (body) => body,
-    );
-    return res.body;
+    return (await this.http.stream(url, this.options('originErrorLogs', url, true, context, call), consume))
+      .body;
   }
 
   /** 4.7 — one rate limit rule. */

@@ -83,18 +83,40 @@ export class HttpJson {
    * GETs `url` and returns `decode(body)` of its 2xx body, inside the retry loop: a decode that throws
    * DecodeError('malformed-json') (a truncated body) is retried like a network error.
    */
-  async get<T>(
+  get<T>(
     url: URL,
     opts: GetOptions,
     decode: (body: ArrayBuffer) => T | Promise<T>,
+  ): Promise<{ status: number; body: T }> {
+    return this.withRetries(url, opts, async (res) => decode(await res.body.arrayBuffer()));
+  }
+
+  /**
+   * GETs `url` and hands its 2xx body, chunk by chunk as it arrives, to `consume`. A failure while
+   * reading (a reset, a truncated document) retries the whole request: `consume` is then called again
+   * with the new body and the attempt number, and must start over.
+   */
+  stream<T>(
+    url: URL,
+    opts: GetOptions,
+    consume: (body: AsyncIterable<Buffer>, attempt: number) => Promise<T>,
+  ): Promise<{ status: number; body: T }> {
+    return this.withRetries(url, opts, (res, attempt) => consume(res.body as AsyncIterable<Buffer>, attempt));
+  }
+
+  private async withRetries<T>(
+    url: URL,
+    opts: GetOptions,
+    read: (res: Dispatcher.ResponseData, attempt: number) => Promise<T>,
   ): Promise<{ status: number; body: T }> {
     const started = this.now();
     const deadline = AbortSignal.timeout(this.opts.retry.deadlineMs);
     const signal = opts.signal ? AbortSignal.any([opts.signal, deadline]) : deadline;
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.attempt(url, opts, signal, decode);
+        return await this.attempt(url, opts, signal, (res) => read(res, attempt));
       } catch (raw) {
+        if (opts.signal?.aborted) throw raw; // the caller stopped us: not a failure to retry
         const err = this.classify(raw, opts, deadline, opts.signal);
         if (!err.retryable) throw err;
         const decision = retryDecision(this.opts.retry, {
@@ -123,7 +145,7 @@ export class HttpJson {
     url: URL,
     opts: GetOptions,
     signal: AbortSignal,
-    decode: (body: ArrayBuffer) => T | Promise<T>,
+    read: (res: Dispatcher.ResponseData) => Promise<T>,
   ): Promise<{ status: number; body: T }> {
     const res = await request(url, {
       method: 'GET',
@@ -133,22 +155,21 @@ export class HttpJson {
       headersTimeout: this.opts.headersTimeoutMs,
       bodyTimeout: this.opts.bodyTimeoutMs,
     });
-    const body = await res.body.arrayBuffer();
-    const bytes = body.byteLength; // decode may hand the buffer to another thread
     const context = { ...opts.context, url: opts.displayUrl };
-    if (res.statusCode < 200 || res.statusCode > 299) {
-      const text = Buffer.from(body).toString('utf8');
-      throw statusError(res.statusCode, text, res.headers['retry-after'], context, this.now());
+    const status = res.statusCode;
+    if (status < 200 || status > 299) {
+      throw statusError(status, await res.body.text(), res.headers['retry-after'], context, this.now());
     }
     try {
-      return { status: res.statusCode, body: await decode(body) };
+      return { status, body: await read(res) };
     } catch (cause) {
-      const status = res.statusCode;
+      // Leave nothing unread on the connection when the reader gave up early.
+      if (!res.body.destroyed) res.body.destroy();
       const decodeKind = (cause as { kind?: unknown }).kind;
       if (cause instanceof SyntaxError || decodeKind === 'malformed-json') {
         throw new ResponseError(
           'malformed-json',
-          `${opts.displayUrl}: HTTP ${status} body is not valid JSON (${bytes} bytes; truncated?)`,
+          `${opts.displayUrl}: HTTP ${status} body is not valid JSON (truncated?): ${(cause as Error).message}`,
           { context: { ...context, status }, cause },
         );
       }

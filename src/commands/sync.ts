@@ -120,6 +120,7 @@ export async function executeSync(
   const guardianJobs = await engine.runtime.enqueueGuardian(plan.guardianZones);
   engine.runtime.startWorker(concurrency);
   const outcomes = await engine.runtime.waitFor<DayResult>(dayJobs);
+  engine.logger.debug({ jobs: outcomes.length }, 'sync: day jobs finished');
   const guardian = await engine.runtime.waitFor(guardianJobs);
   const alerts = await checkAlerts(engine, plan, started);
   const summary = {

@@ -1,7 +1,6 @@
 export { loadConfig, parseConfig, DEFAULT_CONFIG_FILE, type LoadConfigOptions } from './load.js';
 export {
   configSchema,
-  GUARDIAN_COUNTERS,
   type AlertRule,
   type Config,
   type ConfigInput,

@@ -1,5 +1,6 @@
 // The configuration file's schema: every key, its default, and the message a bad value gets.
 import { z } from 'zod';
+import { GUARDIAN_COUNTER_NAMES } from '../api/guardian-counters.js';
 import { parseDuration } from './duration.js';
 
 const zoneId = z
@@ -165,19 +166,10 @@ const flatlineRule = z.strictObject({
   maxAge: duration('3h'),
 });
 
-export const GUARDIAN_COUNTERS = [
-  'totalBlockedRequests',
-  'totalLoggedRequests',
-  'totalRateLimited',
-  'totalRequestsInspected',
-  'totalFailedRequestValidation',
-  'totalFailedAuthenticationEnforcement',
-] as const;
-
 const guardianRule = z.strictObject({
   ...ruleBase,
   type: z.literal('guardian'),
-  counter: z.enum(GUARDIAN_COUNTERS),
+  counter: z.enum(GUARDIAN_COUNTER_NAMES),
   /** Fire when the counter grows by more than this between two consecutive snapshots. */
   maxIncrease: z.number().int().min(0),
 });

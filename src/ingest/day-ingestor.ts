@@ -17,7 +17,7 @@ import type { ShieldLogsRepository } from '../store/shield-logs.repository.js';
 import type { Day } from '../time/utc-day.js';
 import { coveredUntil, finishedState } from './day-state.js';
 import { InterruptedError, LeaseBusyError } from './errors.js';
-import { originBatches, shieldPages, type FetchClient, type ShieldPageResult } from './fetch-pages.js';
+import { shieldPages, streamOriginDay, type FetchClient, type ShieldPageResult } from './fetch-pages.js';
 
 export interface DayResult {
   source: LogSource;
@@ -220,32 +220,26 @@ export class DayIngestor {
   }
 
   private async originPass(key: DayKey & { day: Day }, opts: RunOptions, log: Logger): Promise<void> {
-    const { client, db, origin } = this.deps;
-    const batches = originBatches(
+    const { client, db, ledger, origin } = this.deps;
+    const paging = await streamOriginDay(
       client,
       { zone: key.zone, day: key.day, batchSize: this.chunkRows },
+      // Each batch commits with the ledger's counts; the first one also counts the call.
+      (batch, first) =>
+        db
+          .transaction(() => {
+            const stored = origin.store(key.zone, key.day, batch);
+            this.recordPage(key, opts.owner, null, batch.logId.length, stored, first ? 1 : 0);
+          })
+          .immediate(),
+      // A retried request starts the day's pass over, so its counts are not doubled.
+      () => ledger.claim(key, opts.owner, this.now(), this.leaseMs, false),
       opts.signal,
     );
-    // Entries are stored a batch at a time as they are decoded; the first transaction counts the call.
-    for (let first = true; ; first = false) {
-      const next = await batches.next();
-      if (next.done) {
-        if (next.value.hasMoreData) {
-          log.warn(
-            'origin answer announces more data; the operation has no paging, so the day is taken as answered',
-          );
-        }
-        return;
-      }
-      const batch = next.value;
-      db.transaction(() => {
-        const stored = origin.store(key.zone, key.day, batch);
-        this.recordPage(key, opts.owner, null, batch.logId.length, stored, first ? 1 : 0);
-      }).immediate();
-      if (opts.signal?.aborted) {
-        await batches.return({ hasMoreData: null, continuationToken: null, startToken: null });
-        throw new InterruptedError({ context: { zone: key.zone, date: key.day } });
-      }
+    if (paging.hasMoreData) {
+      log.warn(
+        'origin answer announces more data; the operation has no paging, so the day is taken as answered',
+      );
     }
   }
 

@@ -8,7 +8,7 @@ import {
   type InlineErrorObject,
   type PagingFields,
 } from '../api/schemas/log-pages.js';
-import { splitLogs } from './logs-splitter.js';
+import { LogsSplitter, SplitError } from './logs-splitter.js';
 import { parseOriginEntry, parseShieldEntry } from './parse-entries.js';
 import {
   emptyOriginBatch,
@@ -69,34 +69,44 @@ export function decodeShieldPage(text: string): DecodedShieldPage {
 }
 
 /**
- * An origin answer, `batchSize` rows at a time, parsed element by element (see logs-splitter.ts) so a
- * day of any size never has all its entries in memory as objects. Returns the paging fields at the end.
+ * An origin answer decoded as it arrives: `push` takes the next piece of text and returns the batches
+ * of `batchSize` rows it completed; `end` returns the last (possibly empty) batch and the paging fields.
+ * Entries are parsed one by one (see logs-splitter.ts), so a day of any size is never in memory whole.
  */
-export function* decodeOriginBody(text: string, batchSize: number): Generator<OriginBatch, PagingFields> {
-  const split = splitLogs(text);
-  if (!split) {
-    // Not something the splitter understands: let JSON.parse say what is wrong, or decode it whole.
-    const whole = shape(() => parseOriginErrorLogResponse(parseJson(text)));
-    const batch = emptyOriginBatch();
-    for (const entry of whole.logs) pushOrigin(batch, parseOriginEntry(entry));
-    yield batch;
-    return whole;
-  }
-  const envelope = shape(() => parseOriginErrorLogResponse(parseJson(split.rest)));
-  let batch = emptyOriginBatch();
-  for (let i = 0; i < split.elements.length; i++) {
-    const [start, end] = split.elements[i]!;
-    const entry = shape(() => checkEntry(parseJson(text.slice(start, end)), i));
-    pushOrigin(batch, parseOriginEntry(entry));
-    if (batch.logId.length === batchSize) {
-      yield batch;
-      batch = emptyOriginBatch();
+export class OriginBodyDecoder {
+  private readonly splitter = new LogsSplitter();
+  private batch = emptyOriginBatch();
+  private index = 0;
+
+  constructor(private readonly batchSize: number) {}
+
+  push(text: string): OriginBatch[] {
+    const full: OriginBatch[] = [];
+    for (const element of split(() => this.splitter.push(text))) {
+      const entry = shape(() => checkEntry(parseJson(element), this.index++));
+      pushOrigin(this.batch, parseOriginEntry(entry));
+      if (this.batch.logId.length === this.batchSize) {
+        full.push(this.batch);
+        this.batch = emptyOriginBatch();
+      }
     }
+    return full;
   }
-  if (batch.logId.length > 0 || split.elements.length === 0) yield batch;
-  return {
-    hasMoreData: envelope.hasMoreData,
-    continuationToken: envelope.continuationToken,
-    startToken: envelope.startToken,
-  };
+
+  end(): { batch: OriginBatch; paging: PagingFields } {
+    const rest = split(() => this.splitter.end());
+    const envelope = shape(() => parseOriginErrorLogResponse(parseJson(rest)));
+    const { hasMoreData, continuationToken, startToken } = envelope;
+    return { batch: this.batch, paging: { hasMoreData, continuationToken, startToken } };
+  }
+}
+
+function split<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (err) {
+    if (err instanceof SplitError)
+      throw new DecodeError('malformed-json', `body is not valid JSON: ${err.message}`);
+    throw err;
+  }
 }

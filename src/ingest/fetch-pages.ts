@@ -4,9 +4,9 @@
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { ApiClient } from '../api/index.js';
 import type { PagingFields } from '../api/schemas/log-pages.js';
-import { PagingError, ResponseError } from '../errors/index.js';
+import { PagingError } from '../errors/index.js';
 import type { Day } from '../time/utc-day.js';
-import { DecodeError, decodeOriginBody, decodeShieldPage } from './decode-page.js';
+import { decodeShieldPage, OriginBodyDecoder } from './decode-page.js';
 import { decideNextPage } from './paging.js';
 import type { OriginBatch, ShieldBatch } from './row-batch.js';
 
@@ -36,7 +36,7 @@ export interface OriginQuery {
   batchSize: number;
 }
 
-export type FetchClient = Pick<ApiClient, 'shieldEventLogsWith' | 'originErrorLogsBody'>;
+export type FetchClient = Pick<ApiClient, 'shieldEventLogsWith' | 'originErrorLogsStream'>;
 
 const utf8 = (body: ArrayBuffer) => Buffer.from(body).toString('utf8');
 
@@ -84,31 +84,40 @@ export async function* shieldPages(
   }
 }
 
-/** An origin day's entries, `batchSize` at a time; returns the answer's (undocumented) paging fields. */
-export async function* originBatches(
+/**
+ * Streams an origin day's answer through `store`, a batch of rows at a time, as the body arrives. When a
+ * read fails and the request is retried, `restart` is called and the rows come again from the start
+ * (storing is idempotent). Returns the answer's (undocumented) paging fields.
+ */
+export function streamOriginDay(
   client: FetchClient,
   q: OriginQuery,
+  store: (batch: OriginBatch, first: boolean) => void,
+  restart: () => void,
   signal?: AbortSignal,
-): AsyncGenerator<OriginBatch, PagingFields> {
-  const body = await client.originErrorLogsBody(q.zone, q.day, { signal });
-  const bytes = body.byteLength;
-  const batches = decodeOriginBody(utf8(body), q.batchSize);
-  for (;;) {
-    let next: IteratorResult<OriginBatch, PagingFields>;
-    try {
-      next = batches.next();
-    } catch (err) {
-      if (!(err instanceof DecodeError)) throw err;
-      throw new ResponseError(
-        err.kind,
-        `origin error logs of zone ${q.zone} for ${q.day}: ${err.message} (${bytes} bytes)`,
-        {
-          context: { operation: 'originErrorLogs', zone: q.zone, date: q.day },
-          cause: err,
-        },
-      );
-    }
-    if (next.done) return next.value;
-    yield next.value;
-  }
+): Promise<PagingFields> {
+  return client.originErrorLogsStream(
+    q.zone,
+    q.day,
+    async (body, attempt) => {
+      if (attempt > 1) restart();
+      const decoder = new OriginBodyDecoder(q.batchSize);
+      const utf8 = new TextDecoder();
+      let first = true;
+      const put = (batch: OriginBatch) => {
+        store(batch, first);
+        first = false;
+      };
+      for await (const chunk of body) {
+        for (const batch of decoder.push(utf8.decode(chunk, { stream: true }))) put(batch);
+        if (signal?.aborted) throw signal.reason instanceof Error ? signal.reason : new Error('aborted');
+      }
+      for (const batch of decoder.push(utf8.decode())) put(batch);
+      const { batch, paging } = decoder.end();
+      // The last rows; for an empty day an empty batch, so the call is still counted.
+      if (batch.logId.length > 0 || first) put(batch);
+      return paging;
+    },
+    { signal },
+  );
 }

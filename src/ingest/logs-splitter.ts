@@ -1,18 +1,14 @@
-// Pure: splits a response body of the form `{ …, "logs": [ {…}, {…}, … ], … }` into the text of each
-// element of the top-level `logs` array and the rest of the object (with `"logs": []`), without parsing
-// the whole document at once. A day of origin errors is one answer of tens of megabytes: parsed in one
-// go it would hold every entry in memory at the same time.
+// Pure: splits a response body of the form `{ …, "logs": [ {…}, {…}, … ], … }`, fed in chunks as it
+// arrives, into the text of each element of the top-level `logs` array and the rest of the object (with
+// `"logs": []`). A day of origin errors is one answer of tens of megabytes: this way it is never held
+// whole, as text or as objects.
 //
 // The scanner tracks strings and nesting only; it does not validate. Each element and the rest are then
-// given to JSON.parse, which does: together they cover every byte of the document. Anything the scanner
-// cannot split (no top-level object, unbalanced brackets) is reported by returning null, and the caller
-// falls back to JSON.parse of the whole text for its error.
+// given to JSON.parse, which does: together they cover every character of the document. What the
+// scanner cannot follow (not an object, unbalanced brackets, an empty element) throws SplitError.
 
-export interface SplitLogs {
-  /** [start, end) offsets of each element of `logs`, in order. */
-  elements: Array<[number, number]>;
-  /** The document with the logs array emptied, for the other fields. */
-  rest: string;
+export class SplitError extends Error {
+  override name = 'SplitError';
 }
 
 const QUOTE = 34;
@@ -22,91 +18,134 @@ const CLOSE_OBJ = 125;
 const OPEN_ARR = 91;
 const CLOSE_ARR = 93;
 const COMMA = 44;
-const COLON = 58;
 
-function isSpace(c: number): boolean {
-  return c === 32 || c === 9 || c === 10 || c === 13;
-}
+const isSpace = (c: number) => c === 32 || c === 9 || c === 10 || c === 13;
 
-/** End (exclusive) of the string literal starting at `i` (a quote), or -1 if it does not end. */
-function stringEnd(text: string, i: number): number {
-  for (let j = i + 1; j < text.length; j++) {
-    const c = text.charCodeAt(j);
-    if (c === BACKSLASH) j++;
-    else if (c === QUOTE) return j + 1;
+export class LogsSplitter {
+  private depth = 0;
+  private offset = 0; // characters consumed before the current chunk, for messages
+  private inString = false;
+  private escaped = false;
+  private expectKey = false;
+  private key: string[] | null = null; // the top-level key being read, in pieces
+  private keyFrom = 0;
+  private lastKey = '';
+  /** Where we are with respect to the logs array. */
+  private phase: 'before' | 'inside' | 'after' = 'before';
+  private element: string[] | null = null; // the element being read, in pieces
+  private afterComma = false;
+  private readonly rest: string[] = [];
+  private ended = false;
+
+  /** Consumes the next piece of the document; returns the elements it completed, in order. */
+  push(chunk: string): string[] {
+    const out: string[] = [];
+    // Pieces of the chunk go to the element being read (inside the array) or to the rest (outside).
+    let from = 0;
+    const flush = (to: number) => {
+      if (to <= from) return;
+      if (this.element) this.element.push(chunk.slice(from, to));
+      else if (this.phase !== 'inside') this.rest.push(chunk.slice(from, to));
+      from = to;
+    };
+    for (let i = 0; i < chunk.length; i++) {
+      const c = chunk.charCodeAt(i);
+      if (this.inString) {
+        if (this.escaped) this.escaped = false;
+        else if (c === BACKSLASH) this.escaped = true;
+        else if (c === QUOTE) {
+          this.inString = false;
+          if (this.key) {
+            this.key.push(chunk.slice(this.keyFrom, i));
+            this.lastKey = this.key.join('');
+            this.key = null;
+            this.expectKey = false;
+          }
+        }
+        continue;
+      }
+      if (isSpace(c)) continue;
+      if (this.ended) throw this.fail('characters after the end of the document', i);
+      if (this.phase === 'inside' && this.depth === 2 && !this.element && c !== CLOSE_ARR && c !== COMMA) {
+        // The first character of an element.
+        flush(i);
+        this.element = [];
+        from = i;
+      }
+      switch (c) {
+        case QUOTE:
+          this.inString = true;
+          if (this.depth === 1 && this.expectKey) {
+            this.key = [];
+            this.keyFrom = i + 1;
+          }
+          break;
+        case OPEN_OBJ:
+        case OPEN_ARR:
+          if (this.depth === 0 && c !== OPEN_OBJ) throw this.fail('the document is not a JSON object', i);
+          this.depth++;
+          if (this.depth === 1) this.expectKey = true;
+          else if (this.depth === 2 && c === OPEN_ARR && this.lastKey === 'logs' && this.phase === 'before') {
+            flush(i + 1); // keep the '[' in the rest
+            this.phase = 'inside';
+          }
+          break;
+        case CLOSE_OBJ:
+        case CLOSE_ARR:
+          if (this.depth === 2 && this.phase === 'inside') {
+            if (this.element) out.push(this.take(chunk, from, i));
+            else if (this.afterComma) throw this.fail('an empty element in "logs"', i);
+            from = i; // the ']' goes to the rest
+            this.phase = 'after';
+          }
+          this.depth--;
+          if (this.depth < 0) throw this.fail('unbalanced brackets', i);
+          if (this.depth === 0) this.ended = true;
+          break;
+        case COMMA:
+          if (this.depth === 1) this.expectKey = true;
+          else if (this.depth === 2 && this.phase === 'inside') {
+            if (!this.element) throw this.fail('an empty element in "logs"', i);
+            out.push(this.take(chunk, from, i));
+            from = i + 1; // the comma between elements is dropped
+            this.afterComma = true;
+          }
+          break;
+        default:
+          break;
+      }
+    }
+    flush(chunk.length);
+    if (this.key) {
+      this.key.push(chunk.slice(this.keyFrom));
+      this.keyFrom = 0;
+    }
+    this.offset += chunk.length;
+    return out;
   }
-  return -1;
-}
 
-export function splitLogs(text: string): SplitLogs | null {
-  let i = 0;
-  while (i < text.length && isSpace(text.charCodeAt(i))) i++;
-  if (text.charCodeAt(i) !== OPEN_OBJ) return null;
-  let depth = 0;
-  let lastKey = '';
-  let expectKey = false;
-  let arrayStart = -1; // offset of the logs array's '['
-  let arrayEnd = -1; // offset after its ']'
-  const elements: Array<[number, number]> = [];
-  let elementStart = -1;
-  let afterComma = false; // an element must follow a comma: `[1,]` and `[,1]` are not JSON
-  for (; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === QUOTE) {
-      const end = stringEnd(text, i);
-      if (end < 0) return null;
-      if (depth === 1 && expectKey) {
-        lastKey = text.slice(i + 1, end - 1);
-        expectKey = false;
-      } else if (depth === 2 && arrayStart >= 0 && arrayEnd < 0 && elementStart < 0) {
-        elementStart = i;
-      }
-      i = end - 1;
-      continue;
-    }
-    if (isSpace(c)) continue;
-    if (c === OPEN_OBJ || c === OPEN_ARR) {
-      depth++;
-      if (depth === 1) expectKey = true;
-      else if (depth === 2 && c === OPEN_ARR && lastKey === 'logs' && arrayStart < 0) arrayStart = i;
-      else if (depth === 3 && arrayStart >= 0 && arrayEnd < 0 && elementStart < 0) elementStart = i;
-      continue;
-    }
-    if (c === CLOSE_OBJ || c === CLOSE_ARR) {
-      if (depth === 2 && arrayStart >= 0 && arrayEnd < 0) {
-        if (elementStart >= 0) elements.push([elementStart, trimEnd(text, i)]);
-        else if (afterComma) return null;
-        elementStart = -1;
-        arrayEnd = i + 1;
-      }
-      depth--;
-      if (depth < 0) return null;
-      if (depth === 0) {
-        if (arrayStart < 0) return { elements: [], rest: text };
-        return { elements, rest: `${text.slice(0, arrayStart)}[]${text.slice(arrayEnd)}` };
-      }
-      continue;
-    }
-    if (c === COMMA) {
-      if (depth === 1) expectKey = true;
-      else if (depth === 2 && arrayStart >= 0 && arrayEnd < 0) {
-        if (elementStart < 0) return null;
-        elements.push([elementStart, trimEnd(text, i)]);
-        elementStart = -1;
-        afterComma = true;
-      }
-      continue;
-    }
-    if (c === COLON) continue;
-    // A scalar element of the array (number, true, false, null): its first character starts it.
-    if (depth === 2 && arrayStart >= 0 && arrayEnd < 0 && elementStart < 0) elementStart = i;
+  /** The rest of the document, once it is complete. */
+  end(): string {
+    if (!this.ended || this.inString) throw this.fail('the document ends early (truncated?)', 0);
+    return this.rest.join('');
   }
-  return null;
+
+  /** Completes the element being read, which runs up to (not including) `i`. */
+  private take(chunk: string, from: number, i: number): string {
+    this.element!.push(chunk.slice(from, i));
+    const text = this.element!.join('').trimEnd();
+    this.element = null;
+    return text;
+  }
+
+  private fail(what: string, i: number): SplitError {
+    return new SplitError(`${what} at character ${this.offset + i}`);
+  }
 }
 
-/** The end of an element that runs up to (not including) `i`, without trailing whitespace. */
-function trimEnd(text: string, i: number): number {
-  let end = i;
-  while (end > 0 && isSpace(text.charCodeAt(end - 1))) end--;
-  return end;
+/** Splits a whole document at once (tests, small bodies). */
+export function splitLogs(text: string): { elements: string[]; rest: string } {
+  const splitter = new LogsSplitter();
+  const elements = splitter.push(text);
+  return { elements, rest: splitter.end() };
 }

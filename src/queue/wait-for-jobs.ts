@@ -11,6 +11,8 @@ export interface JobOutcome<R = unknown, D = unknown> {
   pending?: true;
 }
 
+const POLL_MS = 2_000;
+
 export interface WaitOptions {
   /** Stop waiting on a job after its first failed attempt (its retries go on in the queue). */
   settleOnFailedAttempt?: boolean;
@@ -33,7 +35,13 @@ export async function waitForJobs<D, R>(
     // A failed attempt that will be retried emits no 'failed' event: the job moves to 'delayed'.
     const names: Array<'completed' | 'failed' | 'delayed'> = ['completed', 'failed'];
     if (opts.settleOnFailedAttempt) names.push('delayed');
+    // Events can be missed (QueueEvents starts reading its stream a moment after it is ready): a slow
+    // poll of the unfinished jobs makes sure a finished job is always seen.
+    const poll = setInterval(() => {
+      for (const id of byId.keys()) if (!outcomes.has(id)) void settle(id).catch(reject);
+    }, POLL_MS);
     const finish = () => {
+      clearInterval(poll);
       for (const name of names) events.off(name, onEvent);
       if (timer) clearTimeout(timer);
       resolve(jobs.map((j) => outcomes.get(j.id!) ?? { id: j.id!, data: j.data, pending: true }));

@@ -1,20 +1,14 @@
 // The API Guardian report's data: each zone's counters at every snapshot and how much they grew.
+import { GUARDIAN_COUNTER_COLUMNS, type GuardianCounterColumn } from '../api/guardian-counters.js';
 import type { Db } from '../store/database.js';
 import { counterDeltas, type CounterDelta } from './counter-deltas.js';
 import type { ReportParams } from './sources.js';
 import type { ReportWindow } from './window.js';
 
 /** The counter columns of api_guardian_snapshots, in display order. */
-export const GUARDIAN_COUNTERS = [
-  'total_requests_inspected',
-  'total_blocked_requests',
-  'total_logged_requests',
-  'total_rate_limited',
-  'total_failed_request_validation',
-  'total_failed_authentication_enforcement',
-] as const;
+export const GUARDIAN_COUNTERS = Object.values(GUARDIAN_COUNTER_COLUMNS);
 
-export type GuardianCounter = (typeof GUARDIAN_COUNTERS)[number];
+export type GuardianCounter = GuardianCounterColumn;
 
 export interface GuardianSnapshot {
   id: number;

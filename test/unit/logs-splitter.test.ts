@@ -1,10 +1,22 @@
 import { describe, expect, it } from 'vitest';
-import { splitLogs } from '../../src/ingest/logs-splitter.js';
-import { DecodeError, decodeOriginBody } from '../../src/ingest/decode-page.js';
+import { LogsSplitter, splitLogs } from '../../src/ingest/logs-splitter.js';
+import { DecodeError, OriginBodyDecoder } from '../../src/ingest/decode-page.js';
 
 const elements = (text: string) => {
   const split = splitLogs(text);
-  return split && { items: split.elements.map(([a, b]) => text.slice(a, b)), rest: split.rest };
+  return { items: split.elements, rest: split.rest };
+};
+
+/** Feeds `text` in pieces cut at the given offsets. */
+const chunked = (text: string, cuts: number[]) => {
+  const splitter = new LogsSplitter();
+  const items: string[] = [];
+  let from = 0;
+  for (const cut of [...cuts, text.length]) {
+    items.push(...splitter.push(text.slice(from, cut)));
+    from = cut;
+  }
+  return { items, rest: splitter.end() };
 };
 
 describe('splitLogs', () => {
@@ -49,7 +61,15 @@ describe('splitLogs', () => {
     ['an unterminated string', '{"logs":["abc]}'],
     ['unbalanced', '{"logs":[1]'],
   ])('refuses %s', (_name, text) => {
-    expect(splitLogs(text)).toBeNull();
+    expect(() => splitLogs(text)).toThrow(/at character \d+|ends early/);
+  });
+
+  it('gives the same result however the document is cut into chunks', () => {
+    const text = '{"a":"x\\"y","logs":[{"k":"v]"}, [1,2] ,"s\\\\",3],"logsX":[4],"z":{"logs":[5]}}';
+    const whole = elements(text);
+    for (let i = 0; i <= text.length; i++) {
+      for (const j of [i, i + 1, i + 7]) expect(chunked(text, [i, Math.min(j, text.length)])).toEqual(whole);
+    }
   });
 
   it('agrees with JSON.parse on generated documents', () => {
@@ -75,14 +95,15 @@ describe('splitLogs', () => {
       const logs = Array.from({ length: rand(6) }, () => value(0));
       const doc = { before: value(1), logs, after: value(1) };
       const text = JSON.stringify(doc, null, rand(2) ? 1 : undefined);
-      const split = splitLogs(text)!;
-      expect(split.elements.map(([a, b]) => JSON.parse(text.slice(a, b)) as unknown)).toEqual(logs);
+      const cuts = Array.from({ length: rand(5) }, () => rand(text.length)).sort((a, b) => a - b);
+      const split = chunked(text, cuts);
+      expect(split.items.map((e) => JSON.parse(e) as unknown)).toEqual(logs);
       expect(JSON.parse(split.rest)).toEqual({ ...doc, logs: [] });
     }
   });
 });
 
-describe('decodeOriginBody', () => {
+describe('OriginBodyDecoder', () => {
   const entry = (i: number) => ({
     logId: `id-${i}`,
     timestamp: 1_700_000_000_000 + i,
@@ -94,14 +115,12 @@ describe('decodeOriginBody', () => {
     }),
     labels: { ErrorCode: 'dns_lookup', StatusCode: '502', ServerZone: 'DE' },
   });
-  const drain = (text: string, size: number) => {
-    const gen = decodeOriginBody(text, size);
+  const drain = (text: string, size: number, chunk = 5) => {
+    const decoder = new OriginBodyDecoder(size);
     const batches = [];
-    for (;;) {
-      const n = gen.next();
-      if (n.done) return { batches, paging: n.value };
-      batches.push(n.value);
-    }
+    for (let i = 0; i < text.length; i += chunk) batches.push(...decoder.push(text.slice(i, i + chunk)));
+    const { batch, paging } = decoder.end();
+    return { batches: [...batches, batch], paging };
   };
 
   it('yields the entries in batches, in order, and returns the paging fields', () => {
