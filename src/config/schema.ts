@@ -234,7 +234,7 @@ export const configSchema = z.strictObject({
   database: z
     .strictObject({
       path: z.string().min(1).default('data/edgelog.db'),
-      /** Days of entries kept; null keeps everything. Pruned daily. */
+      /** Whole UTC days kept before today (today is always kept); null keeps everything. Pruned daily. */
       retentionDays: z.number().int().positive().nullable().default(null),
       /** Checkpoint the WAL from a background thread instead of inside the ingesting writer. */
       backgroundCheckpoints: z.boolean().default(true),

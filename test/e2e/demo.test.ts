@@ -1,0 +1,39 @@
+// `edgelog demo`, the README's first command, as a newcomer runs it.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../src/store/database.js';
+import { deleteKeys, redisUrl } from '../support/harness.js';
+import { runCli } from '../support/cli.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'edgelog-demo-'));
+afterAll(async () => {
+  await deleteKeys('edgelog-demo');
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('edgelog demo', () => {
+  it('syncs three days of four zones through the queue and shows what landed', async () => {
+    const r = await runCli(['demo', '--log-level', 'warn', '--entries', '300'], {
+      cwd: dir,
+      env: { REDIS_URL: redisUrl() },
+    });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('Syncing 12 zone-days (the last three UTC days) through the job queue');
+    expect(r.stdout).toMatch(
+      /12 days, \d+ pages, [\d,]+ entries, [\d,]+ new, \d+ malformed, 0 expired, 0 failed/,
+    );
+    expect(r.stdout).toContain('Sample alert rule origin-5xx-spike on zone 101:');
+    const db = openDatabase(join(dir, 'data', 'demo.db'), { readonly: true });
+    const states = db
+      .prepare('SELECT state, count(*) AS n FROM ingest_ledger GROUP BY state ORDER BY state')
+      .all();
+    db.close();
+    expect(states).toEqual([
+      { state: 'complete', n: 8 },
+      { state: 'partial', n: 4 },
+    ]);
+  });
+});
