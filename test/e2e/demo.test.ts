@@ -27,13 +27,11 @@ describe('edgelog demo', () => {
     );
     expect(r.stdout).toContain('Sample alert rule origin-5xx-spike on zone 101:');
     const db = openDatabase(join(dir, 'data', 'demo.db'), { readonly: true });
-    const states = db
-      .prepare('SELECT state, count(*) AS n FROM ingest_ledger GROUP BY state ORDER BY state')
-      .all();
+    const states = db.prepare('SELECT state FROM ingest_ledger').pluck().all() as string[];
     db.close();
-    expect(states).toEqual([
-      { state: 'complete', n: 8 },
-      { state: 'partial', n: 4 },
-    ]);
+    // Today is partial and the days before complete, except yesterday for an hour after midnight.
+    expect(states).toHaveLength(12);
+    expect(states.filter((state) => state === 'partial').length).toBeGreaterThanOrEqual(4);
+    expect(states.every((state) => state === 'partial' || state === 'complete')).toBe(true);
   });
 });
