@@ -16,7 +16,7 @@ module.exports = {
       // Back off when it crash-loops (e.g. Redis down), instead of restarting as fast as it can.
       exp_backoff_restart_delay: 1_000,
       // The same heap bound as bin/edgelog.js's shebang (PM2 starts the script with its own node).
-      node_args: '--max-old-space-size=1024',
+      node_args: '--max-old-space-size=1024 --max-semi-space-size=8',
       max_memory_restart: '1G',
       env: { NODE_ENV: 'production' },
     },

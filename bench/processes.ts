@@ -17,6 +17,8 @@ export interface SimArgs {
   latencyMs?: number;
   pullZones?: number[];
   shieldZones?: number[];
+  /** A day to render before answering and serve from memory (see replay-cache.ts). */
+  prerender?: string;
 }
 
 export interface RunningSim {
@@ -55,11 +57,13 @@ export interface BenchConfig {
   pullZones: number[];
   shieldZones: number[];
   concurrency?: number;
+  /** worker.pageThreads; unset takes edgelog's default. */
+  pageThreads?: number;
 }
 
 /** Writes a configuration file for the CLI and returns its path. */
-export function writeBenchConfig(c: BenchConfig): string {
-  const path = join(c.dir, 'edgelog.config.json');
+export function writeBenchConfig(c: BenchConfig, name = 'edgelog.config.json'): string {
+  const path = join(c.dir, name);
   writeFileSync(
     path,
     JSON.stringify({
@@ -68,7 +72,10 @@ export function writeBenchConfig(c: BenchConfig): string {
       database: { path: c.database },
       pullZones: c.pullZones,
       shieldZones: c.shieldZones,
-      worker: { concurrency: c.concurrency ?? 4 },
+      worker: {
+        concurrency: c.concurrency ?? 4,
+        ...(c.pageThreads === undefined ? {} : { pageThreads: c.pageThreads }),
+      },
       log: { level: 'warn' },
     }),
   );

@@ -5,6 +5,7 @@ import { Notifier } from './alerts/notifier.js';
 import { createApiClient, type ApiClient } from './api/index.js';
 import type { Config } from './config/index.js';
 import { DayIngestor } from './ingest/day-ingestor.js';
+import { defaultPageThreads, PageThreads } from './ingest/page-threads.js';
 import type { Logger } from './logger.js';
 import type { HandlerDeps } from './queue/handlers.js';
 import { IngestRuntime } from './queue/runtime.js';
@@ -43,7 +44,7 @@ export async function startEngine(config: Config, logger: Logger, opts: EngineOp
   const archive = openArchive(config.database.path, {
     logger,
     backgroundCheckpoints: config.database.backgroundCheckpoints,
-    cacheMiB: 16,
+    cacheMiB: 8,
   });
   const api = createApiClient(config.api, logger);
   let redis: ResolvedRedis;
@@ -54,8 +55,11 @@ export async function startEngine(config: Config, logger: Logger, opts: EngineOp
     await archive.close();
     throw err;
   }
+  const threads = config.worker.pageThreads ?? defaultPageThreads();
+  const pageThreads = threads > 0 ? new PageThreads({ threads, api: config.api, logger }) : undefined;
   const ingestor = new DayIngestor({
     client: api.client,
+    ...(pageThreads ? { pages: (q, signal) => pageThreads.shieldPages(q, signal) } : {}),
     db: archive.db,
     ledger: archive.ledger,
     origin: archive.origin,
@@ -123,6 +127,7 @@ export async function startEngine(config: Config, logger: Logger, opts: EngineOp
       await runtime.close();
       await notifier.close();
       await api.close();
+      await pageThreads?.close();
       await archive.close();
       await redis.embedded?.stop();
       logger.debug('engine closed');

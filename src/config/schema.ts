@@ -81,6 +81,11 @@ const scheduleSchema = z.strictObject({
 const workerSchema = z.strictObject({
   /** Jobs one process works at once. */
   concurrency: z.number().int().min(1).max(256).default(4),
+  /**
+   * Threads that fetch and decode Shield pages while the main thread stores them; 0 does it all on the
+   * main thread. Default: 1 where there is a second core, else 0.
+   */
+  pageThreads: z.number().int().min(0).max(16).optional(),
   /** On SIGINT/SIGTERM, how long to wait for the jobs in hand before giving up on them. */
   shutdownTimeout: duration('20s'),
   /** Attempts of a job that fails with a retryable error. */

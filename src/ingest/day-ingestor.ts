@@ -17,7 +17,19 @@ import type { ShieldLogsRepository } from '../store/shield-logs.repository.js';
 import type { Day } from '../time/utc-day.js';
 import { coveredUntil, finishedState } from './day-state.js';
 import { InterruptedError, LeaseBusyError } from './errors.js';
-import { shieldPages, streamOriginDay, type FetchClient, type ShieldPageResult } from './fetch-pages.js';
+import {
+  shieldPages,
+  streamOriginDay,
+  type FetchClient,
+  type ShieldPageResult,
+  type ShieldPagesQuery,
+} from './fetch-pages.js';
+
+/** The pages of a Shield pass, in order (fetch-pages.ts, or page-threads.ts off the main thread). */
+export type ShieldPageSource = (
+  q: ShieldPagesQuery,
+  signal?: AbortSignal,
+) => AsyncGenerator<ShieldPageResult, void>;
 
 export interface DayResult {
   source: LogSource;
@@ -35,6 +47,8 @@ export interface DayResult {
 
 export interface DayIngestorDeps {
   client: FetchClient;
+  /** Where a pass's Shield pages come from. @defaultValue shieldPages on this thread, with `client` */
+  pages?: ShieldPageSource;
   db: Db;
   ledger: LedgerRepository;
   origin: OriginLogsRepository;
@@ -188,8 +202,9 @@ export class DayIngestor {
     log: Logger,
   ): Promise<void> {
     const { client, db, ledger, shield } = this.deps;
+    const source: ShieldPageSource = this.deps.pages ?? ((q, signal) => shieldPages(client, q, signal));
     const query = { zone: key.zone, day: key.day, startToken, donePages, pageCap: this.deps.pageCap };
-    let pages = shieldPages(client, query, opts.signal);
+    let pages = source(query, opts.signal);
     let first: IteratorResult<ShieldPageResult, void>;
     try {
       first = await pages.next();
@@ -202,7 +217,7 @@ export class DayIngestor {
         'the saved continuation token was refused; restarting the day from its first page',
       );
       ledger.claim(key, opts.owner, this.now(), this.leaseMs, false);
-      pages = shieldPages(client, { ...query, startToken: '', donePages: 0 }, opts.signal);
+      pages = source({ ...query, startToken: '', donePages: 0 }, opts.signal);
       first = await pages.next();
     }
     for (let next = first; !next.done; next = await pages.next()) {

@@ -6,8 +6,9 @@ import type { ApiClient } from '../api/index.js';
 import type { PagingFields } from '../api/schemas/log-pages.js';
 import { PagingError } from '../errors/index.js';
 import type { Day } from '../time/utc-day.js';
-import { decodeShieldPage, OriginBodyDecoder } from './decode-page.js';
+import { decodeShieldPage, OriginBodyDecoder, type DecodedShieldPage } from './decode-page.js';
 import { decideNextPage } from './paging.js';
+import { guessPaging } from './peek-paging.js';
 import type { OriginBatch, ShieldBatch } from './row-batch.js';
 
 export interface ShieldPagesQuery {
@@ -38,49 +39,105 @@ export interface OriginQuery {
 
 export type FetchClient = Pick<ApiClient, 'shieldEventLogsWith' | 'originErrorLogsStream'>;
 
-const utf8 = (body: ArrayBuffer) => Buffer.from(body).toString('utf8');
+interface Request {
+  token: string;
+  page: Promise<DecodedShieldPage>;
+  /** The next page's token as guessed from this page's bytes, when it could not be requested yet. */
+  guess?: string;
+}
 
-/** Every page of a pass, in order. Throws PagingError on a loop, an empty page claiming more, the cap. */
+/**
+ * Every page of a pass, in order. Throws PagingError on a loop, an empty page claiming more, the cap.
+ *
+ * Pages are requested ahead of the caller: as soon as a page's bytes arrive, the next page's token is
+ * guessed from them (peek-paging.ts) and requested while this one is decoded and the caller stores the
+ * one before, up to `lookahead` pages. Each guess is checked against the decoded page; a wrong one is
+ * aborted and the right token requested, so a guess can cost a request but never a page.
+ */
 export async function* shieldPages(
   client: FetchClient,
   q: ShieldPagesQuery,
   signal?: AbortSignal,
+  lookahead = 2,
 ): AsyncGenerator<ShieldPageResult, void> {
-  const fetch = (token: string) =>
-    client.shieldEventLogsWith(
-      q.zone,
-      q.day,
+  // Requests started and not yet taken, in page order; all under `pass`, aborted together on a wrong
+  // guess, when the caller's signal fires, or when the caller stops early.
+  const ahead: Request[] = [];
+  let newest: Request | undefined;
+  let pass = new AbortController();
+  const stopPass = () => pass.abort(signal?.reason);
+  signal?.addEventListener('abort', stopPass, { once: true });
+  if (signal?.aborted) stopPass();
+
+  const request = (token: string): void => {
+    const own = pass.signal;
+    const req: Request = {
       token,
-      (body) => Promise.resolve(decodeShieldPage(utf8(body))),
-      { signal },
-    );
-  const seen = new Set<string>();
-  let token = q.startToken;
-  let pages = q.donePages;
-  let page = await fetch(token);
-  for (;;) {
-    pages++;
-    seen.add(token);
-    const entries = page.batch.logId.length;
-    const decision = decideNextPage(
-      { entries, hasMoreData: page.hasMoreData, continuationToken: page.continuationToken },
-      { requestedToken: token, pages, seenTokens: seen, pageCap: q.pageCap },
-    );
-    if (decision.kind === 'error') {
-      throw new PagingError(decision.reason, decision.message, {
-        context: { source: 'shield', zone: q.zone, date: q.day, page: pages },
-      });
+      page: client.shieldEventLogsWith(
+        q.zone,
+        q.day,
+        token,
+        (body) => {
+          const guess = guessPaging(body);
+          // Only the newest request guesses (and a retried body does not guess twice).
+          if (guess?.hasMoreData && guess.continuationToken && !own.aborted && newest === req) {
+            if (ahead.length < lookahead) request(guess.continuationToken);
+            else req.guess = guess.continuationToken;
+          }
+          return Promise.resolve(decodeShieldPage(Buffer.from(body).toString('utf8')));
+        },
+        { signal: own },
+      ),
+    };
+    req.page.catch(() => {}); // handled when taken; ignored when discarded
+    ahead.push(req);
+    newest = req;
+  };
+
+  try {
+    const seen = new Set<string>();
+    let pages = q.donePages;
+    request(q.startToken);
+    for (;;) {
+      const current = ahead.shift()!;
+      if (newest?.guess !== undefined) {
+        // There is room again for the guess the newest request could not act on.
+        const token = newest.guess;
+        delete newest.guess;
+        request(token);
+      }
+      const page = await current.page;
+      pages++;
+      seen.add(current.token);
+      const entries = page.batch.logId.length;
+      const decision = decideNextPage(
+        { entries, hasMoreData: page.hasMoreData, continuationToken: page.continuationToken },
+        { requestedToken: current.token, pages, seenTokens: seen, pageCap: q.pageCap },
+      );
+      if (decision.kind === 'error') {
+        throw new PagingError(decision.reason, decision.message, {
+          context: { source: 'shield', zone: q.zone, date: q.day, page: pages },
+        });
+      }
+      const nextToken = decision.kind === 'next' ? decision.token : null;
+      if (ahead.length > 0 && ahead[0]!.token !== nextToken) {
+        // A wrong guess: drop everything requested after this page.
+        pass.abort();
+        ahead.length = 0;
+        pass = new AbortController();
+      }
+      if (nextToken !== null && ahead.length === 0) {
+        request(nextToken);
+        // undici writes the request on a later turn of the event loop: let it go out before the
+        // caller's synchronous store, or the API only starts on the next page once that is done.
+        await yieldToLoop();
+      }
+      yield { page: pages, token: current.token, nextToken, batch: page.batch };
+      if (nextToken === null) return;
     }
-    const nextToken = decision.kind === 'next' ? decision.token : null;
-    const next = nextToken === null ? null : fetch(nextToken);
-    next?.catch(() => {}); // handled when awaited below
-    // undici writes the request on a later turn of the event loop: let it go out before the caller's
-    // synchronous store, or the API only starts on the next page once that is done.
-    if (next) await yieldToLoop();
-    yield { page: pages, token, nextToken, batch: page.batch };
-    if (next === null || nextToken === null) return;
-    token = nextToken;
-    page = await next;
+  } finally {
+    pass.abort();
+    signal?.removeEventListener('abort', stopPass);
   }
 }
 

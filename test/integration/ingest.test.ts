@@ -45,10 +45,13 @@ function expectEqualsOracle(db: Db, source: SimSource, zone: number, day: Day) {
   return rows.length;
 }
 
-describe('ingestion', () => {
+// Once with Shield passes on a page thread (the default on two cores), once all on the main thread.
+describe.each([1, 0])('ingestion, pageThreads %i', (pageThreads) => {
+  const worker = { pageThreads };
+
   it('a full sync equals the oracle exactly, and a re-sync adds nothing', async () => {
     h = await harness({ entriesPerDay: 2_400, pageSize: 500, malformedRate: 0.02 });
-    const engine = await h.engine();
+    const engine = await h.engine({ worker });
     const yesterday = addDays(TODAY, -1);
     const days = [yesterday, TODAY];
     const jobs = days.flatMap((day) => [
@@ -99,7 +102,7 @@ describe('ingestion', () => {
 
   it('a day outside the Shield window is marked expired, not failed', async () => {
     h = await harness({ entriesPerDay: 10 });
-    const engine = await h.engine();
+    const engine = await h.engine({ worker });
     const old = addDays(TODAY, -5);
     const [outcome] = await sync(engine, [{ source: 'shield', zone: 201, day: old }]);
     expect(outcome!.result).toMatchObject({ state: 'expired', entries: 0 });
@@ -110,7 +113,7 @@ describe('ingestion', () => {
 
   it('a looping continuation token stops the day with a clear error and keeps what was stored', async () => {
     h = await harness({ entriesPerDay: 3_000, pageSize: 500, faults: [{ kind: 'loop', afterPage: 3 }] });
-    const engine = await h.engine();
+    const engine = await h.engine({ worker });
     const [outcome] = await sync(engine, [{ source: 'shield', zone: 201, day: TODAY }]);
     expect(outcome!.error).toMatch(/continuation token repeats after page 3/);
     const row = engine.archive.ledger.get({ source: 'shield', zone: 201, day: TODAY })!;
@@ -126,14 +129,14 @@ describe('ingestion', () => {
       pageSize: 500,
       faults: [{ kind: 'empty-more', afterPage: 2 }],
     });
-    const engine = await h.engine();
+    const engine = await h.engine({ worker });
     const [outcome] = await sync(engine, [{ source: 'shield', zone: 201, day: TODAY }]);
     expect(outcome!.error).toMatch(/page 2 is empty but claims more data/);
   });
 
   it('the page cap stops a runaway day', async () => {
     h = await harness({ entriesPerDay: 3_000, pageSize: 100 });
-    const engine = await h.engine({ api: { pageCap: 4 } });
+    const engine = await h.engine({ api: { pageCap: 4 }, worker });
     const [outcome] = await sync(engine, [{ source: 'shield', zone: 201, day: TODAY }]);
     expect(outcome!.error).toMatch(/reached the page cap of 4 pages/);
     expect(engine.archive.ledger.get({ source: 'shield', zone: 201, day: TODAY })!.state).toBe('failed');
@@ -149,7 +152,7 @@ describe('ingestion', () => {
         { kind: 'truncate', rate: 0.2, operation: 'shieldEventLogs' },
       ],
     });
-    const engine = await h.engine({ api: { retryAttempts: 8 } });
+    const engine = await h.engine({ api: { retryAttempts: 8 }, worker });
     const outcomes = await sync(engine, [
       { source: 'shield', zone: 201, day: TODAY },
       { source: 'origin', zone: 101, day: TODAY },
@@ -164,7 +167,7 @@ describe('ingestion', () => {
 
   it('an unknown shield zone fails at once (no retries) with the API’s reason', async () => {
     h = await harness({ entriesPerDay: 10, shieldZones: [201] });
-    const engine = await h.engine({ shieldZones: [201, 999] });
+    const engine = await h.engine({ shieldZones: [201, 999], worker });
     const before = h.sim.stats.requests;
     const [outcome] = await sync(engine, [{ source: 'shield', zone: 999, day: TODAY }]);
     expect(outcome!.error).toMatch(/not_found_or_unauthorised_access\.shieldzone/);

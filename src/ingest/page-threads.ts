@@ -1,0 +1,199 @@
+// Shield passes fetched and decoded on worker threads, so the main thread only stores. On one thread,
+// fetching and storing take turns: a page's bytes wait in the socket while the page before is stored,
+// then storing waits while they are decoded. A page thread reads, guesses the next token, requests it
+// and decodes on its own, ahead of the main thread by at most `credit` pages a pass.
+import { createRequire } from 'node:module';
+import { availableParallelism } from 'node:os';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { Config } from '../config/index.js';
+import { EdgelogError } from '../errors/index.js';
+import { fromTransferable, toTransferable, type TransferredError } from '../errors/transfer.js';
+import type { Logger } from '../logger.js';
+import type { ShieldPageResult, ShieldPagesQuery } from './fetch-pages.js';
+
+export interface PageThreadData {
+  api: Config['api'];
+  logLevel: string;
+  /** Decoded pages a pass may have waiting for the main thread. */
+  credit: number;
+}
+
+export type ToPages =
+  | { type: 'pass'; id: number; query: ShieldPagesQuery }
+  | { type: 'ack'; id: number }
+  | { type: 'stop'; id: number };
+
+export type FromPages =
+  | { type: 'page'; id: number; page: ShieldPageResult }
+  | { type: 'end'; id: number }
+  | { type: 'error'; id: number; error: TransferredError }
+  | { type: 'log'; line: string };
+
+type PassMessage = Exclude<FromPages, { type: 'log' }>;
+
+/** The threads to start by default: one where there is a second core, else none. */
+export function defaultPageThreads(): number {
+  return availableParallelism() > 1 ? 1 : 0;
+}
+
+// A thread holds a few pages at a time: a small heap keeps its garbage, and the process's RSS, in check.
+const LIMITS = { maxYoungGenerationSizeMb: 16, maxOldGenerationSizeMb: 64 };
+const LEVELS: Record<number, 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal'> = {
+  10: 'trace',
+  20: 'debug',
+  30: 'info',
+  40: 'warn',
+  50: 'error',
+  60: 'fatal',
+};
+
+class PageThread {
+  readonly passes = new Map<number, (m: PassMessage) => void>();
+  private readonly worker: Worker;
+  private stopped = false;
+
+  constructor(data: PageThreadData, logger: Logger, onExit: (t: PageThread) => void) {
+    const { entry, isCode } = threadEntry();
+    this.worker = new Worker(entry, { eval: isCode, workerData: data, resourceLimits: LIMITS });
+    this.worker.unref(); // referenced only while it has passes (see start)
+    this.worker.on('message', (m: FromPages) => {
+      if (m.type === 'log') return relay(logger, m.line);
+      this.passes.get(m.id)?.(m);
+    });
+    const fail = (why: string) => {
+      if (this.stopped) return;
+      this.stopped = true;
+      onExit(this);
+      const error = new EdgelogError(`the page thread stopped: ${why}`, { retryable: true });
+      for (const [id, deliver] of this.passes) deliver({ type: 'error', id, error: toTransferable(error) });
+    };
+    this.worker.on('error', (err) => fail(err.message));
+    this.worker.on('exit', (code) => fail(`exit code ${code}`));
+  }
+
+  start(id: number, query: ShieldPagesQuery, deliver: (m: PassMessage) => void): void {
+    if (this.passes.size === 0) this.worker.ref();
+    this.passes.set(id, deliver);
+    this.post({ type: 'pass', id, query });
+  }
+
+  finish(id: number): void {
+    this.passes.delete(id);
+    if (this.passes.size === 0) this.worker.unref();
+  }
+
+  post(m: ToPages): void {
+    if (!this.stopped) this.worker.postMessage(m);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await this.worker.terminate();
+  }
+}
+
+/**
+ * The thread's module. Run from src/ (tests, tsx), it is TypeScript, and Node 20 does not hand the
+ * parent's loader to workers: a two-line bootstrap registers tsx in the thread, then imports it.
+ */
+function threadEntry(): { entry: string | URL; isCode: boolean } {
+  const here = import.meta.url;
+  if (!here.endsWith('.ts')) return { entry: new URL('./page-thread.js', here), isCode: false };
+  // tsx's ESM API (its `import` export; require.resolve finds the CommonJS twin beside it).
+  const cjs = createRequire(here).resolve('tsx/esm/api');
+  const api = pathToFileURL(cjs.replace(/\.cjs$/, '.mjs')).href;
+  const entry = new URL('./page-thread.ts', here).href;
+  const code = `import(${JSON.stringify(api)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); });`;
+  return { entry: code, isCode: true };
+}
+
+function relay(logger: Logger, line: string): void {
+  try {
+    const { level, msg, time: _t, pid: _p, ...fields } = JSON.parse(line) as Record<string, unknown>;
+    logger[LEVELS[Number(level)] ?? 'info'](fields, typeof msg === 'string' ? msg : '');
+  } catch {
+    logger.warn({ line }, 'unreadable log line from a page thread');
+  }
+}
+
+export interface PageThreadsOptions {
+  threads: number;
+  api: Config['api'];
+  logger: Logger;
+  /** @defaultValue 2 */
+  credit?: number;
+}
+
+/** A pool of page threads, started on first use; a pass goes to the thread with the fewest. */
+export class PageThreads {
+  private readonly threads: PageThread[] = [];
+  private readonly data: PageThreadData;
+  private nextId = 0;
+  private closed = false;
+
+  constructor(private readonly opts: PageThreadsOptions) {
+    if (!Number.isInteger(opts.threads) || opts.threads < 1) {
+      throw new RangeError(`page threads: expected an integer ≥ 1, got ${opts.threads}`);
+    }
+    this.data = { api: opts.api, logLevel: opts.logger.level, credit: opts.credit ?? 2 };
+  }
+
+  private pick(): PageThread {
+    if (this.threads.length < this.opts.threads) {
+      const thread = new PageThread(this.data, this.opts.logger, (t) => {
+        const i = this.threads.indexOf(t);
+        if (i >= 0) this.threads.splice(i, 1);
+      });
+      this.threads.push(thread);
+      return thread;
+    }
+    return this.threads.reduce((a, b) => (b.passes.size < a.passes.size ? b : a));
+  }
+
+  /** Every page of a pass, in order: the same contract as fetch-pages.ts's shieldPages. */
+  async *shieldPages(q: ShieldPagesQuery, signal?: AbortSignal): AsyncGenerator<ShieldPageResult, void> {
+    if (this.closed) throw new EdgelogError('the page threads are closed');
+    const thread = this.pick();
+    const id = this.nextId++;
+    const inbox: PassMessage[] = [];
+    let wake: (() => void) | undefined;
+    const onAbort = () => wake?.();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    thread.start(id, q, (m) => {
+      inbox.push(m);
+      wake?.();
+    });
+    let ended = false;
+    try {
+      for (;;) {
+        for (;;) {
+          // Checked before every page, even one already waiting: a stopped pass yields nothing more.
+          if (signal?.aborted) throw signal.reason instanceof Error ? signal.reason : new Error('aborted');
+          if (inbox.length > 0) break;
+          await new Promise<void>((resolve) => (wake = resolve));
+        }
+        const m = inbox.shift()!;
+        if (m.type === 'end') {
+          ended = true;
+          return;
+        }
+        if (m.type === 'error') {
+          ended = true;
+          throw fromTransferable(m.error);
+        }
+        thread.post({ type: 'ack', id });
+        yield m.page;
+      }
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+      if (!ended) thread.post({ type: 'stop', id });
+      thread.finish(id);
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all(this.threads.splice(0).map((t) => t.stop()));
+  }
+}
