@@ -9,7 +9,7 @@ import { addDays, dayOf, dayRange } from '../src/time/utc-day.js';
 import { generatedArchive } from './archive.js';
 import { latencyFloorMs } from './latency-floor.js';
 import { measureLimit, measureParse } from './limit.js';
-import { startSimulator, runSync, writeBenchConfig } from './processes.js';
+import { cleanBenchKeys, startSimulator, runSync, writeBenchConfig } from './processes.js';
 import { measureQueries, type QueryTimes } from './queries.js';
 import { parsePage, shieldPageTexts } from './rows.js';
 
@@ -227,5 +227,5 @@ function table(r: Result): string {
   );
 }
 
-const result = await main();
+const result = await main().finally(cleanBenchKeys);
 process.stdout.write(opts.json ? `${JSON.stringify(result)}\n` : `${table(result)}\n`);

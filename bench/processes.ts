@@ -5,7 +5,9 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { Redis } from 'ioredis';
 import type { SyncSummary } from '../src/commands/sync.js';
+import { deleteKeysUnder, redisOptions } from '../src/redis/connection.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BIN = join(ROOT, 'bin', 'edgelog.js');
@@ -50,6 +52,29 @@ function stopChild(child: ChildProcess): Promise<void> {
   });
 }
 
+const BENCH_PREFIX = `bench${process.pid}`;
+
+/**
+ * Removes the bench's jobs from Redis (the URL edgelog used: REDIS_URL or the default). When edgelog
+ * fell back to an embedded server, that one is gone with its data directory and there is nothing to do.
+ */
+export async function cleanBenchKeys(): Promise<number> {
+  const client = new Redis({
+    ...redisOptions({ url: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379' }),
+    maxRetriesPerRequest: 1,
+    lazyConnect: true,
+  });
+  client.on('error', () => {});
+  try {
+    await client.connect();
+    return await deleteKeysUnder(client, BENCH_PREFIX);
+  } catch {
+    return 0;
+  } finally {
+    client.disconnect();
+  }
+}
+
 export interface BenchConfig {
   dir: string;
   sim: RunningSim;
@@ -68,7 +93,7 @@ export function writeBenchConfig(c: BenchConfig, name = 'edgelog.config.json'): 
     path,
     JSON.stringify({
       api: { ...c.sim.urls, connections: Math.max(16, c.concurrency ?? 0) },
-      redis: { prefix: `bench${process.pid}` },
+      redis: { prefix: BENCH_PREFIX },
       database: { path: c.database },
       pullZones: c.pullZones,
       shieldZones: c.shieldZones,

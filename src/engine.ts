@@ -59,7 +59,12 @@ export async function startEngine(config: Config, logger: Logger, opts: EngineOp
   const pageThreads = threads > 0 ? new PageThreads({ threads, api: config.api, logger }) : undefined;
   const ingestor = new DayIngestor({
     client: api.client,
-    ...(pageThreads ? { pages: (q, signal) => pageThreads.shieldPages(q, signal) } : {}),
+    ...(pageThreads
+      ? {
+          pages: (q, signal) => pageThreads.shieldPages(q, signal),
+          originDays: (q, store, restart, signal) => pageThreads.streamOriginDay(q, store, restart, signal),
+        }
+      : {}),
     db: archive.db,
     ledger: archive.ledger,
     origin: archive.origin,

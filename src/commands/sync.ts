@@ -50,10 +50,14 @@ export function syncPlan(
     }
   }
   const pick = (source: SyncSource) => zonesOf(source).filter((z) => !opts.zone || opts.zone.includes(z));
+  // Oldest day first, across every zone: Shield days leave the API's window in that order, and the
+  // smallest jobs (today's partial day) come last, where they fill the queue's tail.
   const jobs: DayJob[] = [];
-  for (const source of sources) {
-    if (source === 'guardian') continue;
-    for (const zone of pick(source)) for (const day of days) jobs.push({ source, zone, day, reason: 'sync' });
+  for (const day of days) {
+    for (const source of sources) {
+      if (source === 'guardian') continue;
+      for (const zone of pick(source)) jobs.push({ source, zone, day, reason: 'sync' });
+    }
   }
   return { days: jobs, guardianZones: sources.includes('guardian') ? pick('guardian') : [] };
 }

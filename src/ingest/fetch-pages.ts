@@ -149,7 +149,7 @@ export async function* shieldPages(
 export function streamOriginDay(
   client: FetchClient,
   q: OriginQuery,
-  store: (batch: OriginBatch, first: boolean) => void,
+  store: (batch: OriginBatch, first: boolean) => void | Promise<void>,
   restart: () => void,
   signal?: AbortSignal,
 ): Promise<PagingFields> {
@@ -161,18 +161,20 @@ export function streamOriginDay(
       const decoder = new OriginBodyDecoder(q.batchSize);
       const utf8 = new TextDecoder();
       let first = true;
-      const put = (batch: OriginBatch) => {
-        store(batch, first);
+      // `store` may wait (a page thread waits until the main thread has room), and the body with it.
+      const put = async (batch: OriginBatch) => {
+        const wait = store(batch, first);
         first = false;
+        if (wait) await wait;
       };
       for await (const chunk of body) {
-        for (const batch of decoder.push(utf8.decode(chunk, { stream: true }))) put(batch);
+        for (const batch of decoder.push(utf8.decode(chunk, { stream: true }))) await put(batch);
         if (signal?.aborted) throw signal.reason instanceof Error ? signal.reason : new Error('aborted');
       }
-      for (const batch of decoder.push(utf8.decode())) put(batch);
+      for (const batch of decoder.push(utf8.decode())) await put(batch);
       const { batch, paging } = decoder.end();
       // The last rows; for an empty day an empty batch, so the call is still counted.
-      if (batch.logId.length > 0 || first) put(batch);
+      if (batch.logId.length > 0 || first) await put(batch);
       return paging;
     },
     { signal },

@@ -1,10 +1,10 @@
-// The body of a page thread (see page-threads.ts): it fetches and decodes the Shield pages of the passes
-// it is given, running ahead of the main thread by at most `credit` pages per pass.
+// The body of a page thread (see page-threads.ts): it fetches and decodes the Shield passes and origin
+// days it is given, running ahead of the main thread by at most `credit` pages or batches each.
 import { parentPort, workerData } from 'node:worker_threads';
 import { createApiClient } from '../api/index.js';
 import { toTransferable } from '../errors/transfer.js';
 import { createLogger } from '../logger.js';
-import { shieldPages } from './fetch-pages.js';
+import { shieldPages, streamOriginDay } from './fetch-pages.js';
 import type { FromPages, PageThreadData, ToPages } from './page-threads.js';
 
 const port = parentPort;
@@ -18,43 +18,75 @@ const logger = createLogger({
 });
 const { client } = createApiClient(data.api, logger);
 
-interface Pass {
-  controller: AbortController;
-  credit: number;
-  wake: (() => void) | undefined;
-}
-const passes = new Map<number, Pass>();
+/** A job in hand: its stop switch and how many more pages it may send before the main thread takes one. */
+class Work {
+  readonly controller = new AbortController();
+  private credit = data.credit;
+  private wake: (() => void) | undefined;
 
-async function run(id: number, query: Extract<ToPages, { type: 'pass' }>['query']): Promise<void> {
-  const pass: Pass = { controller: new AbortController(), credit: data.credit, wake: undefined };
-  const { signal } = pass.controller;
-  signal.addEventListener('abort', () => pass.wake?.(), { once: true });
-  passes.set(id, pass);
+  constructor() {
+    this.controller.signal.addEventListener('abort', () => this.wake?.(), { once: true });
+  }
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  /** Resolves when one more may be sent; false once stopped. */
+  async room(): Promise<boolean> {
+    while (this.credit === 0 && !this.signal.aborted) await new Promise<void>((r) => (this.wake = r));
+    if (this.signal.aborted) return false;
+    this.credit--;
+    return true;
+  }
+
+  ack(): void {
+    this.credit++;
+    this.wake?.();
+  }
+}
+
+const work = new Map<number, Work>();
+
+async function run(id: number, job: (w: Work) => Promise<FromPages | null>): Promise<void> {
+  const w = new Work();
+  work.set(id, w);
   try {
-    for await (const page of shieldPages(client, query, signal)) {
-      while (pass.credit === 0 && !signal.aborted)
-        await new Promise<void>((resolve) => (pass.wake = resolve));
-      if (signal.aborted) return;
-      pass.credit--;
-      post({ type: 'page', id, page });
-    }
-    post({ type: 'end', id });
+    const last = await job(w);
+    if (last && !w.signal.aborted) post(last);
   } catch (err) {
-    if (!signal.aborted) post({ type: 'error', id, error: toTransferable(err) });
+    if (!w.signal.aborted) post({ type: 'error', id, error: toTransferable(err) });
   } finally {
-    passes.delete(id);
+    work.delete(id);
   }
 }
 
 port.on('message', (m: ToPages) => {
-  if (m.type === 'pass') void run(m.id, m.query);
-  else {
-    const pass = passes.get(m.id);
-    if (!pass) return;
-    if (m.type === 'stop') pass.controller.abort();
-    else {
-      pass.credit++;
-      pass.wake?.();
-    }
+  switch (m.type) {
+    case 'pass':
+      return void run(m.id, async (w) => {
+        for await (const page of shieldPages(client, m.query, w.signal)) {
+          if (!(await w.room())) return null;
+          post({ type: 'page', id: m.id, page });
+        }
+        return { type: 'end', id: m.id, paging: null };
+      });
+    case 'origin':
+      return void run(m.id, async (w) => {
+        const paging = await streamOriginDay(
+          client,
+          m.query,
+          async (batch, first) => {
+            if (await w.room()) post({ type: 'batch', id: m.id, batch, first });
+          },
+          () => post({ type: 'restart', id: m.id }),
+          w.signal,
+        );
+        return { type: 'end', id: m.id, paging };
+      });
+    case 'stop':
+      return work.get(m.id)?.controller.abort();
+    case 'ack':
+      return work.get(m.id)?.ack();
   }
 });

@@ -1,7 +1,8 @@
-// Shield passes fetched and decoded on worker threads, so the main thread only stores. On one thread,
-// fetching and storing take turns: a page's bytes wait in the socket while the page before is stored,
-// then storing waits while they are decoded. A page thread reads, guesses the next token, requests it
-// and decodes on its own, ahead of the main thread by at most `credit` pages a pass.
+// Shield passes and origin days fetched and decoded on worker threads, so the main thread only stores.
+// On one thread, fetching and storing take turns: a page's bytes wait in the socket while the page
+// before is stored, then storing waits while they are decoded. A page thread reads, guesses the next
+// token, requests it and decodes on its own, ahead of the main thread by at most `credit` pages (or
+// origin batches) a job.
 import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { pathToFileURL } from 'node:url';
@@ -10,7 +11,9 @@ import type { Config } from '../config/index.js';
 import { EdgelogError } from '../errors/index.js';
 import { fromTransferable, toTransferable, type TransferredError } from '../errors/transfer.js';
 import type { Logger } from '../logger.js';
-import type { ShieldPageResult, ShieldPagesQuery } from './fetch-pages.js';
+import type { PagingFields } from '../api/schemas/log-pages.js';
+import type { OriginQuery, ShieldPageResult, ShieldPagesQuery } from './fetch-pages.js';
+import type { OriginBatch } from './row-batch.js';
 
 export interface PageThreadData {
   api: Config['api'];
@@ -21,16 +24,20 @@ export interface PageThreadData {
 
 export type ToPages =
   | { type: 'pass'; id: number; query: ShieldPagesQuery }
+  | { type: 'origin'; id: number; query: OriginQuery }
   | { type: 'ack'; id: number }
   | { type: 'stop'; id: number };
 
 export type FromPages =
   | { type: 'page'; id: number; page: ShieldPageResult }
-  | { type: 'end'; id: number }
+  | { type: 'batch'; id: number; batch: OriginBatch; first: boolean }
+  | { type: 'restart'; id: number }
+  | { type: 'end'; id: number; paging: PagingFields | null }
   | { type: 'error'; id: number; error: TransferredError }
   | { type: 'log'; line: string };
 
-type PassMessage = Exclude<FromPages, { type: 'log' }>;
+type JobMessage = Exclude<FromPages, { type: 'log' }>;
+type Progress = Extract<JobMessage, { type: 'page' | 'batch' | 'restart' }>;
 
 /** The threads to start by default: one where there is a second core, else none. */
 export function defaultPageThreads(): number {
@@ -49,7 +56,7 @@ const LEVELS: Record<number, 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fa
 };
 
 class PageThread {
-  readonly passes = new Map<number, (m: PassMessage) => void>();
+  readonly passes = new Map<number, (m: JobMessage) => void>();
   private readonly worker: Worker;
   private stopped = false;
 
@@ -72,10 +79,10 @@ class PageThread {
     this.worker.on('exit', (code) => fail(`exit code ${code}`));
   }
 
-  start(id: number, query: ShieldPagesQuery, deliver: (m: PassMessage) => void): void {
+  start(m: Extract<ToPages, { type: 'pass' | 'origin' }>, deliver: (m: JobMessage) => void): void {
     if (this.passes.size === 0) this.worker.ref();
-    this.passes.set(id, deliver);
-    this.post({ type: 'pass', id, query });
+    this.passes.set(m.id, deliver);
+    this.post(m);
   }
 
   finish(id: number): void {
@@ -121,7 +128,7 @@ export interface PageThreadsOptions {
   threads: number;
   api: Config['api'];
   logger: Logger;
-  /** @defaultValue 2 */
+  /** Pages or batches a job may have sent ahead of the one being stored. @defaultValue 3 */
   credit?: number;
 }
 
@@ -136,7 +143,7 @@ export class PageThreads {
     if (!Number.isInteger(opts.threads) || opts.threads < 1) {
       throw new RangeError(`page threads: expected an integer ≥ 1, got ${opts.threads}`);
     }
-    this.data = { api: opts.api, logLevel: opts.logger.level, credit: opts.credit ?? 2 };
+    this.data = { api: opts.api, logLevel: opts.logger.level, credit: opts.credit ?? 3 };
   }
 
   private pick(): PageThread {
@@ -153,14 +160,43 @@ export class PageThreads {
 
   /** Every page of a pass, in order: the same contract as fetch-pages.ts's shieldPages. */
   async *shieldPages(q: ShieldPagesQuery, signal?: AbortSignal): AsyncGenerator<ShieldPageResult, void> {
+    for await (const m of this.job((id) => ({ type: 'pass', id, query: q }), signal)) {
+      if (m.type === 'page') yield m.page;
+    }
+  }
+
+  /** An origin day in batches: the same contract as fetch-pages.ts's streamOriginDay, less the client. */
+  async streamOriginDay(
+    q: OriginQuery,
+    store: (batch: OriginBatch, first: boolean) => void,
+    restart: () => void,
+    signal?: AbortSignal,
+  ): Promise<PagingFields> {
+    const messages = this.job((id) => ({ type: 'origin', id, query: q }), signal);
+    for (let next = await messages.next(); ; next = await messages.next()) {
+      if (next.done) return next.value ?? { hasMoreData: null, continuationToken: null, startToken: null };
+      if (next.value.type === 'batch') store(next.value.batch, next.value.first);
+      else if (next.value.type === 'restart') restart();
+    }
+  }
+
+  /**
+   * Starts a job on a thread and yields its progress; returns its paging fields, or throws its error.
+   * Each page or batch is acknowledged when the caller asks for the next, which gives the thread room
+   * for one more. Stopping early (or the signal) stops the job on the thread.
+   */
+  private async *job(
+    start: (id: number) => Extract<ToPages, { type: 'pass' | 'origin' }>,
+    signal?: AbortSignal,
+  ): AsyncGenerator<Progress, PagingFields | null> {
     if (this.closed) throw new EdgelogError('the page threads are closed');
     const thread = this.pick();
     const id = this.nextId++;
-    const inbox: PassMessage[] = [];
+    const inbox: JobMessage[] = [];
     let wake: (() => void) | undefined;
     const onAbort = () => wake?.();
     signal?.addEventListener('abort', onAbort, { once: true });
-    thread.start(id, q, (m) => {
+    thread.start(start(id), (m) => {
       inbox.push(m);
       wake?.();
     });
@@ -168,7 +204,7 @@ export class PageThreads {
     try {
       for (;;) {
         for (;;) {
-          // Checked before every page, even one already waiting: a stopped pass yields nothing more.
+          // Checked before every message, even one already waiting: a stopped job yields nothing more.
           if (signal?.aborted) throw signal.reason instanceof Error ? signal.reason : new Error('aborted');
           if (inbox.length > 0) break;
           await new Promise<void>((resolve) => (wake = resolve));
@@ -176,14 +212,14 @@ export class PageThreads {
         const m = inbox.shift()!;
         if (m.type === 'end') {
           ended = true;
-          return;
+          return m.paging;
         }
         if (m.type === 'error') {
           ended = true;
           throw fromTransferable(m.error);
         }
-        thread.post({ type: 'ack', id });
-        yield m.page;
+        yield m;
+        if (m.type !== 'restart') thread.post({ type: 'ack', id });
       }
     } finally {
       signal?.removeEventListener('abort', onAbort);

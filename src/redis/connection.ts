@@ -66,3 +66,15 @@ export async function pingRedis(target: RedisTarget, timeoutMs = 1000): Promise<
     client.disconnect();
   }
 }
+
+/** Deletes every key under `prefix:` (what a test's or a benchmark's queues left); returns how many. */
+export async function deleteKeysUnder(client: Redis, prefix: string): Promise<number> {
+  let deleted = 0;
+  let cursor = '0';
+  do {
+    const [next, keys] = await client.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+    cursor = next;
+    if (keys.length > 0) deleted += await client.del(...keys);
+  } while (cursor !== '0');
+  return deleted;
+}

@@ -7,6 +7,7 @@ import {
   type Server,
   type ServerResponse,
 } from 'node:http';
+import { setMaxListeners } from 'node:events';
 import type { AddressInfo, Socket } from 'node:net';
 import { finished } from 'node:stream/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -17,7 +18,7 @@ export type RequestListener = (req: IncomingMessage, res: ServerResponse) => Pro
 export class HttpHost {
   private server: Server | undefined;
   private readonly sockets = new Set<Socket>();
-  private closing = new AbortController();
+  private closing = closer();
 
   constructor(private readonly listener: RequestListener) {}
 
@@ -63,8 +64,15 @@ export class HttpHost {
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     for (const socket of this.sockets) socket.destroy();
     await closed;
-    this.closing = new AbortController();
+    this.closing = closer();
   }
+}
+
+/** Every pending wait listens on this signal: any number of them is expected, not a leak. */
+function closer(): AbortController {
+  const controller = new AbortController();
+  setMaxListeners(0, controller.signal);
+  return controller;
 }
 
 function drained(res: ServerResponse): Promise<boolean> {

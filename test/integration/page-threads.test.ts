@@ -3,7 +3,7 @@
 import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { InlineApiError } from '../../src/errors/index.js';
-import { shieldPages, type ShieldPageResult } from '../../src/ingest/fetch-pages.js';
+import { shieldPages, streamOriginDay, type ShieldPageResult } from '../../src/ingest/fetch-pages.js';
 import { PageThreads } from '../../src/ingest/page-threads.js';
 import { createApiClient } from '../../src/api/index.js';
 import { createLogger, silentLogger } from '../../src/logger.js';
@@ -53,6 +53,43 @@ describe('page threads', () => {
     expect(viaThread.flatMap((p) => p.ids)).toHaveLength(h.sim.count('shield', 201, TODAY));
     // The 503 was retried on the thread, and said so through the main thread's logger.
     expect(lines.some((l) => l.msg === 'request failed; retrying' && l.level === 40)).toBe(true);
+  });
+
+  it('stream an origin day in the same batches, starting over when a read breaks', async () => {
+    h = await harness({
+      entriesPerDay: 3_000,
+      faults: [{ kind: 'truncate', times: 1, operation: 'originErrorLogs' }],
+    });
+    threads = new PageThreads({ threads: 1, api: h.config().api, logger: silentLogger() });
+    const q = { zone: 101, day: TODAY, batchSize: 400 };
+    let ids: string[] = [];
+    let restarts = 0;
+    let firsts = 0;
+    await threads.streamOriginDay(
+      q,
+      (batch, first) => {
+        ids.push(...batch.logId);
+        if (first) firsts++;
+      },
+      () => {
+        restarts++;
+        ids = [];
+      },
+    );
+    expect(restarts).toBe(1);
+    expect(h.sim.stats.faults.truncate).toBe(1);
+    const api = createApiClient(h.config().api, silentLogger());
+    const onMain: string[] = [];
+    await streamOriginDay(
+      api.client,
+      q,
+      (batch) => void onMain.push(...batch.logId),
+      () => {},
+    );
+    await api.close();
+    expect(ids).toEqual(onMain);
+    expect(ids).toHaveLength(h.sim.count('origin', 101, TODAY));
+    expect(firsts).toBe(2); // once per attempt: the ledger counts each call
   });
 
   it('rethrow the API’s refusal as the same typed error', async () => {

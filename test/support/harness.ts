@@ -9,7 +9,7 @@ import { inject } from 'vitest';
 import { parseConfig, type Config, type ConfigInput } from '../../src/config/index.js';
 import { startEngine, type Engine } from '../../src/engine.js';
 import { silentLogger } from '../../src/logger.js';
-import { redisOptions } from '../../src/redis/connection.js';
+import { deleteKeysUnder, redisOptions } from '../../src/redis/connection.js';
 import { Simulator, type SimulatorOptions, type SimUrls } from '../../src/simulator/index.js';
 import { openDatabase, type Db } from '../../src/store/database.js';
 import { dayOf, type Day } from '../../src/time/utc-day.js';
@@ -95,12 +95,7 @@ export async function harness(sim: SimulatorOptions = {}): Promise<Harness> {
 export async function deleteKeys(prefix: string): Promise<void> {
   const client = new Redis({ ...redisOptions({ url: redisUrl() }), maxRetriesPerRequest: 3 });
   try {
-    let cursor = '0';
-    do {
-      const [next, keys] = await client.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
-      cursor = next;
-      if (keys.length > 0) await client.del(...keys);
-    } while (cursor !== '0');
+    await deleteKeysUnder(client, prefix);
   } finally {
     client.disconnect();
   }
