@@ -5,57 +5,32 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openArchive } from '../src/store/archive.js';
+import { BatchInsert } from '../src/store/batch-insert.js';
+import { fillShieldRow, SHIELD_COLUMNS } from '../src/store/shield-logs.repository.js';
 import { BENCH_DAY, parsePage, shieldPageTexts } from './rows.js';
 
 const DIR = fileURLToPath(new URL('../.bench/keys', import.meta.url));
-const COLUMNS = `shield_zone_id, log_id, log_date, timestamp, asn, country, rule_id, severity, method, rule_group, status,
-  server_zone, url, remote_ip, message, log, parse_error, extra_labels`;
+// The unique key's columns (also the inserts' conflict target), by name.
 const KEYS: Record<string, string | null> = {
   'no index': null,
-  'unique (zone, log_id)': 'CREATE UNIQUE INDEX k ON shield_event_logs (shield_zone_id, log_id)',
-  'unique (zone, timestamp, log_id)':
-    'CREATE UNIQUE INDEX k ON shield_event_logs (shield_zone_id, timestamp, log_id)',
+  'unique (zone, log_id)': 'shield_zone_id, log_id',
+  'unique (zone, timestamp, log_id)': 'shield_zone_id, timestamp, log_id',
 };
 
 const pages = shieldPageTexts(300, 1000).map(parsePage);
 mkdirSync(DIR, { recursive: true });
 for (const round of [1, 2]) {
-  for (const [name, ddl] of Object.entries(KEYS)) {
+  for (const [name, key] of Object.entries(KEYS)) {
     const path = join(DIR, 'keys.db');
     for (const suffix of ['', '-wal', '-shm']) rmSync(path + suffix, { force: true });
     const archive = openArchive(path, { backgroundCheckpoints: true, cacheMiB: 8 });
     const { db } = archive;
     db.exec('DROP INDEX shield_event_logs_key');
-    if (ddl) db.exec(ddl);
-    const insert = db.prepare(
-      `INSERT INTO shield_event_logs (${COLUMNS}) VALUES (${COLUMNS.split(',')
-        .map(() => '?')
-        .join(', ')})${ddl ? ' ON CONFLICT DO NOTHING' : ''}`,
+    if (key) db.exec(`CREATE UNIQUE INDEX k ON shield_event_logs (${key})`);
+    const insert = new BatchInsert(db, 'shield_event_logs', SHIELD_COLUMNS, key);
+    const store = db.transaction((b: (typeof pages)[number]) =>
+      insert.run(b.logId.length, (args, at, i) => fillShieldRow(args, at, 201, BENCH_DAY, b, i)),
     );
-    const store = db.transaction((rows: (typeof pages)[number]) => {
-      for (const r of rows) {
-        insert.run(
-          201,
-          r.logId,
-          BENCH_DAY,
-          r.timestamp,
-          r.asn,
-          r.country,
-          r.ruleId,
-          r.severity,
-          r.method,
-          r.ruleGroup,
-          r.status,
-          r.serverZone,
-          r.url,
-          r.remoteIp,
-          r.message,
-          r.log,
-          r.parseError,
-          r.extraLabels,
-        );
-      }
-    });
     const started = performance.now();
     for (const page of pages) store.immediate(page);
     const rate = Math.round(300_000 / ((performance.now() - started) / 1000));

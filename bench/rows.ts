@@ -1,7 +1,7 @@
 // The bench's input: Shield pages exactly as the simulator serves them, and the rows edgelog parses
 // from them.
-import { parseShieldEventLogPage } from '../src/api/schemas/log-pages.js';
-import { parseShieldEntry, type ShieldRow } from '../src/ingest/parse-entries.js';
+import { decodeShieldPage } from '../src/ingest/decode-page.js';
+import type { ShieldBatch } from '../src/ingest/row-batch.js';
 import { Simulator } from '../src/simulator/index.js';
 import type { Day } from '../src/time/utc-day.js';
 
@@ -28,6 +28,6 @@ export function shieldPageTexts(pages: number, pageSize: number): string[] {
 }
 
 /** What ingestion does with a page body before storing it: outer JSON, validation, embedded log JSON, labels. */
-export function parsePage(text: string): ShieldRow[] {
-  return parseShieldEventLogPage(JSON.parse(text)).logs.map(parseShieldEntry);
+export function parsePage(text: string): ShieldBatch {
+  return decodeShieldPage(text).batch;
 }

@@ -9,15 +9,8 @@ import {
   type PagingFields,
 } from '../api/schemas/log-pages.js';
 import { LogsSplitter, SplitError } from './logs-splitter.js';
-import { parseOriginEntry, parseShieldEntry } from './parse-entries.js';
-import {
-  emptyOriginBatch,
-  emptyShieldBatch,
-  pushOrigin,
-  pushShield,
-  type OriginBatch,
-  type ShieldBatch,
-} from './row-batch.js';
+import { appendOriginEntry, appendShieldEntry } from './parse-entries.js';
+import { emptyOriginBatch, emptyShieldBatch, type OriginBatch, type ShieldBatch } from './row-batch.js';
 
 /** Why a body could not be decoded: not JSON (perhaps truncated: worth a retry), or not the documented shape. */
 export class DecodeError extends Error {
@@ -58,7 +51,7 @@ function shape<T>(fn: () => T): T {
 export function decodeShieldPage(text: string): DecodedShieldPage {
   const page = shape(() => parseShieldEventLogPage(parseJson(text)));
   const batch = emptyShieldBatch();
-  for (const entry of page.logs) pushShield(batch, parseShieldEntry(entry));
+  for (const entry of page.logs) appendShieldEntry(batch, entry);
   return {
     hasMoreData: page.hasMoreData,
     continuationToken: page.continuationToken,
@@ -84,7 +77,7 @@ export class OriginBodyDecoder {
     const full: OriginBatch[] = [];
     for (const element of split(() => this.splitter.push(text))) {
       const entry = shape(() => checkEntry(parseJson(element), this.index++));
-      pushOrigin(this.batch, parseOriginEntry(entry));
+      appendOriginEntry(this.batch, entry);
       if (this.batch.logId.length === this.batchSize) {
         full.push(this.batch);
         this.batch = emptyOriginBatch();

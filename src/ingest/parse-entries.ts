@@ -1,6 +1,14 @@
 // Pure: API log entries → archive rows. The embedded `log` JSON is parsed for its common keys; an entry
 // whose `log` is not a JSON object is kept all the same, with its raw text and the reason.
 import type { RawLogEntry } from '../api/index.js';
+import {
+  emptyOriginBatch,
+  emptyShieldBatch,
+  originRowAt,
+  shieldRowAt,
+  type OriginBatch,
+  type ShieldBatch,
+} from './row-batch.js';
 
 export interface OriginRow {
   logId: string;
@@ -71,21 +79,26 @@ export function statusCodeOf(value: unknown): number | null {
   return null;
 }
 
-export function parseOriginEntry(entry: RawLogEntry): OriginRow {
+/** Appends an entry's row to a batch (the hot path: no row object in between). */
+export function appendOriginEntry(b: OriginBatch, entry: RawLogEntry): void {
   const { obj, error } = parseEmbeddedLog(entry.log);
   const labels = entry.labels;
-  return {
-    logId: entry.logId,
-    timestamp: entry.timestamp,
-    requestUrl: obj ? str(obj.RequestUrl) : null,
-    message: obj ? str(obj.Message) : null,
-    errorCode: (obj ? str(obj.ErrorCode) : null) ?? labels?.ErrorCode ?? null,
-    statusCode: (obj ? statusCodeOf(obj.StatusCode) : null) ?? statusCodeOf(labels?.StatusCode),
-    serverZone: labels?.ServerZone ?? null,
-    log: entry.log,
-    labels: labels ? JSON.stringify(labels) : null,
-    parseError: error,
-  };
+  b.logId.push(entry.logId);
+  b.timestamp.push(entry.timestamp);
+  b.requestUrl.push(obj ? str(obj.RequestUrl) : null);
+  b.message.push(obj ? str(obj.Message) : null);
+  b.errorCode.push((obj ? str(obj.ErrorCode) : null) ?? labels?.ErrorCode ?? null);
+  b.statusCode.push((obj ? statusCodeOf(obj.StatusCode) : null) ?? statusCodeOf(labels?.StatusCode));
+  b.serverZone.push(labels?.ServerZone ?? null);
+  b.log.push(entry.log);
+  b.labels.push(labels ? JSON.stringify(labels) : null);
+  b.parseError.push(error);
+}
+
+export function parseOriginEntry(entry: RawLogEntry): OriginRow {
+  const b = emptyOriginBatch();
+  appendOriginEntry(b, entry);
+  return originRowAt(b, 0);
 }
 
 const SHIELD_LABELS = new Set([
@@ -107,25 +120,30 @@ function extraLabels(labels: Record<string, string | null>): string | null {
   return extra ? JSON.stringify(extra) : null;
 }
 
-export function parseShieldEntry(entry: RawLogEntry): ShieldRow {
+/** Appends an entry's row to a batch (the hot path: no row object in between). */
+export function appendShieldEntry(b: ShieldBatch, entry: RawLogEntry): void {
   const { obj, error } = parseEmbeddedLog(entry.log);
   const labels = entry.labels;
-  return {
-    logId: entry.logId,
-    timestamp: entry.timestamp,
-    asn: labels?.asn ?? null,
-    country: labels?.country ?? null,
-    ruleId: labels?.ruleId ?? null,
-    severity: labels?.severity ?? null,
-    method: labels?.method ?? null,
-    ruleGroup: labels?.ruleGroup ?? null,
-    status: labels?.status ?? null,
-    serverZone: labels?.serverZone ?? null,
-    url: obj ? str(obj.Url) : null,
-    remoteIp: obj ? str(obj.RemoteIp) : null,
-    message: obj ? str(obj.Message) : null,
-    log: entry.log,
-    parseError: error,
-    extraLabels: labels ? extraLabels(labels) : null,
-  };
+  b.logId.push(entry.logId);
+  b.timestamp.push(entry.timestamp);
+  b.asn.push(labels?.asn ?? null);
+  b.country.push(labels?.country ?? null);
+  b.ruleId.push(labels?.ruleId ?? null);
+  b.severity.push(labels?.severity ?? null);
+  b.method.push(labels?.method ?? null);
+  b.ruleGroup.push(labels?.ruleGroup ?? null);
+  b.status.push(labels?.status ?? null);
+  b.serverZone.push(labels?.serverZone ?? null);
+  b.url.push(obj ? str(obj.Url) : null);
+  b.remoteIp.push(obj ? str(obj.RemoteIp) : null);
+  b.message.push(obj ? str(obj.Message) : null);
+  b.log.push(entry.log);
+  b.parseError.push(error);
+  b.extraLabels.push(labels ? extraLabels(labels) : null);
+}
+
+export function parseShieldEntry(entry: RawLogEntry): ShieldRow {
+  const b = emptyShieldBatch();
+  appendShieldEntry(b, entry);
+  return shieldRowAt(b, 0);
 }

@@ -47,10 +47,16 @@ function push<Row>(batch: Columns<Row>, fields: ReadonlyArray<keyof Row>, row: R
   for (const f of fields) (batch[f] as unknown[]).push(row[f]);
 }
 
+function rowAt<Row>(batch: Columns<Row>, fields: ReadonlyArray<keyof Row>, i: number): Row {
+  return Object.fromEntries(fields.map((f) => [f, batch[f][i]])) as Row;
+}
+
 export const emptyOriginBatch = (): OriginBatch => empty<OriginRow>(ORIGIN_FIELDS);
 export const emptyShieldBatch = (): ShieldBatch => empty<ShieldRow>(SHIELD_FIELDS);
 export const pushOrigin = (b: OriginBatch, row: OriginRow): void => push(b, ORIGIN_FIELDS, row);
 export const pushShield = (b: ShieldBatch, row: ShieldRow): void => push(b, SHIELD_FIELDS, row);
+export const originRowAt = (b: OriginBatch, i: number): OriginRow => rowAt(b, ORIGIN_FIELDS, i);
+export const shieldRowAt = (b: ShieldBatch, i: number): ShieldRow => rowAt(b, SHIELD_FIELDS, i);
 
 export function originBatch(rows: readonly OriginRow[]): OriginBatch {
   const b = emptyOriginBatch();

@@ -2,68 +2,78 @@
 import type { OriginRow } from '../ingest/parse-entries.js';
 import { originBatch, type OriginBatch } from '../ingest/row-batch.js';
 import type { Db } from './database.js';
-import { RollupCounter, hourStart } from './hourly-rollup.js';
+import { BatchInsert, storeBatch, type StoreResult } from './batch-insert.js';
+import { HOUR_MS, RollupCounter, hourStart } from './hourly-rollup.js';
 
-export interface StoreResult {
-  /** Rows not yet archived (inserted now). */
-  inserted: number;
-  malformed: number;
-  firstTs: number | null;
-  lastTs: number | null;
-}
-
-/** Counts a row into a StoreResult's malformed count and time span. */
-export function track(result: StoreResult, timestamp: number, parseError: string | null): void {
-  if (parseError !== null) result.malformed++;
-  if (result.firstTs === null || timestamp < result.firstTs) result.firstTs = timestamp;
-  if (result.lastTs === null || timestamp > result.lastTs) result.lastTs = timestamp;
-}
+const COLUMNS = [
+  'pull_zone_id',
+  'log_id',
+  'log_date',
+  'timestamp',
+  'request_url',
+  'message',
+  'error_code',
+  'status_code',
+  'server_zone',
+  'log',
+  'labels',
+  'parse_error',
+];
 
 export class OriginLogsRepository {
   private readonly insert;
   private readonly rollup;
+  private readonly rollupAfter;
 
   constructor(private readonly db: Db) {
-    this.insert = db.prepare(`INSERT INTO origin_error_logs
-      (pull_zone_id, log_id, log_date, timestamp, request_url, message, error_code, status_code, server_zone, log, labels, parse_error)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-      ON CONFLICT (pull_zone_id, timestamp, log_id) DO NOTHING`);
+    this.insert = new BatchInsert(db, 'origin_error_logs', COLUMNS, 'pull_zone_id, timestamp, log_id');
+    const upsert = `ON CONFLICT (pull_zone_id, hour, status_code, error_code) DO UPDATE SET count = count + excluded.count`;
     this.rollup = db.prepare(`INSERT INTO origin_hourly (pull_zone_id, hour, status_code, error_code, count)
-      VALUES (?, ?, ?, ?, ?)
-      ON CONFLICT (pull_zone_id, hour, status_code, error_code) DO UPDATE SET count = count + excluded.count`);
+      VALUES (?, ?, ?, ?, ?) ${upsert}`);
+    // When only some rows of a batch were new: count them from the table (they have the highest rowids).
+    this.rollupAfter =
+      db.prepare(`INSERT INTO origin_hourly (pull_zone_id, hour, status_code, error_code, count)
+      SELECT pull_zone_id, timestamp - timestamp % ${HOUR_MS}, coalesce(status_code, 0), coalesce(error_code, ''),
+             count(*)
+      FROM origin_error_logs WHERE id > ? GROUP BY 1, 2, 3, 4
+      ${upsert}`);
   }
 
   /** Stores rows idempotently and counts the new ones into origin_hourly. Call inside a transaction. */
   store(zone: number, day: string, b: OriginBatch): StoreResult {
+    return storeBatch(
+      b.timestamp,
+      b.parseError,
+      () =>
+        this.insert.run(b.logId.length, (a, at, i) => {
+          a[at] = zone;
+          a[at + 1] = b.logId[i];
+          a[at + 2] = day;
+          a[at + 3] = b.timestamp[i];
+          a[at + 4] = b.requestUrl[i];
+          a[at + 5] = b.message[i];
+          a[at + 6] = b.errorCode[i];
+          a[at + 7] = b.statusCode[i];
+          a[at + 8] = b.serverZone[i];
+          a[at + 9] = b.log[i];
+          a[at + 10] = b.labels[i];
+          a[at + 11] = b.parseError[i];
+        }),
+      { all: () => this.countAll(zone, b), after: (afterId) => void this.rollupAfter.run(afterId) },
+    );
+  }
+
+  /** Counts every row of a batch into the rollup (all of them were new), one upsert per key. */
+  private countAll(zone: number, b: OriginBatch): void {
     const counter = new RollupCounter<[number, number, string]>();
-    const result: StoreResult = { inserted: 0, malformed: 0, firstTs: null, lastTs: null };
     for (let i = 0; i < b.logId.length; i++) {
-      const timestamp = b.timestamp[i]!;
-      track(result, timestamp, b.parseError[i]!);
-      const { changes } = this.insert.run(
-        zone,
-        b.logId[i],
-        day,
-        timestamp,
-        b.requestUrl[i],
-        b.message[i],
-        b.errorCode[i],
-        b.statusCode[i],
-        b.serverZone[i],
-        b.log[i],
-        b.labels[i],
-        b.parseError[i],
-      );
-      if (changes === 0) continue;
-      result.inserted++;
-      const hour = hourStart(timestamp);
+      const hour = hourStart(b.timestamp[i]!);
       const status = b.statusCode[i] ?? 0;
       const code = b.errorCode[i] ?? '';
       counter.add(`${hour}|${status}|${code}`, [hour, status, code]);
     }
     for (const { parts, count } of counter.entries())
       this.rollup.run(zone, parts[0], parts[1], parts[2], count);
-    return result;
   }
 
   /** store() for rows as objects (tests, tools). */

@@ -2,55 +2,100 @@
 import type { ShieldRow } from '../ingest/parse-entries.js';
 import { shieldBatch, type ShieldBatch } from '../ingest/row-batch.js';
 import type { Db } from './database.js';
-import { RollupCounter, hourStart } from './hourly-rollup.js';
-import { pruneTable, track, type StoreResult } from './origin-logs.repository.js';
+import { BatchInsert, storeBatch, type StoreResult } from './batch-insert.js';
+import { HOUR_MS, RollupCounter, hourStart } from './hourly-rollup.js';
+import { pruneTable } from './origin-logs.repository.js';
+
+export const SHIELD_COLUMNS = [
+  'shield_zone_id',
+  'log_id',
+  'log_date',
+  'timestamp',
+  'asn',
+  'country',
+  'rule_id',
+  'severity',
+  'method',
+  'rule_group',
+  'status',
+  'server_zone',
+  'url',
+  'remote_ip',
+  'message',
+  'log',
+  'parse_error',
+  'extra_labels',
+];
+
+/** Writes row `i` of a batch into `args` from `at`, in SHIELD_COLUMNS order. */
+export function fillShieldRow(
+  args: unknown[],
+  at: number,
+  zone: number,
+  day: string,
+  b: ShieldBatch,
+  i: number,
+): void {
+  args[at] = zone;
+  args[at + 1] = b.logId[i];
+  args[at + 2] = day;
+  args[at + 3] = b.timestamp[i];
+  args[at + 4] = b.asn[i];
+  args[at + 5] = b.country[i];
+  args[at + 6] = b.ruleId[i];
+  args[at + 7] = b.severity[i];
+  args[at + 8] = b.method[i];
+  args[at + 9] = b.ruleGroup[i];
+  args[at + 10] = b.status[i];
+  args[at + 11] = b.serverZone[i];
+  args[at + 12] = b.url[i];
+  args[at + 13] = b.remoteIp[i];
+  args[at + 14] = b.message[i];
+  args[at + 15] = b.log[i];
+  args[at + 16] = b.parseError[i];
+  args[at + 17] = b.extraLabels[i];
+}
 
 export class ShieldLogsRepository {
   private readonly insert;
   private readonly rollup;
+  private readonly rollupAfter;
 
   constructor(private readonly db: Db) {
-    this.insert = db.prepare(`INSERT INTO shield_event_logs
-      (shield_zone_id, log_id, log_date, timestamp, asn, country, rule_id, severity, method, rule_group, status,
-       server_zone, url, remote_ip, message, log, parse_error, extra_labels)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-      ON CONFLICT (shield_zone_id, timestamp, log_id) DO NOTHING`);
+    this.insert = new BatchInsert(
+      db,
+      'shield_event_logs',
+      SHIELD_COLUMNS,
+      'shield_zone_id, timestamp, log_id',
+    );
+    const upsert = `ON CONFLICT (shield_zone_id, hour, rule_id, severity, status) DO UPDATE SET count = count + excluded.count`;
     this.rollup =
       db.prepare(`INSERT INTO shield_hourly (shield_zone_id, hour, rule_id, severity, status, count)
-      VALUES (?, ?, ?, ?, ?, ?)
-      ON CONFLICT (shield_zone_id, hour, rule_id, severity, status) DO UPDATE SET count = count + excluded.count`);
+      VALUES (?, ?, ?, ?, ?, ?) ${upsert}`);
+    // When only some rows of a page were new: count them from the table (they have the highest rowids).
+    this.rollupAfter =
+      db.prepare(`INSERT INTO shield_hourly (shield_zone_id, hour, rule_id, severity, status, count)
+      SELECT shield_zone_id, timestamp - timestamp % ${HOUR_MS}, coalesce(rule_id, ''), coalesce(severity, ''),
+             coalesce(status, ''), count(*)
+      FROM shield_event_logs WHERE id > ? GROUP BY 1, 2, 3, 4, 5
+      ${upsert}`);
   }
 
   /** Stores rows idempotently and counts the new ones into shield_hourly. Call inside a transaction. */
   store(zone: number, day: string, b: ShieldBatch): StoreResult {
+    return storeBatch(
+      b.timestamp,
+      b.parseError,
+      () => this.insert.run(b.logId.length, (args, at, i) => fillShieldRow(args, at, zone, day, b, i)),
+      { all: () => this.countAll(zone, b), after: (afterId) => void this.rollupAfter.run(afterId) },
+    );
+  }
+
+  /** Counts every row of a batch into the rollup (all of them were new), one upsert per key. */
+  private countAll(zone: number, b: ShieldBatch): void {
     const counter = new RollupCounter<[number, string, string, string]>();
-    const result: StoreResult = { inserted: 0, malformed: 0, firstTs: null, lastTs: null };
     for (let i = 0; i < b.logId.length; i++) {
-      const timestamp = b.timestamp[i]!;
-      track(result, timestamp, b.parseError[i]!);
-      const { changes } = this.insert.run(
-        zone,
-        b.logId[i],
-        day,
-        timestamp,
-        b.asn[i],
-        b.country[i],
-        b.ruleId[i],
-        b.severity[i],
-        b.method[i],
-        b.ruleGroup[i],
-        b.status[i],
-        b.serverZone[i],
-        b.url[i],
-        b.remoteIp[i],
-        b.message[i],
-        b.log[i],
-        b.parseError[i],
-        b.extraLabels[i],
-      );
-      if (changes === 0) continue;
-      result.inserted++;
-      const hour = hourStart(timestamp);
+      const hour = hourStart(b.timestamp[i]!);
       const rule = b.ruleId[i] ?? '';
       const severity = b.severity[i] ?? '';
       const status = b.status[i] ?? '';
@@ -59,7 +104,6 @@ export class ShieldLogsRepository {
     for (const { parts, count } of counter.entries()) {
       this.rollup.run(zone, parts[0], parts[1], parts[2], parts[3], count);
     }
-    return result;
   }
 
   /** store() for rows as objects (tests, tools). */
