@@ -39,24 +39,33 @@ export interface EngineOptions {
 
 export async function startEngine(config: Config, logger: Logger, opts: EngineOptions = {}): Promise<Engine> {
   const now = opts.now ?? Date.now;
+  // First, so that the threads load their modules while the rest starts up.
+  const threads = config.worker.pageThreads ?? defaultPageThreads();
+  const pageThreads = threads > 0 ? new PageThreads({ threads, api: config.api, logger }) : undefined;
+  pageThreads?.warm();
   // The writer keeps a modest page cache (its inserts land at the end of the keys) and leaves WAL
   // checkpoints to a background thread.
-  const archive = openArchive(config.database.path, {
-    logger,
-    backgroundCheckpoints: config.database.backgroundCheckpoints,
-    cacheMiB: 8,
-  });
+  let archive: Archive;
+  try {
+    archive = openArchive(config.database.path, {
+      logger,
+      backgroundCheckpoints: config.database.backgroundCheckpoints,
+      cacheMiB: 8,
+    });
+  } catch (err) {
+    await pageThreads?.close();
+    throw err;
+  }
   const api = createApiClient(config.api, logger);
   let redis: ResolvedRedis;
   try {
     redis = await resolveRedis(config, logger);
   } catch (err) {
     await api.close();
+    await pageThreads?.close();
     await archive.close();
     throw err;
   }
-  const threads = config.worker.pageThreads ?? defaultPageThreads();
-  const pageThreads = threads > 0 ? new PageThreads({ threads, api: config.api, logger }) : undefined;
   const ingestor = new DayIngestor({
     client: api.client,
     ...(pageThreads

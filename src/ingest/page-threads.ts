@@ -132,7 +132,7 @@ export interface PageThreadsOptions {
   credit?: number;
 }
 
-/** A pool of page threads, started on first use; a pass goes to the thread with the fewest. */
+/** A pool of page threads (see warm); a job goes to the thread with the fewest. */
 export class PageThreads {
   private readonly threads: PageThread[] = [];
   private readonly data: PageThreadData;
@@ -146,15 +146,25 @@ export class PageThreads {
     this.data = { api: opts.api, logLevel: opts.logger.level, credit: opts.credit ?? 3 };
   }
 
+  /**
+   * Starts every thread now rather than on first use: a thread takes a few hundred milliseconds to load
+   * its modules, which the first jobs would otherwise wait for. Idle threads keep no process alive.
+   */
+  warm(): void {
+    while (!this.closed && this.threads.length < this.opts.threads) this.spawn();
+  }
+
+  private spawn(): PageThread {
+    const thread = new PageThread(this.data, this.opts.logger, (t) => {
+      const i = this.threads.indexOf(t);
+      if (i >= 0) this.threads.splice(i, 1);
+    });
+    this.threads.push(thread);
+    return thread;
+  }
+
   private pick(): PageThread {
-    if (this.threads.length < this.opts.threads) {
-      const thread = new PageThread(this.data, this.opts.logger, (t) => {
-        const i = this.threads.indexOf(t);
-        if (i >= 0) this.threads.splice(i, 1);
-      });
-      this.threads.push(thread);
-      return thread;
-    }
+    if (this.threads.length < this.opts.threads) return this.spawn();
     return this.threads.reduce((a, b) => (b.passes.size < a.passes.size ? b : a));
   }
 
