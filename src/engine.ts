@@ -41,8 +41,8 @@ export async function startEngine(config: Config, logger: Logger, opts: EngineOp
   const now = opts.now ?? Date.now;
   // First, so that the threads load their modules while the rest starts up.
   const threads = config.worker.pageThreads ?? defaultPageThreads();
-  const pageThreads = threads > 0 ? new PageThreads({ threads, api: config.api, logger }) : undefined;
-  pageThreads?.warm();
+  let pageThreads = threads > 0 ? new PageThreads({ threads, api: config.api, logger }) : undefined;
+  const warm = pageThreads?.warm();
   // The writer keeps a modest page cache (its inserts land at the end of the keys) and leaves WAL
   // checkpoints to a background thread.
   let archive: Archive;
@@ -66,12 +66,17 @@ export async function startEngine(config: Config, logger: Logger, opts: EngineOp
     await archive.close();
     throw err;
   }
+  if (warm && !(await warm)) {
+    logger.warn('the page threads did not start; fetching and decoding on the main thread');
+    await pageThreads?.close();
+    pageThreads = undefined;
+  }
   const ingestor = new DayIngestor({
     client: api.client,
     ...(pageThreads
       ? {
-          pages: (q, signal) => pageThreads.shieldPages(q, signal),
-          originDays: (q, store, restart, signal) => pageThreads.streamOriginDay(q, store, restart, signal),
+          pages: pageThreads.shieldPages.bind(pageThreads),
+          originDays: pageThreads.streamOriginDay.bind(pageThreads),
         }
       : {}),
     db: archive.db,

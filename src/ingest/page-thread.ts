@@ -90,3 +90,5 @@ port.on('message', (m: ToPages) => {
       return work.get(m.id)?.ack();
   }
 });
+
+post({ type: 'ready' });

@@ -34,9 +34,10 @@ export type FromPages =
   | { type: 'restart'; id: number }
   | { type: 'end'; id: number; paging: PagingFields | null }
   | { type: 'error'; id: number; error: TransferredError }
-  | { type: 'log'; line: string };
+  | { type: 'log'; line: string }
+  | { type: 'ready' };
 
-type JobMessage = Exclude<FromPages, { type: 'log' }>;
+type JobMessage = Exclude<FromPages, { type: 'log' | 'ready' }>;
 type Progress = Extract<JobMessage, { type: 'page' | 'batch' | 'restart' }>;
 
 /** The threads to start by default: one where there is a second core, else none. */
@@ -57,21 +58,28 @@ const LEVELS: Record<number, 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fa
 
 class PageThread {
   readonly passes = new Map<number, (m: JobMessage) => void>();
+  /** Settles when the thread has loaded its modules (true) or died first (false). */
+  readonly ready: Promise<boolean>;
   private readonly worker: Worker;
   private stopped = false;
+  private loaded: (ok: boolean) => void = () => {};
 
   constructor(data: PageThreadData, logger: Logger, onExit: (t: PageThread) => void) {
     const { entry, isCode } = threadEntry();
     this.worker = new Worker(entry, { eval: isCode, workerData: data, resourceLimits: LIMITS });
     this.worker.unref(); // referenced only while it has passes (see start)
+    this.ready = new Promise((resolve) => (this.loaded = resolve));
     this.worker.on('message', (m: FromPages) => {
       if (m.type === 'log') return relay(logger, m.line);
+      if (m.type === 'ready') return this.loaded(true);
       this.passes.get(m.id)?.(m);
     });
     const fail = (why: string) => {
+      this.loaded(false);
       if (this.stopped) return;
       this.stopped = true;
       onExit(this);
+      logger.warn({ err: why }, 'a page thread stopped');
       const error = new EdgelogError(`the page thread stopped: ${why}`, { retryable: true });
       for (const [id, deliver] of this.passes) deliver({ type: 'error', id, error: toTransferable(error) });
     };
@@ -147,11 +155,14 @@ export class PageThreads {
   }
 
   /**
-   * Starts every thread now rather than on first use: a thread takes a few hundred milliseconds to load
-   * its modules, which the first jobs would otherwise wait for. Idle threads keep no process alive.
+   * Starts every thread now rather than on first use, and resolves once they have loaded their modules
+   * (about 170 ms, which the first jobs would otherwise wait for): true when all of them did. Idle
+   * threads keep no process alive.
    */
-  warm(): void {
+  async warm(): Promise<boolean> {
     while (!this.closed && this.threads.length < this.opts.threads) this.spawn();
+    const ready = await Promise.all(this.threads.map((t) => t.ready));
+    return ready.length > 0 && ready.every(Boolean);
   }
 
   private spawn(): PageThread {

@@ -49,13 +49,16 @@ export async function waitForJobs<D, R>(
     const settle = async (id: string) => {
       const job = byId.get(id);
       if (!job || outcomes.has(id)) return;
-      const fresh = await Job.fromId<D, R, string>(queue, id);
-      const state = fresh ? await fresh.getState() : 'unknown';
+      // The state first, then the job: read the other way round, a job that finishes in between looks
+      // 'completed' with the return value it did not have yet (seen under load as a day "failed" with
+      // no error). Once finished, a job's hash no longer changes.
+      const state = await queue.getJobState(id);
+      const fresh = state === 'unknown' ? undefined : await Job.fromId<D, R, string>(queue, id);
       if (outcomes.has(id)) return;
-      if (state === 'completed') outcomes.set(id, { id, data: job.data, result: fresh!.returnvalue });
+      if (state === 'completed' && fresh) outcomes.set(id, { id, data: job.data, result: fresh.returnvalue });
       else if (
         state === 'failed' ||
-        state === 'unknown' ||
+        !fresh ||
         (opts.settleOnFailedAttempt && (fresh?.attemptsMade ?? 0) > 0)
       ) {
         outcomes.set(id, {

@@ -101,6 +101,19 @@ describe('page threads', () => {
     expect((err as InlineApiError).errorKey).toMatch(/not_found/);
   });
 
+  it('say when they are ready, and when a thread could not start', async () => {
+    h = await harness({ entriesPerDay: 10 });
+    threads = new PageThreads({ threads: 2, api: h.config().api, logger: silentLogger() });
+    expect(await threads.warm()).toBe(true);
+    await threads.close();
+    const { lines, logger } = captured();
+    // A log level the thread's logger refuses: the thread dies while loading.
+    const refused = Object.create(logger, { level: { value: 'no-such-level' } }) as typeof logger;
+    threads = new PageThreads({ threads: 1, api: h.config().api, logger: refused });
+    expect(await threads.warm()).toBe(false);
+    expect(lines.some((l) => l.msg === 'a page thread stopped')).toBe(true);
+  });
+
   it('stop a pass when the caller’s signal fires, and the pool closes', async () => {
     h = await harness({ entriesPerDay: 3_000, pageSize: 100 });
     threads = new PageThreads({ threads: 1, api: h.config().api, logger: silentLogger() });
