@@ -7,6 +7,7 @@ import { shieldPages, streamOriginDay, type ShieldPageResult } from '../../src/i
 import { PageThreads } from '../../src/ingest/page-threads.js';
 import { createApiClient } from '../../src/api/index.js';
 import { createLogger, silentLogger } from '../../src/logger.js';
+import { addDays } from '../../src/time/utc-day.js';
 import { harness, TODAY, type Harness } from '../support/harness.js';
 
 let h: Harness | undefined;
@@ -90,6 +91,14 @@ describe('page threads', () => {
     expect(ids).toEqual(onMain);
     expect(ids).toHaveLength(h.sim.count('origin', 101, TODAY));
     expect(firsts).toBe(2); // once per attempt: the ledger counts each call
+  });
+
+  it('take a page as large as the main thread can (60,000 entries in one answer)', async () => {
+    h = await harness({ entriesPerDay: 60_000, pageSize: 60_000 });
+    threads = new PageThreads({ threads: 1, api: h.config().api, logger: silentLogger() });
+    const yesterday = addDays(TODAY, -1); // complete, so the whole 60,000
+    const pages = await collect(threads.shieldPages({ ...query(), day: yesterday }));
+    expect(pages.map((p) => p.ids.length)).toEqual([60_000]);
   });
 
   it('rethrow the API’s refusal as the same typed error', async () => {
