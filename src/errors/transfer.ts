@@ -1,33 +1,14 @@
 // Errors across a thread boundary. A structured clone keeps an Error's message and stack but not its
 // class or fields, and callers decide on both (instanceof WindowExpiredError, `retryable`, `status`).
-import { AuthError } from './auth-error.js';
 import { coerceError } from './coerce-error.js';
-import { ConfigError } from './config-error.js';
-import { EdgelogError } from './edgelog-error.js';
-import { HttpStatusError } from './http-status-error.js';
-import { InlineApiError } from './inline-api-error.js';
-import { NetworkError } from './network-error.js';
-import { PagingError } from './paging-error.js';
-import { ResponseError } from './response-error.js';
-import { TimeoutError } from './timeout-error.js';
-import { UsageError } from './usage-error.js';
-import { WindowExpiredError } from './window-expired-error.js';
+import * as errors from './index.js';
 
-const CLASSES: Record<string, { prototype: Error }> = {
-  AuthError,
-  ConfigError,
-  EdgelogError,
-  HttpStatusError,
-  InlineApiError,
-  NetworkError,
-  PagingError,
-  ResponseError,
-  TimeoutError,
-  UsageError,
-  WindowExpiredError,
-  TypeError,
-  RangeError,
-};
+/** Classes an error is rebuilt as, by name: every error class of edgelog's (index.ts), and two built-ins. */
+const CLASSES: Record<string, { prototype: Error }> = Object.fromEntries(
+  [...Object.values(errors), TypeError, RangeError]
+    .filter((c): c is ErrorConstructor => typeof c === 'function' && c.prototype instanceof Error)
+    .map((c) => [c.name, c]),
+);
 
 /** An error as plain data: what postMessage can carry. */
 export interface TransferredError {
