@@ -10,8 +10,15 @@ import { BatchInsert } from '../src/store/batch-insert.js';
 import { fillShieldRow, SHIELD_COLUMNS } from '../src/store/shield-logs.repository.js';
 import { BENCH_DAY, parsePage } from './rows.js';
 
-/** Rows per second stored with no index, as the engine's archive connection stores them. */
-export async function measureLimit(dir: string, pages: ShieldBatch[]): Promise<number> {
+/**
+ * Rows per second stored with no index, as the engine's archive connection stores them; with `key`, with
+ * a unique index on those columns instead (`npm run bench:keys`).
+ */
+export async function measureLimit(
+  dir: string,
+  pages: ShieldBatch[],
+  key: string | null = null,
+): Promise<number> {
   mkdirSync(dir, { recursive: true });
   const path = join(dir, 'limit.db');
   for (const suffix of ['', '-wal', '-shm']) rmSync(path + suffix, { force: true });
@@ -19,7 +26,8 @@ export async function measureLimit(dir: string, pages: ShieldBatch[]): Promise<n
   try {
     const { db } = archive;
     db.exec('DROP INDEX shield_event_logs_key');
-    const insert = new BatchInsert(db, 'shield_event_logs', SHIELD_COLUMNS, null);
+    if (key) db.exec(`CREATE UNIQUE INDEX k ON shield_event_logs (${key})`);
+    const insert = new BatchInsert(db, 'shield_event_logs', SHIELD_COLUMNS, key);
     const store = db.transaction((b: ShieldBatch) =>
       insert.run(b.logId.length, (args, at, i) => fillShieldRow(args, at, 201, BENCH_DAY, b, i)),
     );
