@@ -11,6 +11,7 @@ import { simulateCommand } from './commands/simulate.js';
 import { statusCommand } from './commands/status.js';
 import { syncCommand } from './commands/sync.js';
 import { describeError, EdgelogError } from './errors/index.js';
+import { redact } from './redact.js';
 
 export function buildProgram(): Command {
   const program = new Command('edgelog')
@@ -49,7 +50,7 @@ export async function main(argv: string[]): Promise<void> {
       return;
     }
     const prefix = err instanceof EdgelogError ? '' : 'unexpected error: ';
-    process.stderr.write(`edgelog: ${prefix}${describeError(err)}\n`);
+    process.stderr.write(`edgelog: ${prefix}${redact(describeError(err))}\n`);
     if (!(err instanceof EdgelogError) && process.env.EDGELOG_DEBUG) console.error(err);
     process.exitCode = 1;
   }

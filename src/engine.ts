@@ -7,6 +7,7 @@ import type { Config } from './config/index.js';
 import { DayIngestor } from './ingest/day-ingestor.js';
 import { defaultPageThreads, PageThreads } from './ingest/page-threads.js';
 import type { Logger } from './logger.js';
+import { registerConfigSecrets } from './redact.js';
 import type { HandlerDeps } from './queue/handlers.js';
 import { IngestRuntime } from './queue/runtime.js';
 import { resolveRedis, type ResolvedRedis } from './redis/resolve.js';
@@ -20,7 +21,13 @@ export interface Engine {
   archive: Archive;
   client: ApiClient;
   redis: ResolvedRedis;
+  /** The shared ingest queue (what `edgelog run` works). */
   runtime: IngestRuntime;
+  /**
+   * A runtime on a private queue of its own (`edgelog sync`): its worker takes only the jobs added to it.
+   * Discard it when done (removes its keys from Redis); the engine closes any left open.
+   */
+  privateRuntime(name: string): IngestRuntime;
   alerts: {
     repo: AlertsRepository;
     evaluator: AlertEvaluator;
@@ -39,6 +46,7 @@ export interface EngineOptions {
 
 export async function startEngine(config: Config, logger: Logger, opts: EngineOptions = {}): Promise<Engine> {
   const now = opts.now ?? Date.now;
+  registerConfigSecrets(config);
   // First, so that the threads load their modules while the rest starts up.
   const threads = config.worker.pageThreads ?? defaultPageThreads();
   let pageThreads = threads > 0 ? new PageThreads({ threads, api: config.api, logger }) : undefined;
@@ -83,6 +91,7 @@ export async function startEngine(config: Config, logger: Logger, opts: EngineOp
     ledger: archive.ledger,
     origin: archive.origin,
     shield: archive.shield,
+    quarantine: archive.quarantine,
     logger: logger.child({ component: 'ingest' }),
     now,
     pageCap: config.api.pageCap,
@@ -113,22 +122,20 @@ export async function startEngine(config: Config, logger: Logger, opts: EngineOp
     afterGuardian: async (zone) => void (await check({ source: 'guardian', zone })),
     evaluateAlerts: () => check(),
   };
-  const runtime = new IngestRuntime({
-    redis: redis.target,
-    prefix: config.redis.prefix,
-    handlers: {
-      config,
-      client: api.client,
-      ingestor,
-      ledger: archive.ledger,
-      guardian: archive.guardian,
-      origin: archive.origin,
-      shield: archive.shield,
-      logger,
-      now,
-      ...hooks,
-    },
-  });
+  const handlers = {
+    config,
+    client: api.client,
+    ingestor,
+    ledger: archive.ledger,
+    guardian: archive.guardian,
+    origin: archive.origin,
+    shield: archive.shield,
+    logger,
+    now,
+    ...hooks,
+  };
+  const runtime = new IngestRuntime({ redis: redis.target, prefix: config.redis.prefix, handlers });
+  const privates = new Set<IngestRuntime>();
   let closed = false;
   return {
     config,
@@ -138,11 +145,23 @@ export async function startEngine(config: Config, logger: Logger, opts: EngineOp
     client: api.client,
     redis,
     runtime,
+    privateRuntime(name) {
+      const own: IngestRuntime = new IngestRuntime({
+        redis: redis.target,
+        prefix: config.redis.prefix,
+        handlers,
+        queueName: name,
+        onDiscard: () => privates.delete(own),
+      });
+      privates.add(own);
+      return own;
+    },
     alerts: { repo: alertsRepo, evaluator, notifier, check },
     close: async () => {
       if (closed) return;
       closed = true;
       logger.debug('closing the engine');
+      for (const own of privates) await own.discard();
       await runtime.close();
       await notifier.close();
       await api.close();

@@ -1,5 +1,6 @@
 // The one logger. JSON lines on stderr (stdout is the CLI's own output), secrets redacted by path.
 import pino, { type Logger } from 'pino';
+import { redact } from './redact.js';
 
 export type { Logger } from 'pino';
 
@@ -30,6 +31,8 @@ export function createLogger(opts: LoggerOptions = {}): Logger {
       base: { pid: process.pid },
       redact: { paths: REDACT_PATHS, censor: '[REDACTED]' },
       serializers: { err: pino.stdSerializers.err },
+      // The last line of defence: a secret quoted anywhere in a line (an echoed key in an error message).
+      hooks: { streamWrite: redact },
     },
     // Synchronous: edgelog logs per day and per job, not per entry, and no line may be lost to a crash.
     opts.destination ?? pino.destination({ fd: 2, sync: true }),

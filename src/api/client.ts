@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { Dispatcher } from 'undici';
 import type { z } from 'zod';
 import { InlineApiError, ResponseError, WindowExpiredError, type ErrorContext } from '../errors/index.js';
+import { redactError, registerSecret, registerUrlCredentials } from '../redact.js';
 import type { Day } from '../time/utc-day.js';
 import { HttpJson, WINDOW_EXPIRED_KEY, type JsonResponse } from './http.js';
 import {
@@ -60,6 +61,9 @@ export class ApiClient {
   constructor(opts: ApiClientOptions) {
     this.hosts = { baseUrl: opts.baseUrl, originLogUrl: opts.originLogUrl, videoUrl: opts.videoUrl };
     this.authHeaders = opts.accessKey ? { AccessKey: opts.accessKey } : {};
+    // The API may quote the key back in an error body; hosts may carry credentials (see redact.ts).
+    registerSecret(opts.accessKey);
+    for (const host of [opts.baseUrl, opts.originLogUrl, opts.videoUrl]) registerUrlCredentials(host);
     this.http = new HttpJson({
       dispatcher: opts.dispatcher,
       retry: opts.retry,
@@ -231,12 +235,14 @@ function validate<S extends z.ZodType>(schema: S, res: JsonResponse, context: Er
     .join('')
     .replace(/^\./, '');
   const more = result.error.issues.length > 1 ? ` (and ${result.error.issues.length - 1} more)` : '';
-  throw new ResponseError(
-    'invalid-shape',
-    `${context.url}: response field ${path || '(root)'}: ${issue.message}${more}`,
-    {
-      context,
-    },
+  throw redactError(
+    new ResponseError(
+      'invalid-shape',
+      `${context.url}: response field ${path || '(root)'}: ${issue.message}${more}`,
+      {
+        context,
+      },
+    ),
   );
 }
 
@@ -245,10 +251,12 @@ function parseFast<T>(parse: (body: unknown) => T, res: JsonResponse, context: E
     return parse(res.body);
   } catch (err) {
     if (!(err instanceof ShapeError)) throw err;
-    throw new ResponseError('invalid-shape', `${context.url}: response field ${err.message}`, {
-      context,
-      cause: err,
-    });
+    throw redactError(
+      new ResponseError('invalid-shape', `${context.url}: response field ${err.message}`, {
+        context,
+        cause: err,
+      }),
+    );
   }
 }
 
@@ -260,19 +268,23 @@ function throwInlineError(
 ): void {
   if (!inline || inline.success !== false) return;
   if (inline.errorKey === WINDOW_EXPIRED_KEY) {
-    throw new WindowExpiredError(
-      `${context.url}: ${WINDOW_EXPIRED_KEY} (the date is outside the API's retention window)`,
-      {
-        status,
-        body: { errorResponse: inline },
-        context,
-      },
+    throw redactError(
+      new WindowExpiredError(
+        `${context.url}: ${WINDOW_EXPIRED_KEY} (the date is outside the API's retention window)`,
+        {
+          status,
+          body: { errorResponse: inline },
+          context,
+        },
+      ),
     );
   }
-  throw new InlineApiError({
-    status,
-    errorKey: inline.errorKey ?? null,
-    apiMessage: inline.message ?? null,
-    context,
-  });
+  throw redactError(
+    new InlineApiError({
+      status,
+      errorKey: inline.errorKey ?? null,
+      apiMessage: inline.message ?? null,
+      context,
+    }),
+  );
 }

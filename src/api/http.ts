@@ -17,6 +17,8 @@ import {
   coerceError,
   type ErrorContext,
 } from '../errors/index.js';
+import { redact, redactError } from '../redact.js';
+import { describeBody } from './describe-body.js';
 import { parseRetryAfter, retryDecision, type RetryPolicy } from './retry-timing.js';
 
 export const WINDOW_EXPIRED_KEY = 'invalid_datetime_window.event_logs';
@@ -88,7 +90,16 @@ export class HttpJson {
     opts: GetOptions,
     decode: (body: ArrayBuffer) => T | Promise<T>,
   ): Promise<{ status: number; body: T }> {
-    return this.withRetries(url, opts, async (res) => decode(await res.body.arrayBuffer()));
+    return this.withRetries(url, opts, async (res) => {
+      const body = await res.body.arrayBuffer();
+      try {
+        return await decode(body);
+      } catch (err) {
+        // A decoder's failure to parse is about the answer (retried); anything else is not.
+        if (err instanceof SyntaxError || typeof (err as { kind?: unknown }).kind === 'string') throw err;
+        throw new ConsumerError(err);
+      }
+    });
   }
 
   /**
@@ -110,14 +121,15 @@ export class HttpJson {
     read: (res: Dispatcher.ResponseData, attempt: number) => Promise<T>,
   ): Promise<{ status: number; body: T }> {
     const started = this.now();
-    const deadline = AbortSignal.timeout(this.opts.retry.deadlineMs);
-    const signal = opts.signal ? AbortSignal.any([opts.signal, deadline]) : deadline;
+    const { deadlineMs } = this.opts.retry;
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.attempt(url, opts, signal, (res) => read(res, attempt));
+        const remaining = Math.max(0, deadlineMs - (this.now() - started));
+        return await this.attempt(url, opts, remaining, (res) => read(res, attempt));
       } catch (raw) {
         if (opts.signal?.aborted) throw raw; // the caller stopped us: not a failure to retry
-        const err = this.classify(raw, opts, deadline, opts.signal);
+        if (raw instanceof ConsumerError) throw raw.cause; // the reader's own failure (e.g. storing)
+        const err = redactError(this.classify(raw, opts));
         if (!err.retryable) throw err;
         const decision = retryDecision(this.opts.retry, {
           attempt,
@@ -134,75 +146,95 @@ export class HttpJson {
           { url: opts.displayUrl, attempt, delayMs: decision.delayMs, err: err.message },
           'request failed; retrying',
         );
-        await sleep(decision.delayMs, undefined, { signal }).catch((e: unknown) => {
-          throw this.classify(e, opts, deadline, opts.signal);
-        });
+        try {
+          await sleep(decision.delayMs, undefined, opts.signal ? { signal: opts.signal } : {});
+        } catch {
+          throw this.classify(opts.signal?.reason ?? new Error('aborted'), opts);
+        }
       }
     }
   }
 
+  /**
+   * One request. The deadline bounds the wait for the response headers (what is left of it after the
+   * attempts before); a body that keeps arriving is bounded by bodyTimeout, undici's limit on the
+   * silence between chunks, so a large day that streams for longer than the deadline still completes.
+   */
   private async attempt<T>(
     url: URL,
     opts: GetOptions,
-    signal: AbortSignal,
+    remainingMs: number,
     read: (res: Dispatcher.ResponseData) => Promise<T>,
   ): Promise<{ status: number; body: T }> {
-    const res = await request(url, {
-      method: 'GET',
-      headers: { accept: 'application/json', ...opts.headers },
-      dispatcher: this.opts.dispatcher,
-      signal,
-      headersTimeout: this.opts.headersTimeoutMs,
-      bodyTimeout: this.opts.bodyTimeoutMs,
-    });
+    const deadline = new AbortController();
+    const timer = setTimeout(
+      () => deadline.abort(new DeadlineError(this.opts.retry.deadlineMs)),
+      remainingMs,
+    );
+    const signal = opts.signal ? AbortSignal.any([opts.signal, deadline.signal]) : deadline.signal;
+    let res: Dispatcher.ResponseData;
+    try {
+      res = await request(url, {
+        method: 'GET',
+        headers: { accept: 'application/json', ...opts.headers },
+        dispatcher: this.opts.dispatcher,
+        signal,
+        headersTimeout: this.opts.headersTimeoutMs,
+        bodyTimeout: this.opts.bodyTimeoutMs,
+      });
+    } catch (err) {
+      throw deadline.signal.aborted ? deadline.signal.reason : err;
+    } finally {
+      clearTimeout(timer);
+    }
     const context = { ...opts.context, url: opts.displayUrl };
     const status = res.statusCode;
     if (status < 200 || status > 299) {
-      throw statusError(status, await res.body.text(), res.headers['retry-after'], context, this.now());
+      const text = redact(await res.body.text());
+      throw statusError(status, text, res.headers['retry-after'], context, this.now());
     }
+    const headers = {
+      contentType: headerText(res.headers['content-type']),
+      contentEncoding: headerText(res.headers['content-encoding']),
+    };
+    const seen = new BodyStart();
     try {
-      return { status, body: await read(res) };
+      return { status, body: await read(seen.watch(res)) };
     } catch (cause) {
       // Leave nothing unread on the connection when the reader gave up early.
       if (!res.body.destroyed) res.body.destroy();
       const decodeKind = (cause as { kind?: unknown }).kind;
       if (cause instanceof SyntaxError || decodeKind === 'malformed-json') {
+        const what = describeBody(seen.start, headers, seen.size);
         throw new ResponseError(
           'malformed-json',
-          `${opts.displayUrl}: HTTP ${status} body is not valid JSON (truncated?): ${(cause as Error).message}`,
+          `${opts.displayUrl}: HTTP ${status} body is not the JSON expected (${what}): ${(cause as Error).message}`,
           { context: { ...context, status }, cause },
         );
       }
       if (decodeKind === 'invalid-shape') {
+        // Only a page's outer shape fails a whole answer (entries are checked one by one): worth a retry.
         throw new ResponseError('invalid-shape', `${opts.displayUrl}: ${(cause as Error).message}`, {
           context: { ...context, status },
           cause,
+          retryable: true,
         });
       }
-      throw cause;
+      if (cause instanceof ConsumerError || isTransportError(cause)) throw cause;
+      // Anything else is the reader's own failure (storing a batch, say), not the request's.
+      throw new ConsumerError(cause);
     }
   }
 
-  private classify(
-    raw: unknown,
-    opts: GetOptions,
-    deadline: AbortSignal,
-    caller?: AbortSignal,
-  ): EdgelogError {
+  private classify(raw: unknown, opts: GetOptions): EdgelogError {
     if (raw instanceof EdgelogError) return raw;
     const err = coerceError(raw);
     const context = { ...opts.context, url: opts.displayUrl };
-    if (caller?.aborted) {
-      return new EdgelogError(`${opts.displayUrl}: aborted`, { context, cause: caller.reason ?? err });
+    if (opts.signal?.aborted) {
+      return new EdgelogError(`${opts.displayUrl}: aborted`, { context, cause: opts.signal.reason ?? err });
     }
-    if (deadline.aborted) {
-      return new TimeoutError(
-        `${opts.displayUrl}: no success within the ${this.opts.retry.deadlineMs} ms deadline`,
-        {
-          context,
-          cause: err,
-        },
-      );
+    if (err instanceof DeadlineError) {
+      return new TimeoutError(`${opts.displayUrl}: ${err.message}`, { retryable: true, context, cause: err });
     }
     const code = (err as { code?: unknown }).code;
     if (code === 'UND_ERR_RES_EXCEEDED_MAX_SIZE') {
@@ -218,7 +250,66 @@ export class HttpJson {
     if (typeof code === 'string' && TIMEOUT_CODES.has(code)) {
       return new TimeoutError(`${opts.displayUrl}: ${err.message}`, { retryable: true, context, cause: err });
     }
-    return new NetworkError(`${opts.displayUrl}: ${err.message}`, { retryable: true, context, cause: err });
+    return new NetworkError(`${opts.displayUrl}: ${redact(err.message)}`, {
+      retryable: true,
+      context,
+      cause: err,
+    });
+  }
+}
+
+/** The request deadline passed before the response headers came. */
+class DeadlineError extends Error {
+  override name = 'DeadlineError';
+  constructor(deadlineMs: number) {
+    super(`no answer within the ${deadlineMs} ms request deadline`);
+  }
+}
+
+/** Wraps what a body reader threw that is not about the request, so it is neither retried nor renamed. */
+class ConsumerError extends Error {
+  constructor(override readonly cause: unknown) {
+    super('the body reader failed');
+  }
+}
+
+const SOCKET_CODES = new Set([
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'ECONNABORTED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+]);
+
+/** undici's errors, and the socket errors of a body cut short: failures of the request, retried. */
+function isTransportError(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return (
+    (typeof code === 'string' && (code.startsWith('UND_ERR') || SOCKET_CODES.has(code))) ||
+    (err as { name?: unknown } | null)?.name === 'AbortError'
+  );
+}
+
+function headerText(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value.join(', ') : value;
+}
+
+/** Remembers a body's first bytes and its size as a reader consumes it, for error messages. */
+class BodyStart {
+  start: Uint8Array = new Uint8Array(0);
+  size = 0;
+
+  watch(res: Dispatcher.ResponseData): Dispatcher.ResponseData {
+    const body = res.body;
+    body.on('data', (chunk: Buffer) => {
+      if (this.start.length < 64) this.start = Buffer.concat([this.start, chunk.subarray(0, 64)]);
+      this.size += chunk.length;
+    });
+    return res;
   }
 }
 

@@ -1,6 +1,7 @@
 // Pure URL building for the seven operations: arguments are checked before anything is sent, and every
 // path segment is percent-encoded (continuation tokens may hold / + = ? # % &).
 import { UsageError } from '../errors/index.js';
+import { displayUrl } from '../redact.js';
 import { parseDay, toApiDate, type Day } from '../time/utc-day.js';
 
 export interface ApiHosts {
@@ -31,9 +32,18 @@ function checkDay(value: Day | string): Day {
   return parseDay(value);
 }
 
+/**
+ * A path segment, percent-encoded. `.` and `..` are encoded too (`%2E`): URL resolution would otherwise
+ * treat them as dot segments and drop them, or the segment before (a continuation token may be either).
+ */
+export function encodeSegment(segment: string | number): string {
+  const text = encodeURIComponent(String(segment));
+  return text === '.' || text === '..' ? text.replaceAll('.', '%2E') : text;
+}
+
 function join(host: string, segments: Array<string | number>): URL {
   const base = host.endsWith('/') ? host.slice(0, -1) : host;
-  return new URL(`${base}/${segments.map((s) => encodeURIComponent(String(s))).join('/')}`);
+  return new URL(`${base}/${segments.map(encodeSegment).join('/')}`);
 }
 
 export function videoPlayDataUrl(
@@ -99,10 +109,10 @@ export function rateLimitUrl(hosts: ApiHosts, id: unknown): URL {
   return join(hosts.baseUrl, ['shield', 'rate-limit', checkId('rate limit id', id)]);
 }
 
-/** A URL safe to log or store: secret query parameters (the video `token`) are redacted. */
+/** A URL safe to log or store: credentials and secret query parameters (the video `token`) redacted. */
 export function redactUrl(url: URL): string {
-  if (!url.searchParams.has('token')) return url.href;
+  if (!url.searchParams.has('token')) return displayUrl(url);
   const copy = new URL(url.href);
   copy.searchParams.set('token', 'REDACTED');
-  return copy.href;
+  return displayUrl(copy);
 }

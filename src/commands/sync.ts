@@ -1,13 +1,15 @@
 // `edgelog sync`: fetch chosen days now, wait, print what happened; exit 0 only if every day succeeded.
+import { randomUUID } from 'node:crypto';
 import { Command, Option } from 'commander';
 import type { Config } from '../config/index.js';
 import { startEngine, type Engine } from '../engine.js';
 import { UsageError } from '../errors/index.js';
 import { elapsed, formatTable, thousands } from '../format/table.js';
 import type { DayResult } from '../ingest/day-ingestor.js';
+import { InterruptedError } from '../ingest/errors.js';
 import type { DayJob } from '../queue/jobs.js';
 import type { JobOutcome } from '../queue/runtime.js';
-import type { LogSource } from '../store/ledger.repository.js';
+import type { LedgerRepository, LogSource } from '../store/ledger.repository.js';
 import { dayOf, dayRange, type Day } from '../time/utc-day.js';
 import { commandContext, dayArg, idListArg, intArg, printJson } from './shared.js';
 import { untilSignal } from './signals.js';
@@ -86,12 +88,14 @@ export function syncCommand(): Command {
       }
       const engine = await startEngine(config, logger);
       const stop = untilSignal();
+      const interrupted = new AbortController();
+      void stop.promise.then(() => interrupted.abort());
       try {
-        const done = await Promise.race([
-          executeSync(engine, plan, opts.concurrency || undefined),
-          stop.promise.then(() => null),
-        ]);
-        if (done === null) {
+        let done: Awaited<ReturnType<typeof executeSync>>;
+        try {
+          done = await executeSync(engine, plan, opts.concurrency || undefined, interrupted.signal);
+        } catch (err) {
+          if (!(err instanceof InterruptedError)) throw err;
           process.stderr.write(
             'edgelog: interrupted; days in progress keep their checkpoints and resume on the next run\n',
           );
@@ -110,25 +114,38 @@ export function syncCommand(): Command {
 }
 
 /**
- * Enqueues the plan's days, works them in this process (another `edgelog run` may take some), waits for
- * all of them, evaluates the alert rules of the zones touched and delivers their notices.
+ * Works the plan's days on a private queue of this run (so it does these days and nothing else, even on
+ * a Redis shared with `edgelog run`; the ledger's leases keep the two off the same day), waits for all
+ * of them, evaluates the alert rules of the zones touched and delivers their notices. Throws
+ * InterruptedError when `signal` fires first: the days in progress stop after their page in hand, with
+ * their checkpoints kept.
  */
 export async function executeSync(
   engine: Engine,
   plan: { days: DayJob[]; guardianZones: number[] },
   concurrency?: number,
+  signal?: AbortSignal,
 ): Promise<{ summary: SyncSummary; text: string }> {
   const started = engine.now(); // notices are stamped with the engine's clock
   const wallStart = Date.now();
-  const dayJobs = await engine.runtime.enqueueSync(plan.days);
-  const guardianJobs = await engine.runtime.enqueueGuardian(plan.guardianZones);
-  engine.runtime.startWorker(concurrency);
-  const outcomes = await engine.runtime.waitFor<DayResult>(dayJobs);
-  engine.logger.debug({ jobs: outcomes.length }, 'sync: day jobs finished');
-  const guardian = await engine.runtime.waitFor(guardianJobs);
+  const runId = randomUUID().slice(0, 8);
+  const runtime = engine.privateRuntime(`sync-${runId}`);
+  let outcomes: Array<JobOutcome<DayResult>>;
+  let guardian: JobOutcome[];
+  try {
+    const dayJobs = await runtime.enqueueSync(plan.days, runId);
+    const guardianJobs = await runtime.enqueueGuardian(plan.guardianZones, runId);
+    runtime.startWorker(concurrency);
+    outcomes = await runtime.waitFor<DayResult>(dayJobs, signal);
+    engine.logger.debug({ jobs: outcomes.length }, 'sync: day jobs finished');
+    guardian = await runtime.waitFor(guardianJobs, signal);
+    if (signal?.aborted) throw new InterruptedError();
+  } finally {
+    await runtime.discard();
+  }
   const alerts = await checkAlerts(engine, plan, started);
   const summary = {
-    ...summarise(outcomes, guardian, Date.now() - wallStart),
+    ...summarise(outcomes, guardian, Date.now() - wallStart, engine.archive.ledger),
     alerts,
     peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
   };
@@ -161,18 +178,42 @@ async function checkAlerts(
 /** How long sync waits for receivers before leaving undelivered notices to the queue. */
 const SETTLE_TIMEOUT_MS = 15_000;
 
+/** One day of the summary: how its pass ended, and the pass's figures (also those of a failed pass). */
+export interface SyncDay {
+  source: LogSource;
+  zone: number;
+  day: string;
+  /** How the pass ended; `failed` when the job failed for good. */
+  outcome: DayResult['outcome'] | 'failed';
+  /** The day's ledger state (a complete day stays complete whatever a re-run meets). */
+  state: string;
+  pages: number;
+  entries: number;
+  newEntries: number;
+  malformed: number;
+  quarantined: number;
+  durationMs?: number;
+  /** Why the pass did not complete the day. */
+  error?: string;
+  /** Not fetched: a pass since the job was made already did (see queue/handlers.ts alreadyFetched). */
+  skipped?: true;
+}
+
 export interface SyncSummary {
+  /** Every day reached the end of its data, and every snapshot was taken. */
   ok: boolean;
   days: number;
   pages: number;
   entries: number;
   newEntries: number;
   malformed: number;
+  quarantined: number;
+  incomplete: number;
   expired: number;
   failed: number;
   guardianSnapshots: number;
   durationMs: number;
-  results: Array<DayResult | { source: string; zone: number; day: string; state: 'failed'; error: string }>;
+  results: SyncDay[];
   alerts?: { notices: number; delivered: number; pending: number };
   /** This process's peak resident memory so far, in MiB. */
   peakRssMb?: number;
@@ -182,29 +223,57 @@ function summarise(
   outcomes: Array<JobOutcome<DayResult>>,
   guardian: JobOutcome[],
   durationMs: number,
+  ledger: Pick<LedgerRepository, 'get'>,
 ): SyncSummary {
-  const results: SyncSummary['results'] = outcomes.map((o) => {
-    if (o.result) return o.result;
+  const results: SyncDay[] = outcomes.map((o) => {
+    if (o.result) {
+      const r = o.result;
+      return {
+        source: r.source,
+        zone: r.zone,
+        day: r.day,
+        outcome: r.outcome,
+        state: r.state,
+        pages: r.pages,
+        entries: r.entries,
+        newEntries: r.newEntries,
+        malformed: r.malformed,
+        quarantined: r.quarantined,
+        durationMs: r.durationMs,
+        ...(r.error !== undefined ? { error: r.error } : {}),
+        ...(r.skipped ? { skipped: true as const } : {}),
+      };
+    }
+    // A failed job: what its pass stored is in the ledger.
     const d = o.data as DayJob;
+    const row = ledger.get({ source: d.source, zone: d.zone, day: d.day });
     return {
       source: d.source,
       zone: d.zone,
       day: d.day,
-      state: 'failed' as const,
-      error: o.error ?? 'unknown error',
+      outcome: 'failed' as const,
+      state: row?.state ?? 'failed',
+      pages: row?.pages ?? 0,
+      entries: row?.entries ?? 0,
+      newEntries: row?.new_entries ?? 0,
+      malformed: row?.malformed ?? 0,
+      quarantined: row?.quarantined ?? 0,
+      error: o.error ?? (o.pending ? 'still unfinished' : 'unknown error'),
     };
   });
-  const done = outcomes.flatMap((o) => (o.result ? [o.result] : []));
-  const sum = (f: (r: DayResult) => number) => done.reduce((a, r) => a + f(r), 0);
-  const failed = results.filter((r) => r.state === 'failed').length + guardian.filter((g) => g.error).length;
-  const expired = done.filter((r) => r.state === 'expired').length;
+  const sum = (f: (r: SyncDay) => number) => results.reduce((a, r) => a + f(r), 0);
+  const count = (outcome: SyncDay['outcome']) => results.filter((r) => r.outcome === outcome).length;
+  const failed = count('failed') + guardian.filter((g) => g.error).length;
+  const [incomplete, expired] = [count('incomplete'), count('expired')];
   return {
-    ok: failed === 0 && expired === 0,
+    ok: failed === 0 && expired === 0 && incomplete === 0,
     days: outcomes.length,
     pages: sum((r) => r.pages),
     entries: sum((r) => r.entries),
     newEntries: sum((r) => r.newEntries),
     malformed: sum((r) => r.malformed),
+    quarantined: sum((r) => r.quarantined),
+    incomplete,
     expired,
     failed,
     guardianSnapshots: guardian.filter((g) => !g.error).length,
@@ -213,6 +282,8 @@ function summarise(
   };
 }
 
+const plural = (n: number, one: string, many = `${one}s`) => `${thousands(n)} ${n === 1 ? one : many}`;
+
 function renderSummary(
   outcomes: Array<JobOutcome<DayResult>>,
   guardian: JobOutcome[],
@@ -220,16 +291,21 @@ function renderSummary(
 ): string {
   const table = formatTable(
     [
-      { header: 'source', value: (r) => r.source },
+      { header: 'source', value: (r: SyncDay) => r.source },
       { header: 'zone', value: (r) => r.zone, right: true },
       { header: 'day', value: (r) => r.day },
-      { header: 'state', value: (r) => r.state },
-      { header: 'pages', value: (r) => ('pages' in r ? r.pages : ''), right: true },
-      { header: 'entries', value: (r) => ('entries' in r ? thousands(r.entries) : ''), right: true },
-      { header: 'new', value: (r) => ('newEntries' in r ? thousands(r.newEntries) : ''), right: true },
-      { header: 'malformed', value: (r) => ('malformed' in r ? r.malformed : ''), right: true },
-      { header: 'time', value: (r) => ('durationMs' in r ? elapsed(r.durationMs) : ''), right: true },
-      { header: 'error', value: (r) => ('error' in r ? r.error : '') },
+      { header: 'outcome', value: (r) => (r.skipped ? `${r.outcome} (skipped)` : r.outcome) },
+      { header: 'pages', value: (r) => r.pages, right: true },
+      { header: 'entries', value: (r) => thousands(r.entries), right: true },
+      { header: 'new', value: (r) => thousands(r.newEntries), right: true },
+      { header: 'malformed', value: (r) => r.malformed, right: true },
+      { header: 'quarantined', value: (r) => r.quarantined, right: true },
+      {
+        header: 'time',
+        value: (r) => (r.durationMs !== undefined ? elapsed(r.durationMs) : ''),
+        right: true,
+      },
+      { header: 'error', value: (r) => r.error ?? '' },
     ],
     s.results,
     100,
@@ -240,8 +316,9 @@ function renderSummary(
     lines.push(g.error ? `guardian ${zone}: failed: ${g.error}` : `guardian ${zone}: snapshot stored`);
   }
   lines.push(
-    `${s.days} days, ${thousands(s.pages)} pages, ${thousands(s.entries)} entries, ${thousands(s.newEntries)} new, ` +
-      `${thousands(s.malformed)} malformed, ${s.expired} expired, ${s.failed} failed in ${elapsed(s.durationMs)}`,
+    `${plural(s.days, 'day')}, ${plural(s.pages, 'page')}, ${plural(s.entries, 'entry', 'entries')}, ` +
+      `${thousands(s.newEntries)} new, ${thousands(s.malformed)} malformed, ${thousands(s.quarantined)} quarantined, ` +
+      `${s.incomplete} incomplete, ${s.expired} expired, ${s.failed} failed in ${elapsed(s.durationMs)}`,
   );
   return lines.join('\n');
 }

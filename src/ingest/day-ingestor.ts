@@ -1,7 +1,7 @@
 // Fetches one (source, zone, day) to exhaustion into the archive: page → parse → store + checkpoint in
 // one transaction. Killed at any instant, a re-run resumes from the last committed checkpoint, and the
-// idempotent inserts make a re-fetched page harmless.
-import { hostname } from 'node:os';
+// idempotent inserts make a re-fetched page harmless. Every entry the API sent is archived, or
+// quarantined when it cannot be keyed, and counted in the ledger either way.
 import {
   EdgelogError,
   HttpStatusError,
@@ -11,11 +11,15 @@ import {
 } from '../errors/index.js';
 import type { PagingFields } from '../api/schemas/log-pages.js';
 import type { Logger } from '../logger.js';
+import { redactError } from '../redact.js';
+import type { StoreResult } from '../store/batch-insert.js';
 import type { Db } from '../store/database.js';
-import type { DayKey, LedgerRepository, LogSource } from '../store/ledger.repository.js';
+import type { Claim, DayKey, DayState, LedgerRepository, LogSource } from '../store/ledger.repository.js';
 import type { OriginLogsRepository } from '../store/origin-logs.repository.js';
+import type { QuarantineRepository } from '../store/quarantine.repository.js';
 import type { ShieldLogsRepository } from '../store/shield-logs.repository.js';
 import type { Day } from '../time/utc-day.js';
+import { batchEntries } from './decode-page.js';
 import { coveredUntil, finishedState } from './day-state.js';
 import { InterruptedError, LeaseBusyError } from './errors.js';
 import {
@@ -26,7 +30,8 @@ import {
   type ShieldPageResult,
   type ShieldPagesQuery,
 } from './fetch-pages.js';
-import type { OriginBatch } from './row-batch.js';
+import { ownerIsGone } from './lease-owner.js';
+import type { OriginBatch, ShieldBatch } from './row-batch.js';
 
 /** The pages of a Shield pass, in order (fetch-pages.ts, or page-threads.ts off the main thread). */
 export type ShieldPageSource = (
@@ -46,13 +51,25 @@ export interface DayResult {
   source: LogSource;
   zone: number;
   day: string;
-  state: 'complete' | 'partial' | 'expired';
+  /** How this pass ended: it reached the end of the day's data (complete or partial), or not. */
+  outcome: 'complete' | 'partial' | 'incomplete' | 'expired';
+  /** The day's ledger state after this pass (a complete day stays complete, see ledger.repository.ts). */
+  state: DayState;
   /** True when this run continued an interrupted pass from its checkpoint. */
   resumed: boolean;
+  /** This pass's figures. */
   pages: number;
   entries: number;
   newEntries: number;
   malformed: number;
+  quarantined: number;
+  /** Rows the day holds in the archive, over every pass (entries and quarantined). */
+  archived: number;
+  archivedQuarantined: number;
+  /** Why the pass did not complete the day (incomplete, expired), or the error a complete day's re-run met. */
+  error?: string;
+  /** True when the day was not fetched: a pass that started after the job was made already did it. */
+  skipped?: true;
   durationMs: number;
 }
 
@@ -66,6 +83,7 @@ export interface DayIngestorDeps {
   ledger: LedgerRepository;
   origin: OriginLogsRepository;
   shield: ShieldLogsRepository;
+  quarantine: QuarantineRepository;
   logger: Logger;
   /** @defaultValue Date.now */
   now?: () => number;
@@ -73,7 +91,10 @@ export interface DayIngestorDeps {
   pageCap: number;
   /** See finishedState. */
   finalizeDelayMs: number;
-  /** How long a claim on a day lasts without progress. @defaultValue 120 s */
+  /**
+   * How long a claim on a day lasts unless renewed. The holder renews it every third of this while it
+   * works (also while a request is in flight), so only a holder that stopped loses it. @defaultValue 60 s
+   */
   leaseMs?: number;
   /**
    * Origin rows per transaction, as in a Shield page: short synchronous chunks keep BullMQ's lock
@@ -81,42 +102,25 @@ export interface DayIngestorDeps {
    * thread). @defaultValue 1000
    */
   chunkRows?: number;
-  /** Tells whether a lease holder is gone. @defaultValue ownerIsGone (a dead process on this host) */
+  /** Tells whether a lease holder is gone. @defaultValue ownerIsGone (lease-owner.ts) */
   abandoned?: (owner: string) => boolean;
 }
 
 export interface RunOptions {
-  /** Who is fetching: see ownerId. A retry of the same job may take over its own lease at once. */
+  /** Who is fetching: a name unique to this run (lease-owner.ts ownerId). */
   owner: string;
   /** Stops the pass between pages (the page in hand is finished first). */
   signal?: AbortSignal | undefined;
   /** Continue an interrupted pass from its checkpoint. @defaultValue true */
   resume?: boolean;
-  /** No retry will follow: a retryable failure marks the day failed instead of keeping it running. */
+  /** No retry will follow: a retryable failure marks the day failed (its checkpoint kept for the next plan). */
   finalAttempt?: boolean;
 }
 
-/** A lease owner name: the job, and the host and process working it. */
-export function ownerId(jobId: string, host = hostname(), pid = process.pid): string {
-  return `${jobId}@${host}/${pid}`;
-}
+export { ownerId, ownerIsGone } from './lease-owner.js';
 
-/**
- * True when the owner ran on this host in a process that no longer exists (killed, crashed), so its
- * lease can be taken without waiting for it to expire. Owners on other hosts are never presumed gone.
- */
-export function ownerIsGone(owner: string): boolean {
-  const match = /@(.+)\/(\d+)$/.exec(owner);
-  if (!match || match[1] !== hostname()) return false;
-  const pid = Number(match[2]);
-  if (pid === process.pid) return false;
-  try {
-    process.kill(pid, 0);
-    return false;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'ESRCH';
-  }
-}
+/** A pass that stopped short of the end: what the API's answer said. */
+type Shortfall = { message: string } | null;
 
 export class DayIngestor {
   private readonly now: () => number;
@@ -130,10 +134,10 @@ export class DayIngestor {
   }
 
   /**
-   * Runs one pass. Returns the result for complete, partial and expired days. Throws LeaseBusyError when
-   * another job holds the day, InterruptedError when stopped between pages (checkpoint kept), and the
-   * API's EdgelogError otherwise: a retryable one keeps the checkpoint for the retry, a permanent one
-   * marks the day failed.
+   * Runs one pass. Returns the result for complete, partial, incomplete and expired days. Throws
+   * LeaseBusyError when another run holds the day (or took it over), InterruptedError when stopped
+   * between pages (checkpoint kept), and the API's or the store's error otherwise: the checkpoint is
+   * kept whenever the error was retryable, and a permanent one (or the last attempt) marks the day failed.
    */
   async run(key: DayKey & { day: Day }, opts: RunOptions): Promise<DayResult> {
     const { ledger } = this.deps;
@@ -150,55 +154,54 @@ export class DayIngestor {
     if (claim.kind === 'busy') throw new LeaseBusyError(claim.owner, claim.until, { context });
     const log = this.deps.logger.child(context);
     const passStartedAt = claim.row.pass_started_at ?? started;
-    try {
-      if (key.source === 'shield') {
-        await this.shieldPass(
-          key,
-          opts,
-          claim.resumed ? (claim.row.next_token ?? '') : '',
-          claim.row.pages,
-          log,
-        );
-      } else {
-        await this.originPass(key, opts, log);
-      }
-      const state = finishedState(key.day, passStartedAt, this.deps.finalizeDelayMs);
-      const end = this.now();
-      if (!ledger.finish(key, opts.owner, state, coveredUntil(key.day, passStartedAt), end)) {
-        throw new LeaseBusyError('another job', end, { context });
-      }
+    const lease = this.keepLease(key, opts.owner, opts.signal);
+    const result = (outcome: DayResult['outcome'], error?: string): DayResult => {
       const row = ledger.get(key)!;
-      const result: DayResult = {
+      return {
         ...context,
         day: key.day,
-        state,
+        outcome,
+        state: row.state,
         resumed: claim.resumed,
         pages: row.pages,
         entries: row.entries,
         newEntries: row.new_entries,
         malformed: row.malformed,
-        durationMs: end - started,
+        quarantined: row.quarantined,
+        archived: row.archived_entries,
+        archivedQuarantined: row.quarantined_entries,
+        ...(error !== undefined ? { error } : {}),
+        durationMs: this.now() - started,
       };
-      const { state: _s, source: _src, zone: _z, day: _d, ...figures } = result;
-      log.info({ state, ...figures }, 'day fetched');
-      return result;
+    };
+    try {
+      const shortfall =
+        key.source === 'shield'
+          ? await this.shieldPass(key, opts.owner, lease.signal, claim, log)
+          : await this.originPass(key, opts.owner, lease.signal);
+      const end = this.now();
+      if (shortfall) {
+        // What the API sent is stored; the day is not complete, and the next plan tries it again.
+        ledger.stop(key, opts.owner, 'incomplete', shortfall.message, end);
+        const r = result('incomplete', shortfall.message);
+        log.warn({ err: shortfall.message, pages: r.pages, entries: r.entries }, 'day incomplete');
+        return r;
+      }
+      const state = finishedState(key.day, passStartedAt, this.deps.finalizeDelayMs);
+      if (!ledger.finish(key, opts.owner, state, coveredUntil(key.day, passStartedAt), end)) {
+        throw new LeaseBusyError('another job', end, { context });
+      }
+      const r = result(state);
+      const { source: _src, zone: _z, day: _d, ...figures } = r;
+      log.info(figures, 'day fetched');
+      return r;
     } catch (raw) {
-      const err = coerceError(raw);
+      const err = redactError(coerceError(raw));
+      if (lease.lost()) throw new LeaseBusyError('another job', this.now(), { context, cause: err });
       if (err instanceof WindowExpiredError) {
         ledger.stop(key, opts.owner, 'expired', err.message, this.now());
-        log.warn({ err: err.message }, 'day is outside the API retention window: marked expired');
-        const row = ledger.get(key)!;
-        return {
-          ...context,
-          day: key.day,
-          state: 'expired',
-          resumed: claim.resumed,
-          pages: row.pages,
-          entries: row.entries,
-          newEntries: row.new_entries,
-          malformed: row.malformed,
-          durationMs: this.now() - started,
-        };
+        log.warn({ err: err.message }, 'day is outside the API retention window');
+        return result('expired', err.message);
       }
       if (opts.signal?.aborted || err instanceof InterruptedError) {
         ledger.stop(key, opts.owner, 'running', 'interrupted', this.now());
@@ -206,56 +209,113 @@ export class DayIngestor {
       }
       const retryable = err instanceof EdgelogError ? err.retryable : true;
       const state = retryable && !opts.finalAttempt ? 'running' : 'failed';
-      ledger.stop(key, opts.owner, state, describeError(err), this.now());
+      ledger.stop(key, opts.owner, state, describeError(err), this.now(), retryable);
       throw err;
+    } finally {
+      lease.release();
     }
+  }
+
+  /**
+   * Renews the lease every third of its length while the pass runs (a page with retries can take
+   * minutes). If it is lost (another run took the day over), the pass is stopped. The returned signal
+   * fires on `outer` or on the loss.
+   */
+  private keepLease(key: DayKey, owner: string, outer: AbortSignal | undefined) {
+    const lost = new AbortController();
+    const timer = setInterval(
+      () => {
+        let held: boolean;
+        try {
+          held = this.deps.ledger.renew(key, owner, this.now(), this.leaseMs);
+        } catch {
+          return; // busy database: try again at the next tick, well before the lease runs out
+        }
+        if (!held) lost.abort(new LeaseBusyError('another job', this.now()));
+      },
+      Math.max(1, Math.floor(this.leaseMs / 3)),
+    );
+    timer.unref();
+    return {
+      signal: outer ? AbortSignal.any([outer, lost.signal]) : lost.signal,
+      lost: () => lost.signal.aborted,
+      release: () => clearInterval(timer),
+    };
   }
 
   private async shieldPass(
     key: DayKey & { day: Day },
-    opts: RunOptions,
-    startToken: string,
-    donePages: number,
+    owner: string,
+    signal: AbortSignal,
+    claim: Extract<Claim, { kind: 'claimed' }>,
     log: Logger,
-  ): Promise<void> {
-    const { client, db, ledger, shield } = this.deps;
-    const source: ShieldPageSource = this.deps.pages ?? ((q, signal) => shieldPages(client, q, signal));
-    const query = { zone: key.zone, day: key.day, startToken, donePages, pageCap: this.deps.pageCap };
-    let pages = source(query, opts.signal);
-    let first: IteratorResult<ShieldPageResult, void>;
+  ): Promise<Shortfall> {
+    const { client, db, ledger, shield, quarantine } = this.deps;
+    const source: ShieldPageSource = this.deps.pages ?? ((q, s) => shieldPages(client, q, s));
+    const startToken = claim.resumed ? (claim.row.next_token ?? '') : '';
+    const query = {
+      zone: key.zone,
+      day: key.day,
+      startToken,
+      donePages: claim.resumed ? claim.row.pages : 0,
+      pageCap: this.deps.pageCap,
+    };
+    let pages = source(query, signal);
     try {
-      first = await pages.next();
-    } catch (err) {
-      // A token saved long ago may have expired at the API: start the day over (inserts are idempotent).
-      if (startToken === '' || !(err instanceof HttpStatusError) || ![400, 404, 410].includes(err.status))
-        throw err;
-      log.warn(
-        { err: err.message },
-        'the saved continuation token was refused; restarting the day from its first page',
-      );
-      ledger.claim(key, opts.owner, this.now(), this.leaseMs, false);
-      pages = source({ ...query, startToken: '', donePages: 0 }, opts.signal);
-      first = await pages.next();
-    }
-    for (let next = first; !next.done; next = await pages.next()) {
-      const page = next.value;
-      // The page's rows and the checkpoint naming the page after it commit together.
-      db.transaction(() => {
-        const stored = shield.store(key.zone, key.day, page.batch);
-        this.recordPage(key, opts.owner, page.nextToken, page.batch.logId.length, stored, 1);
-      }).immediate();
-      if (page.nextToken !== null && opts.signal?.aborted) {
-        await pages.return();
-        throw new InterruptedError({ context: { zone: key.zone, date: key.day, page: page.page } });
+      let first: IteratorResult<ShieldPageResult, void>;
+      try {
+        first = await pages.next();
+      } catch (err) {
+        // A token saved long ago may have expired at the API: start the day over (inserts are idempotent).
+        if (startToken === '' || !(err instanceof HttpStatusError) || ![400, 404, 410].includes(err.status))
+          throw err;
+        log.warn(
+          { err: err.message },
+          'the saved continuation token was refused; restarting the day from its first page',
+        );
+        ledger.claim(key, owner, this.now(), this.leaseMs, false);
+        pages = source({ ...query, startToken: '', donePages: 0 }, signal);
+        first = await pages.next();
       }
+      for (let next = first; !next.done; next = await pages.next()) {
+        const page = next.value;
+        // The page's rows, its quarantined entries and the checkpoint naming the page after it commit together.
+        db.transaction(() => {
+          const stored = shield.store(key.zone, key.day, page.batch);
+          const kept = quarantine.store(
+            'shield',
+            key.zone,
+            key.day,
+            page.page,
+            page.batch.rejected,
+            this.now(),
+          );
+          this.recordPage(key, owner, page.nextToken, page.batch, stored, kept, 1);
+        }).immediate();
+        if (page.stop) {
+          return {
+            message: `${page.stop.message}; the ${page.page} pages fetched are stored, and the next plan fetches the day again`,
+          };
+        }
+        if (page.nextToken !== null && signal.aborted) {
+          throw new InterruptedError({ context: { zone: key.zone, date: key.day, page: page.page } });
+        }
+      }
+      return null;
+    } finally {
+      // On every path (a store failure included): frees a page thread's job and any request made ahead.
+      await pages.return(undefined);
     }
   }
 
-  private async originPass(key: DayKey & { day: Day }, opts: RunOptions, log: Logger): Promise<void> {
-    const { client, db, ledger, origin } = this.deps;
+  private async originPass(
+    key: DayKey & { day: Day },
+    owner: string,
+    signal: AbortSignal,
+  ): Promise<Shortfall> {
+    const { client, db, ledger, origin, quarantine } = this.deps;
     const source: OriginDaySource =
-      this.deps.originDays ??
-      ((q, store, restart, signal) => streamOriginDay(client, q, store, restart, signal));
+      this.deps.originDays ?? ((q, store, restart, s) => streamOriginDay(client, q, store, restart, s));
     const paging = await source(
       { zone: key.zone, day: key.day, batchSize: this.chunkRows },
       // Each batch commits with the ledger's counts; the first one also counts the call.
@@ -263,36 +323,51 @@ export class DayIngestor {
         db
           .transaction(() => {
             const stored = origin.store(key.zone, key.day, batch);
-            this.recordPage(key, opts.owner, null, batch.logId.length, stored, first ? 1 : 0);
+            const kept = quarantine.store('origin', key.zone, key.day, null, batch.rejected, this.now());
+            this.recordPage(key, owner, null, batch, stored, kept, first ? 1 : 0);
           })
           .immediate(),
       // A retried request starts the day's pass over, so its counts are not doubled.
-      () => ledger.claim(key, opts.owner, this.now(), this.leaseMs, false),
-      opts.signal,
+      () => ledger.claim(key, owner, this.now(), this.leaseMs, false),
+      signal,
     );
-    if (paging.hasMoreData) {
-      log.warn(
-        'origin answer announces more data; the operation has no paging, so the day is taken as answered',
-      );
+    if (paging.hasMoreData === true) {
+      return {
+        message:
+          'the origin answer says it holds more data (hasMoreData), and the operation has no paging: ' +
+          'what it sent is stored, and the day is fetched again',
+      };
     }
+    return null;
   }
 
   private recordPage(
     key: DayKey,
     owner: string,
     nextToken: string | null,
-    entries: number,
-    stored: { inserted: number; malformed: number; firstTs: number | null; lastTs: number | null },
+    batch: OriginBatch | ShieldBatch,
+    stored: StoreResult,
+    quarantineInserted: number,
     pages: 0 | 1,
   ): void {
     const ok = this.deps.ledger.recordPage(
       key,
       owner,
-      { nextToken, entries, pages, ...stored },
+      {
+        nextToken,
+        entries: batchEntries(batch),
+        pages,
+        inserted: stored.inserted,
+        malformed: stored.malformed,
+        quarantined: batch.rejected.length,
+        quarantineInserted,
+        firstTs: stored.firstTs,
+        lastTs: stored.lastTs,
+      },
       this.now(),
       this.leaseMs,
     );
-    // Losing the lease means another job took the day over: roll this page back and let it continue.
+    // Losing the lease means another run took the day over: roll this page back and let it continue.
     if (!ok)
       throw new LeaseBusyError('another job', this.now(), { context: { zone: key.zone, date: key.day } });
   }

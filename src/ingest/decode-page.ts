@@ -1,13 +1,15 @@
 // Pure: a page body (text) → its paging fields and its rows, in columns: all of ingestion's work that
-// does not touch the database.
+// does not touch the database. Entries that cannot be keyed go to the batch's `rejected` list.
 import {
-  checkEntry,
-  parseOriginErrorLogResponse,
-  parseShieldEventLogPage,
+  entryProblem,
+  originEnvelope,
   ShapeError,
+  shieldPageEnvelope,
   type InlineErrorObject,
   type PagingFields,
+  type RawLogEntry,
 } from '../api/schemas/log-pages.js';
+import { describeBody } from '../api/describe-body.js';
 import { LogsSplitter, SplitError } from './logs-splitter.js';
 import { appendOriginEntry, appendShieldEntry } from './parse-entries.js';
 import { emptyOriginBatch, emptyShieldBatch, type OriginBatch, type ShieldBatch } from './row-batch.js';
@@ -34,7 +36,7 @@ function parseJson(text: string): unknown {
   } catch (err) {
     throw new DecodeError(
       'malformed-json',
-      `body is not valid JSON (${text.length} characters; truncated?): ${(err as Error).message}`,
+      `body is not JSON (${describeBody(text)}): ${(err as Error).message}`,
     );
   }
 }
@@ -48,10 +50,27 @@ function shape<T>(fn: () => T): T {
   }
 }
 
+/** Appends one entry to `batch`, or to its rejected list when it has no usable key. */
+function take<B extends OriginBatch | ShieldBatch>(
+  batch: B,
+  entry: unknown,
+  position: number,
+  append: (b: B, e: RawLogEntry) => void,
+  raw: () => string,
+): void {
+  const reason = entryProblem(entry);
+  if (reason === null) append(batch, entry as RawLogEntry);
+  else batch.rejected.push({ position, raw: raw(), reason });
+}
+
 export function decodeShieldPage(text: string): DecodedShieldPage {
-  const page = shape(() => parseShieldEventLogPage(parseJson(text)));
+  const page = shape(() => shieldPageEnvelope(parseJson(text)));
   const batch = emptyShieldBatch();
-  for (const entry of page.logs) appendShieldEntry(batch, entry);
+  const { logs } = page;
+  for (let i = 0; i < logs.length; i++) {
+    const entry = logs[i];
+    take(batch, entry, i, appendShieldEntry, () => JSON.stringify(entry) ?? 'undefined');
+  }
   return {
     hasMoreData: page.hasMoreData,
     continuationToken: page.continuationToken,
@@ -63,12 +82,14 @@ export function decodeShieldPage(text: string): DecodedShieldPage {
 
 /**
  * An origin answer decoded as it arrives: `push` takes the next piece of text and returns the batches
- * of `batchSize` rows it completed; `end` returns the last (possibly empty) batch and the paging fields.
- * Entries are parsed one by one (see logs-splitter.ts), so a day of any size is never in memory whole.
+ * of `batchSize` entries it completed; `end` returns the last (possibly empty) batch and the paging
+ * fields. Entries are parsed one by one (see logs-splitter.ts), so a day of any size is never in memory
+ * whole. A rejected entry keeps its text exactly as received.
  */
 export class OriginBodyDecoder {
   private readonly splitter = new LogsSplitter();
   private batch = emptyOriginBatch();
+  private size = 0;
   private index = 0;
 
   constructor(private readonly batchSize: number) {}
@@ -76,11 +97,11 @@ export class OriginBodyDecoder {
   push(text: string): OriginBatch[] {
     const full: OriginBatch[] = [];
     for (const element of split(() => this.splitter.push(text))) {
-      const entry = shape(() => checkEntry(parseJson(element), this.index++));
-      appendOriginEntry(this.batch, entry);
-      if (this.batch.logId.length === this.batchSize) {
+      take(this.batch, parseJson(element), this.index++, appendOriginEntry, () => element);
+      if (++this.size === this.batchSize) {
         full.push(this.batch);
         this.batch = emptyOriginBatch();
+        this.size = 0;
       }
     }
     return full;
@@ -88,8 +109,7 @@ export class OriginBodyDecoder {
 
   end(): { batch: OriginBatch; paging: PagingFields } {
     const rest = split(() => this.splitter.end());
-    const envelope = shape(() => parseOriginErrorLogResponse(parseJson(rest)));
-    const { hasMoreData, continuationToken, startToken } = envelope;
+    const { hasMoreData, continuationToken, startToken } = shape(() => originEnvelope(parseJson(rest)));
     return { batch: this.batch, paging: { hasMoreData, continuationToken, startToken } };
   }
 }
@@ -102,4 +122,9 @@ function split<T>(fn: () => T): T {
       throw new DecodeError('malformed-json', `body is not valid JSON: ${err.message}`);
     throw err;
   }
+}
+
+/** Entries a batch came with: its rows and its rejected entries. */
+export function batchEntries(batch: OriginBatch | ShieldBatch): number {
+  return batch.logId.length + batch.rejected.length;
 }

@@ -4,9 +4,9 @@
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { ApiClient } from '../api/index.js';
 import type { PagingFields } from '../api/schemas/log-pages.js';
-import { PagingError } from '../errors/index.js';
+import type { PagingError } from '../errors/index.js';
 import type { Day } from '../time/utc-day.js';
-import { decodeShieldPage, OriginBodyDecoder, type DecodedShieldPage } from './decode-page.js';
+import { batchEntries, decodeShieldPage, OriginBodyDecoder, type DecodedShieldPage } from './decode-page.js';
 import { decideNextPage } from './paging.js';
 import { guessPaging } from './peek-paging.js';
 import type { OriginBatch, ShieldBatch } from './row-batch.js';
@@ -21,6 +21,12 @@ export interface ShieldPagesQuery {
   pageCap: number;
 }
 
+/** Why a pass stopped before the API said it was done (a loop, an empty page claiming more, the cap). */
+export interface PagingStop {
+  reason: PagingError['reason'];
+  message: string;
+}
+
 export interface ShieldPageResult {
   /** The page's number in the pass, 1-based. */
   page: number;
@@ -29,6 +35,8 @@ export interface ShieldPageResult {
   /** The next page's token; null after the last page. */
   nextToken: string | null;
   batch: ShieldBatch;
+  /** Set on the last page of a pass that paging anomaly stopped: the page is stored, then the pass ends. */
+  stop?: PagingStop;
 }
 
 export interface OriginQuery {
@@ -47,7 +55,8 @@ interface Request {
 }
 
 /**
- * Every page of a pass, in order. Throws PagingError on a loop, an empty page claiming more, the cap.
+ * Every page of a pass, in order. A page that reveals a paging anomaly (a repeating token, an empty
+ * page claiming more, the page cap) is still yielded, as the last one, with `stop` saying why.
  *
  * Pages are requested ahead of the caller: as soon as a page's bytes arrive, the next page's token is
  * guessed from them (peek-paging.ts) and requested while this one is decoded and the caller stores the
@@ -109,15 +118,16 @@ export async function* shieldPages(
       const page = await current.page;
       pages++;
       seen.add(current.token);
-      const entries = page.batch.logId.length;
+      const entries = batchEntries(page.batch);
       const decision = decideNextPage(
         { entries, hasMoreData: page.hasMoreData, continuationToken: page.continuationToken },
         { requestedToken: current.token, pages, seenTokens: seen, pageCap: q.pageCap },
       );
       if (decision.kind === 'error') {
-        throw new PagingError(decision.reason, decision.message, {
-          context: { source: 'shield', zone: q.zone, date: q.day, page: pages },
-        });
+        // The page's entries are sent all the same: stored first, then the pass ends.
+        const stop = { reason: decision.reason, message: decision.message };
+        yield { page: pages, token: current.token, nextToken: null, batch: page.batch, stop };
+        return;
       }
       const nextToken = decision.kind === 'next' ? decision.token : null;
       if (ahead.length > 0 && ahead[0]!.token !== nextToken) {
@@ -174,7 +184,7 @@ export function streamOriginDay(
       for (const batch of decoder.push(utf8.decode())) await put(batch);
       const { batch, paging } = decoder.end();
       // The last rows; for an empty day an empty batch, so the call is still counted.
-      if (batch.logId.length > 0 || first) await put(batch);
+      if (batchEntries(batch) > 0 || first) await put(batch);
       return paging;
     },
     { signal },

@@ -196,10 +196,15 @@ export class PageThreads {
     signal?: AbortSignal,
   ): Promise<PagingFields> {
     const messages = this.job((id) => ({ type: 'origin', id, query: q }), signal);
-    for (let next = await messages.next(); ; next = await messages.next()) {
-      if (next.done) return next.value ?? { hasMoreData: null, continuationToken: null, startToken: null };
-      if (next.value.type === 'batch') store(next.value.batch, next.value.first);
-      else if (next.value.type === 'restart') restart();
+    try {
+      for (let next = await messages.next(); ; next = await messages.next()) {
+        if (next.done) return next.value ?? { hasMoreData: null, continuationToken: null, startToken: null };
+        if (next.value.type === 'batch') store(next.value.batch, next.value.first);
+        else if (next.value.type === 'restart') restart();
+      }
+    } finally {
+      // Also when `store` throws: stops the job on the thread, which would otherwise wait for room.
+      await messages.return(null);
     }
   }
 

@@ -1,11 +1,15 @@
 // Rows in columns: one array per field, instead of one object per row, for the pages between decoding
 // and storing (a thousand fewer allocations a page on the hot path).
+import type { RejectedEntry } from '../api/schemas/log-pages.js';
 import type { OriginRow, ShieldRow } from './parse-entries.js';
+
+export type { RejectedEntry };
 
 export type Columns<Row> = { -readonly [K in keyof Row]: Array<Row[K]> };
 
-export type OriginBatch = Columns<OriginRow>;
-export type ShieldBatch = Columns<ShieldRow>;
+/** A page's rows in columns, and the entries of the page that could not be keyed. */
+export type OriginBatch = Columns<OriginRow> & { rejected: RejectedEntry[] };
+export type ShieldBatch = Columns<ShieldRow> & { rejected: RejectedEntry[] };
 
 const ORIGIN_FIELDS = [
   'logId',
@@ -39,8 +43,9 @@ const SHIELD_FIELDS = [
   'extraLabels',
 ] as const satisfies ReadonlyArray<keyof ShieldRow>;
 
-function empty<Row>(fields: ReadonlyArray<keyof Row>): Columns<Row> {
-  return Object.fromEntries(fields.map((f) => [f, []])) as unknown as Columns<Row>;
+function empty<Row>(fields: ReadonlyArray<keyof Row>): Columns<Row> & { rejected: RejectedEntry[] } {
+  const columns = Object.fromEntries(fields.map((f) => [f, []])) as unknown as Columns<Row>;
+  return Object.assign(columns, { rejected: [] as RejectedEntry[] });
 }
 
 function push<Row>(batch: Columns<Row>, fields: ReadonlyArray<keyof Row>, row: Row): void {

@@ -6,7 +6,7 @@ import { InlineApiError } from '../errors/index.js';
 import type { DayIngestor, DayResult } from '../ingest/day-ingestor.js';
 import type { Logger } from '../logger.js';
 import type { GuardianRepository } from '../store/guardian.repository.js';
-import type { LedgerRepository } from '../store/ledger.repository.js';
+import type { LedgerRepository, LedgerRow } from '../store/ledger.repository.js';
 import type { OriginLogsRepository } from '../store/origin-logs.repository.js';
 import type { ShieldLogsRepository } from '../store/shield-logs.repository.js';
 import { DAY_MS, dayOf, dayStartMs, parseDay } from '../time/utc-day.js';
@@ -66,15 +66,63 @@ export interface DayRunOptions {
   owner: string;
   signal?: AbortSignal | undefined;
   finalAttempt: boolean;
+  /** When the job was made (ms). @defaultValue never skip */
+  enqueuedAt?: number;
+}
+
+/**
+ * Pure: whether a day job has nothing left to do, so that a day is fetched once however many workers
+ * plan it. A pass that started after the job was made and reached the end of the day's data fetched all
+ * the job would have. Besides: a catch-up job finds its day complete (another worker's catch-up did it),
+ * or a refresh of today finds a pass finished since it was planned (refreshed within the hour).
+ */
+export function alreadyFetched(
+  row: LedgerRow | undefined,
+  reason: DayJob['reason'],
+  enqueuedAt: number | undefined,
+): boolean {
+  if (!row || enqueuedAt === undefined || row.lease_owner !== null || row.next_token !== null) return false;
+  if (reason === 'catch-up' && row.state === 'complete') return true;
+  const finished =
+    row.finished_at !== null && row.pass_started_at !== null && row.finished_at >= row.pass_started_at;
+  if (!finished) return false;
+  if (row.pass_started_at! >= enqueuedAt) return true;
+  return reason === 'refresh' && row.finished_at! >= enqueuedAt;
 }
 
 export async function runDay(deps: HandlerDeps, job: DayJob, opts: DayRunOptions): Promise<DayResult> {
+  const key = { source: job.source, zone: job.zone, day: job.day };
+  const row = deps.ledger.get(key);
+  if (alreadyFetched(row, job.reason, opts.enqueuedAt)) {
+    deps.logger.debug({ ...key }, 'day already fetched since this job was made; skipped');
+    return skippedResult(row!);
+  }
   const result = await deps.ingestor.run(
     { source: job.source, zone: job.zone, day: parseDay(job.day) },
     { owner: opts.owner, signal: opts.signal, finalAttempt: opts.finalAttempt },
   );
   await deps.afterDay?.(result);
   return result;
+}
+
+function skippedResult(row: LedgerRow): DayResult {
+  return {
+    source: row.source,
+    zone: row.zone_id,
+    day: row.log_date,
+    outcome: row.state === 'complete' ? 'complete' : 'partial',
+    state: row.state,
+    resumed: false,
+    pages: 0,
+    entries: 0,
+    newEntries: 0,
+    malformed: 0,
+    quarantined: 0,
+    archived: row.archived_entries,
+    archivedQuarantined: row.quarantined_entries,
+    skipped: true,
+    durationMs: 0,
+  };
 }
 
 export interface GuardianResult {

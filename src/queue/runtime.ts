@@ -5,6 +5,7 @@ import { DelayedError, Queue, QueueEvents, UnrecoverableError, Worker, type Job 
 import { Redis } from 'ioredis';
 import { EdgelogError, coerceError, describeError } from '../errors/index.js';
 import { ownerId, type DayResult } from '../ingest/day-ingestor.js';
+import { redactError } from '../redact.js';
 import { InterruptedError, LeaseBusyError } from '../ingest/errors.js';
 import type { Logger } from '../logger.js';
 import { redisOptions, type RedisTarget } from '../redis/connection.js';
@@ -34,6 +35,13 @@ export interface RuntimeOptions {
   /** Redis key prefix (config redis.prefix). */
   prefix: string;
   handlers: Omit<HandlerDeps, 'enqueueDays'>;
+  /**
+   * The queue. The shared ingest queue for `edgelog run`; `edgelog sync` works a private one of its own,
+   * so that it does the days it was asked for and nothing else. @defaultValue INGEST_QUEUE
+   */
+  queueName?: string;
+  /** Called when discard() begins. */
+  onDiscard?: () => void;
 }
 
 export class IngestRuntime {
@@ -43,11 +51,13 @@ export class IngestRuntime {
   private readonly shutdown = new AbortController();
   private readonly deps: HandlerDeps;
   private readonly log: Logger;
+  private readonly queueName: string;
 
   constructor(private readonly opts: RuntimeOptions) {
     const { config } = opts.handlers;
     this.log = opts.handlers.logger.child({ component: 'queue' });
-    this.queue = new Queue(INGEST_QUEUE, {
+    this.queueName = opts.queueName ?? INGEST_QUEUE;
+    this.queue = new Queue(this.queueName, {
       connection: redisOptions(opts.redis),
       prefix: opts.prefix,
       defaultJobOptions: {
@@ -110,7 +120,7 @@ export class IngestRuntime {
   /** Starts processing jobs in this process. */
   startWorker(concurrency = this.deps.config.worker.concurrency): void {
     if (this.worker) return;
-    this.worker = new Worker(INGEST_QUEUE, (job, token, signal) => this.process(job, token, signal), {
+    this.worker = new Worker(this.queueName, (job, token, signal) => this.process(job, token, signal), {
       connection: redisOptions(this.opts.redis),
       prefix: this.opts.prefix,
       concurrency,
@@ -147,15 +157,25 @@ export class IngestRuntime {
     );
   }
 
-  /** Waits until every job has completed or failed for good (see waitForJobs). */
-  async waitFor<R>(jobs: Array<Job<JobData, unknown, string>>): Promise<Array<JobOutcome<R>>> {
+  /**
+   * Waits until every job has completed or failed for good (see waitForJobs). When `signal` fires, stops
+   * waiting at once; the unfinished jobs come back `pending`.
+   */
+  async waitFor<R>(
+    jobs: Array<Job<JobData, unknown, string>>,
+    signal?: AbortSignal,
+  ): Promise<Array<JobOutcome<R>>> {
     if (jobs.length === 0) return [];
-    this.events ??= new QueueEvents(INGEST_QUEUE, {
-      connection: redisOptions(this.opts.redis),
-      prefix: this.opts.prefix,
-    });
-    this.events.on('error', (err) => this.log.error({ err: coerceError(err).message }, 'queue events error'));
-    return waitForJobs<JobData, R>(this.queue, this.events, jobs);
+    if (!this.events) {
+      this.events = new QueueEvents(this.queueName, {
+        connection: redisOptions(this.opts.redis),
+        prefix: this.opts.prefix,
+      });
+      this.events.on('error', (err) =>
+        this.log.error({ err: coerceError(err).message }, 'queue events error'),
+      );
+    }
+    return waitForJobs<JobData, R>(this.queue, this.events, jobs, signal ? { signal } : {});
   }
 
   /**
@@ -164,6 +184,12 @@ export class IngestRuntime {
    */
   async close(timeoutMs = this.deps.config.worker.shutdownTimeout): Promise<void> {
     this.shutdown.abort(new Error('shutting down'));
+    await this.closeWorker(timeoutMs);
+    await this.events?.close();
+    await this.queue.close();
+  }
+
+  private async closeWorker(timeoutMs: number): Promise<void> {
     if (this.worker) {
       const closing = this.worker.close();
       const timer = new AbortController();
@@ -177,8 +203,19 @@ export class IngestRuntime {
         await this.worker.close(true);
       }
     }
-    await this.events?.close();
-    await this.queue.close();
+  }
+
+  /** close(), after removing every key of this runtime's queue from Redis (a private queue, once done). */
+  async discard(timeoutMs = this.deps.config.worker.shutdownTimeout): Promise<void> {
+    this.opts.onDiscard?.();
+    this.shutdown.abort(new Error('shutting down'));
+    try {
+      await this.closeWorker(timeoutMs);
+      await this.queue.obliterate({ force: true });
+    } catch (err) {
+      this.log.warn({ err: coerceError(err).message, queue: this.queueName }, 'could not remove the queue');
+    }
+    await this.close(0);
   }
 
   private async enqueueScheduledDays(jobs: DayJob[]): Promise<void> {
@@ -200,6 +237,7 @@ export class IngestRuntime {
             owner: ownerId(`job-${job.id}`),
             signal: jobSignal,
             finalAttempt: job.attemptsMade + 1 >= (job.opts.attempts ?? 1),
+            enqueuedAt: job.timestamp,
           });
         case 'guardian':
           return await runGuardian(this.deps, job.data as GuardianJob, jobSignal);
@@ -223,9 +261,11 @@ export class IngestRuntime {
       await job.moveToDelayed(Date.now() + delay, token);
       throw new DelayedError();
     }
-    if (err instanceof UnrecoverableError) throw err;
-    if (err instanceof EdgelogError && !err.retryable) throw new UnrecoverableError(describeError(err));
-    throw err;
+    // BullMQ keeps the message and stack in Redis (failedReason): no secret may be in them.
+    if (err instanceof UnrecoverableError) throw redactError(err);
+    if (err instanceof EdgelogError && !err.retryable)
+      throw redactError(new UnrecoverableError(describeError(err)));
+    throw redactError(err);
   }
 
   private async withLock<T>(name: string, fn: () => Promise<T>): Promise<T> {

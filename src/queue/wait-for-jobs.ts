@@ -1,6 +1,7 @@
 // Waiting on many BullMQ jobs with one pair of QueueEvents listeners (job.waitUntilFinished adds
 // listeners per job, which does not scale to a sync of hundreds of days).
 import { Job, type Queue, type QueueEvents } from 'bullmq';
+import { coerceError } from '../errors/index.js';
 
 export interface JobOutcome<R = unknown, D = unknown> {
   id: string;
@@ -18,6 +19,8 @@ export interface WaitOptions {
   settleOnFailedAttempt?: boolean;
   /** Give up after this long; unfinished jobs come back `pending`. */
   timeoutMs?: number;
+  /** Stop waiting when this fires (a shutdown); unfinished jobs come back `pending`. */
+  signal?: AbortSignal;
 }
 
 export async function waitForJobs<D, R>(
@@ -27,6 +30,8 @@ export async function waitForJobs<D, R>(
   opts: WaitOptions = {},
 ): Promise<Array<JobOutcome<R, D>>> {
   if (jobs.length === 0) return [];
+  const pending = () => jobs.map((j) => ({ id: j.id!, data: j.data, pending: true as const }));
+  if (opts.signal?.aborted) return pending();
   await events.waitUntilReady();
   const byId = new Map(jobs.map((j) => [j.id!, j]));
   const outcomes = new Map<string, JobOutcome<R, D>>();
@@ -38,14 +43,24 @@ export async function waitForJobs<D, R>(
     // Events can be missed (QueueEvents starts reading its stream a moment after it is ready): a slow
     // poll of the unfinished jobs makes sure a finished job is always seen.
     const poll = setInterval(() => {
-      for (const id of byId.keys()) if (!outcomes.has(id)) void settle(id).catch(reject);
+      for (const id of byId.keys()) if (!outcomes.has(id)) void settle(id).catch(fail);
     }, POLL_MS);
-    const finish = () => {
+    // Every way out clears the poll, the timer and the listeners: a wait must never keep the process alive.
+    const cleanup = () => {
       clearInterval(poll);
       for (const name of names) events.off(name, onEvent);
       if (timer) clearTimeout(timer);
+      opts.signal?.removeEventListener('abort', finish);
+    };
+    const finish = () => {
+      cleanup();
       resolve(jobs.map((j) => outcomes.get(j.id!) ?? { id: j.id!, data: j.data, pending: true }));
     };
+    const fail = (err: unknown) => {
+      cleanup();
+      reject(coerceError(err));
+    };
+    opts.signal?.addEventListener('abort', finish, { once: true });
     const settle = async (id: string) => {
       const job = byId.get(id);
       if (!job || outcomes.has(id)) return;
@@ -69,10 +84,10 @@ export async function waitForJobs<D, R>(
       } else return; // waiting, active, or delayed for a retry: keep waiting
       if (outcomes.size === byId.size) finish();
     };
-    const onEvent = ({ jobId }: { jobId: string }) => void settle(jobId).catch(reject);
+    const onEvent = ({ jobId }: { jobId: string }) => void settle(jobId).catch(fail);
     for (const name of names) events.on(name, onEvent);
     if (opts.timeoutMs !== undefined) timer = setTimeout(finish, opts.timeoutMs);
     // Jobs that finished before we listened.
-    for (const id of byId.keys()) void settle(id).catch(reject);
+    for (const id of byId.keys()) void settle(id).catch(fail);
   });
 }

@@ -6,6 +6,7 @@ import { GuardianRepository } from './guardian.repository.js';
 import { LedgerRepository } from './ledger.repository.js';
 import { assertMigrated, migrate } from './migrate.js';
 import { OriginLogsRepository } from './origin-logs.repository.js';
+import { QuarantineRepository } from './quarantine.repository.js';
 import { ShieldLogsRepository } from './shield-logs.repository.js';
 
 export interface Archive {
@@ -13,6 +14,7 @@ export interface Archive {
   ledger: LedgerRepository;
   origin: OriginLogsRepository;
   shield: ShieldLogsRepository;
+  quarantine: QuarantineRepository;
   guardian: GuardianRepository;
   close(): Promise<void>;
 }
@@ -44,6 +46,7 @@ export function openArchive(path: string, opts: ArchiveOptions = {}): Archive {
     ledger: new LedgerRepository(db),
     origin: new OriginLogsRepository(db),
     shield: new ShieldLogsRepository(db),
+    quarantine: new QuarantineRepository(db),
     guardian: new GuardianRepository(db),
     close: () => {
       const closeDb = () => void (db.open && db.close());

@@ -1,8 +1,16 @@
-// ingest_ledger: per (source, zone, day) state and the checkpoint of the pass in progress.
+// ingest_ledger: per (source, zone, day) the state of its archive, the checkpoint of the pass in
+// progress, and the day's totals over every pass.
+//
+// States say what the archive holds, and a later pass never makes them say less: `complete` stays
+// complete whatever a re-run meets (its error is still recorded in last_error), and `partial` stays
+// partial unless a pass completes the day or the API no longer serves it (`expired`). Otherwise the last
+// pass decides: `running` (in progress or interrupted; the checkpoint is kept), `failed`, `incomplete`
+// (the API's paging broke off; what it sent is stored), `expired`.
+import { redact } from '../redact.js';
 import type { Db } from './database.js';
 
 export type LogSource = 'origin' | 'shield';
-export type DayState = 'running' | 'partial' | 'complete' | 'failed' | 'expired';
+export type DayState = 'running' | 'partial' | 'complete' | 'incomplete' | 'failed' | 'expired';
 
 export interface LedgerRow {
   source: LogSource;
@@ -15,8 +23,11 @@ export interface LedgerRow {
   entries: number;
   new_entries: number;
   malformed: number;
+  quarantined: number;
   first_ts: number | null;
   last_ts: number | null;
+  archived_entries: number;
+  quarantined_entries: number;
   covered_until: number | null;
   last_error: string | null;
   lease_owner: string | null;
@@ -40,49 +51,73 @@ export interface PageProgress {
   nextToken: string | null;
   /** API calls this progress covers (an origin day's later chunks add 0). */
   pages: number;
+  /** Entries the API sent (stored, already archived, or quarantined). */
   entries: number;
+  /** Rows added to the entry table. */
   inserted: number;
   malformed: number;
+  /** Entries that could not be keyed. */
+  quarantined: number;
+  /** Of which were added to quarantined_entries now. */
+  quarantineInserted: number;
   firstTs: number | null;
   lastTs: number | null;
 }
 
+/** How a pass ended without reaching the end of the day's data. */
+export type StopState = 'running' | 'failed' | 'incomplete' | 'expired';
+
+// A state the archive already reached is never taken back by a later pass (see the file's comment).
+const KEEP_ARCHIVED = `CASE WHEN state IN ('complete', 'partial') THEN state ELSE @state END`;
+const KEEP_COMPLETE = `CASE WHEN state = 'complete' THEN state ELSE @state END`;
+
 export class LedgerRepository {
   private readonly select;
   private readonly upsertStart;
-  private readonly renew;
+  private readonly resume;
+  private readonly renewStmt;
   private readonly progress;
   private readonly finishStmt;
   private readonly stopStmt;
+  private readonly expireStmt;
 
   constructor(private readonly db: Db) {
     this.select = db.prepare('SELECT * FROM ingest_ledger WHERE source = ? AND zone_id = ? AND log_date = ?');
+    const where = 'WHERE source = @source AND zone_id = @zone AND log_date = @day';
     this.upsertStart = db.prepare(`INSERT INTO ingest_ledger
-        (source, zone_id, log_date, state, pass_started_at, next_token, pages, entries, new_entries, malformed,
-         first_ts, last_ts, last_error, lease_owner, lease_until, updated_at)
-      VALUES (@source, @zone, @day, 'running', @now, '', 0, 0, 0, 0, NULL, NULL, NULL, @owner, @until, @now)
+        (source, zone_id, log_date, state, pass_started_at, next_token, lease_owner, lease_until, updated_at)
+      VALUES (@source, @zone, @day, 'running', @now, '', @owner, @until, @now)
       ON CONFLICT (source, zone_id, log_date) DO UPDATE SET
-        state = 'running', pass_started_at = @now, next_token = '', pages = 0, entries = 0, new_entries = 0,
-        malformed = 0, first_ts = NULL, last_ts = NULL, last_error = NULL,
-        lease_owner = @owner, lease_until = @until, updated_at = @now`);
-    this.renew =
-      db.prepare(`UPDATE ingest_ledger SET lease_owner = @owner, lease_until = @until, updated_at = @now
-      WHERE source = @source AND zone_id = @zone AND log_date = @day`);
+        state = ${KEEP_ARCHIVED.replace('@state', "'running'")}, pass_started_at = @now, next_token = '',
+        pages = 0, entries = 0, new_entries = 0, malformed = 0, quarantined = 0, first_ts = NULL, last_ts = NULL,
+        last_error = NULL, lease_owner = @owner, lease_until = @until, updated_at = @now`);
+    this.resume = db.prepare(`UPDATE ingest_ledger SET
+        state = ${KEEP_ARCHIVED.replace('@state', "'running'")}, lease_owner = @owner, lease_until = @until,
+        updated_at = @now ${where}`);
+    this.renewStmt = db.prepare(`UPDATE ingest_ledger SET lease_until = @until, updated_at = @now
+      ${where} AND lease_owner = @owner`);
     this.progress = db.prepare(`UPDATE ingest_ledger SET
-        next_token = @nextToken, pages = pages + @pages, entries = entries + @entries, new_entries = new_entries + @inserted,
-        malformed = malformed + @malformed,
+        next_token = @nextToken, pages = pages + @pages, entries = entries + @entries,
+        new_entries = new_entries + @inserted, malformed = malformed + @malformed,
+        quarantined = quarantined + @quarantined,
+        archived_entries = archived_entries + @inserted,
+        quarantined_entries = quarantined_entries + @quarantineInserted,
         first_ts = min(coalesce(first_ts, @firstTs), coalesce(@firstTs, first_ts)),
         last_ts = max(coalesce(last_ts, @lastTs), coalesce(@lastTs, last_ts)),
         lease_until = @until, updated_at = @now
-      WHERE source = @source AND zone_id = @zone AND log_date = @day AND lease_owner = @owner`);
+      ${where} AND lease_owner = @owner`);
     this.finishStmt = db.prepare(`UPDATE ingest_ledger SET
-        state = @state, next_token = NULL, covered_until = max(coalesce(covered_until, 0), @coveredUntil),
+        state = ${KEEP_COMPLETE}, next_token = NULL, covered_until = max(coalesce(covered_until, 0), @coveredUntil),
         last_error = NULL, lease_owner = NULL, lease_until = NULL, updated_at = @now, finished_at = @now
-      WHERE source = @source AND zone_id = @zone AND log_date = @day AND lease_owner = @owner`);
+      ${where} AND lease_owner = @owner`);
     this.stopStmt = db.prepare(`UPDATE ingest_ledger SET
-        state = @state, last_error = @error, lease_owner = NULL, lease_until = NULL, updated_at = @now,
+        state = ${KEEP_ARCHIVED}, last_error = @error, lease_owner = NULL, lease_until = NULL, updated_at = @now,
         next_token = CASE WHEN @keepCheckpoint THEN next_token ELSE NULL END
-      WHERE source = @source AND zone_id = @zone AND log_date = @day AND lease_owner = @owner`);
+      ${where} AND lease_owner = @owner`);
+    this.expireStmt = db.prepare(`UPDATE ingest_ledger SET
+        state = ${KEEP_COMPLETE}, last_error = @error, lease_owner = NULL, lease_until = NULL, updated_at = @now,
+        next_token = NULL
+      ${where} AND lease_owner = @owner`);
   }
 
   get(key: DayKey): LedgerRow | undefined {
@@ -90,8 +125,8 @@ export class LedgerRepository {
   }
 
   /**
-   * Takes the day for `owner` unless someone else holds a live lease. An unfinished pass (state running
-   * with a checkpoint) is resumed when `resume` allows it; otherwise a new pass starts from the first page.
+   * Takes the day for `owner` unless someone else holds a live lease. An unfinished pass (one with a
+   * checkpoint) is resumed when `resume` allows it; otherwise a new pass starts from the first page.
    */
   claim(
     key: DayKey,
@@ -111,14 +146,19 @@ export class LedgerRepository {
           return { kind: 'busy', owner: row.lease_owner!, until: row.lease_until ?? now };
         }
         const params = { ...key, owner, now, until: now + leaseMs };
-        if (resume && row && row.state === 'running' && row.next_token !== null && row.pages > 0) {
-          this.renew.run(params);
+        if (resume && row && row.next_token !== null && row.pages > 0) {
+          this.resume.run(params);
           return { kind: 'claimed', resumed: true, row: this.get(key)! };
         }
         this.upsertStart.run(params);
         return { kind: 'claimed', resumed: false, row: this.get(key)! };
       })
       .immediate();
+  }
+
+  /** Extends `owner`'s lease. False if it no longer holds the day. */
+  renew(key: DayKey, owner: string, now: number, leaseMs: number): boolean {
+    return this.renewStmt.run({ ...key, owner, now, until: now + leaseMs }).changes === 1;
   }
 
   /** Records one stored page; call inside the page's transaction. False if the lease was lost. */
@@ -138,17 +178,25 @@ export class LedgerRepository {
   }
 
   /**
-   * Ends or pauses a pass without finishing it and releases the lease. `running` keeps the checkpoint
-   * so a retry resumes; `failed` and `expired` drop it.
+   * Ends or pauses a pass that did not reach the end and releases the lease. The checkpoint is kept
+   * when a later pass may resume from it (`running`, or a failure that was retryable); `incomplete`
+   * and `expired` drop it. A complete day stays complete, a partial one partial (but for `expired`).
    */
   stop(
     key: DayKey,
     owner: string,
-    state: 'running' | 'failed' | 'expired',
+    state: StopState,
     error: string | null,
     now: number,
+    keepCheckpoint = state === 'running',
   ): void {
-    this.stopStmt.run({ ...key, owner, state, error, now, keepCheckpoint: state === 'running' ? 1 : 0 });
+    // Error text may quote what the API sent: no secret is stored (see redact.ts).
+    const text = error === null ? null : redact(error);
+    if (state === 'expired') {
+      this.expireStmt.run({ ...key, owner, state, error: text, now });
+      return;
+    }
+    this.stopStmt.run({ ...key, owner, state, error: text, now, keepCheckpoint: keepCheckpoint ? 1 : 0 });
   }
 
   /** Every row, optionally for one source and zone, newest days first. */

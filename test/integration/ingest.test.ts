@@ -111,19 +111,34 @@ describe.each([1, 0])('ingestion, pageThreads %i', (pageThreads) => {
     expect(row.last_error).toContain('retention window');
   });
 
-  it('a looping continuation token stops the day with a clear error and keeps what was stored', async () => {
+  // The page that reveals a paging anomaly used to be thrown away and the day failed for good: the page
+  // is now stored, and the day ends `incomplete`, for the next plan to fetch again.
+  it('a looping continuation token: the pages are stored, the looping one too, and the day is incomplete', async () => {
     h = await harness({ entriesPerDay: 3_000, pageSize: 500, faults: [{ kind: 'loop', afterPage: 3 }] });
     const engine = await h.engine({ worker });
     const [outcome] = await sync(engine, [{ source: 'shield', zone: 201, day: TODAY }]);
-    expect(outcome!.error).toMatch(/continuation token repeats after page 3/);
+    expect(outcome!.error).toBeUndefined();
+    expect(outcome!.result).toMatchObject({
+      outcome: 'incomplete',
+      state: 'incomplete',
+      pages: 3,
+      entries: 1500,
+    });
+    expect(outcome!.result!.error).toMatch(
+      /continuation token repeats after page 3 .*3 pages fetched are stored/,
+    );
     const row = engine.archive.ledger.get({ source: 'shield', zone: 201, day: TODAY })!;
-    expect(row.state).toBe('failed');
+    expect(row).toMatchObject({
+      state: 'incomplete',
+      next_token: null,
+      entries: 1500,
+      archived_entries: 1500,
+    });
     expect(row.last_error).toMatch(/looping/);
-    expect(row.entries).toBe(1000); // pages 1 and 2 are stored; page 3 repeated its own token
-    expect(h.db().prepare('SELECT count(*) FROM shield_event_logs').pluck().get()).toBe(1000);
+    expect(h.db().prepare('SELECT count(*) FROM shield_event_logs').pluck().get()).toBe(1500);
   });
 
-  it('an empty page that still claims more data stops the day', async () => {
+  it('an empty page that still claims more data: the pages are stored and the day is incomplete', async () => {
     h = await harness({
       entriesPerDay: 3_000,
       pageSize: 500,
@@ -131,15 +146,17 @@ describe.each([1, 0])('ingestion, pageThreads %i', (pageThreads) => {
     });
     const engine = await h.engine({ worker });
     const [outcome] = await sync(engine, [{ source: 'shield', zone: 201, day: TODAY }]);
-    expect(outcome!.error).toMatch(/page 2 is empty but claims more data/);
+    expect(outcome!.result).toMatchObject({ outcome: 'incomplete', pages: 2, entries: 500 });
+    expect(outcome!.result!.error).toMatch(/page 2 is empty but claims more data/);
   });
 
-  it('the page cap stops a runaway day', async () => {
+  it('the page cap stops a runaway day after storing its pages', async () => {
     h = await harness({ entriesPerDay: 3_000, pageSize: 100 });
     const engine = await h.engine({ api: { pageCap: 4 }, worker });
     const [outcome] = await sync(engine, [{ source: 'shield', zone: 201, day: TODAY }]);
-    expect(outcome!.error).toMatch(/reached the page cap of 4 pages/);
-    expect(engine.archive.ledger.get({ source: 'shield', zone: 201, day: TODAY })!.state).toBe('failed');
+    expect(outcome!.result).toMatchObject({ outcome: 'incomplete', state: 'incomplete', entries: 400 });
+    expect(outcome!.result!.error).toMatch(/reached the page cap of 4 pages/);
+    expect(h.db().prepare('SELECT count(*) FROM shield_event_logs').pluck().get()).toBe(400);
   });
 
   it('retryable API faults are retried and the result still equals the oracle', async () => {

@@ -37,23 +37,61 @@ describe('log page validation', () => {
   it.each([
     ['a body that is not an object', [], 'expected an object, got an array'],
     ['logs not an array', { logs: {} }, 'logs: expected an array, got an object'],
-    ['an entry that is not an object', { logs: [good, 3] }, 'logs[1]: expected an object'],
-    ['a missing logId', { logs: [{ timestamp: 1 }] }, 'logs[0].logId: expected a non-empty string'],
-    [
-      'a timestamp as text',
-      { logs: [{ ...good, timestamp: '1728952065848' }] },
-      'logs[0].timestamp: expected milliseconds',
-    ],
-    ['a fractional timestamp', { logs: [{ ...good, timestamp: 1.5 }] }, 'logs[0].timestamp'],
-    ['a log that is an object', { logs: [{ ...good, log: {} }] }, 'logs[0].log: expected a string'],
-    [
-      'a label that is an object',
-      { logs: [{ ...good, labels: { a: {} } }] },
-      'logs[0].labels.a: expected a string',
-    ],
     ['hasMoreData as text', { logs: [], hasMoreData: 'yes' }, 'hasMoreData: expected a boolean'],
-  ])('names the field: %s', (_name, body, message) => {
+    ['a continuationToken that is a number', { logs: [], continuationToken: 7 }, 'continuationToken'],
+    ['errorResponse that is text', { logs: [], errorResponse: 'no' }, 'errorResponse: expected an object'],
+  ])('a broken outer shape fails the whole page, naming the field: %s', (_name, body, message) => {
     expect(() => parseShieldEventLogPage(body)).toThrow(ShapeError);
     expect(() => parseShieldEventLogPage(body)).toThrow(message);
+  });
+
+  // One bad entry used to fail its whole page (and the rest of the day): each is now judged alone.
+  it.each([
+    ['an entry that is not an object', 3, 'the entry is not an object: number 3'],
+    ['null', null, 'the entry is not an object: null'],
+    ['a missing logId', { timestamp: 1 }, 'logId: expected a non-empty string, got nothing'],
+    ['a null logId', { ...good, logId: null }, 'logId: expected a non-empty string, got null'],
+    ['an empty logId', { ...good, logId: '' }, 'logId: expected a non-empty string, got ""'],
+    ['a numeric logId', { ...good, logId: 7 }, 'logId: expected a non-empty string, got number 7'],
+    ['a missing timestamp', { logId: 'a' }, 'timestamp: expected milliseconds since the epoch, got nothing'],
+    [
+      'a null timestamp',
+      { ...good, timestamp: null },
+      'timestamp: expected milliseconds since the epoch, got null',
+    ],
+    [
+      'a timestamp as text',
+      { ...good, timestamp: '1728952065848' },
+      'timestamp: expected milliseconds since the epoch, got "1728952065848"',
+    ],
+    [
+      'a fractional timestamp',
+      { ...good, timestamp: 1.5 },
+      'timestamp: expected milliseconds since the epoch, got number 1.5',
+    ],
+    [
+      'a negative timestamp',
+      { ...good, timestamp: -1 },
+      'timestamp: expected milliseconds since the epoch, got number -1',
+    ],
+  ])('an unkeyable entry is set aside with its JSON and the reason: %s', (_name, entry, reason) => {
+    const page = parseShieldEventLogPage({ logs: [good, entry, { ...good, logId: 'b' }] });
+    expect(page.logs.map((e) => e.logId)).toEqual(['a', 'b']);
+    expect(page.rejected).toEqual([{ position: 1, raw: JSON.stringify(entry), reason }]);
+  });
+
+  it.each([
+    ['a null log', { ...good, log: null }, { log: null }],
+    ['a missing log', { logId: 'a', timestamp: 1, labels: {} }, { log: null }],
+    ['a log that is an object', { ...good, log: { a: 1 } }, { log: '{"a":1}' }],
+    ['null labels', { ...good, labels: null }, { labels: null }],
+    ['a null label value', { ...good, labels: { a: null } }, { labels: { a: null } }],
+    ['a nested label value', { ...good, labels: { a: { b: [1] } } }, { labels: { a: '{"b":[1]}' } }],
+    ['a boolean label value', { ...good, labels: { a: true } }, { labels: { a: 'true' } }],
+    ['labels that are an array', { ...good, labels: [1, 2] }, { labels: { $raw: '[1,2]' } }],
+  ])('a keyable entry with odd fields is kept, without loss: %s', (_name, entry, expected) => {
+    const page = parseOriginErrorLogResponse({ logs: [entry] });
+    expect(page.rejected).toEqual([]);
+    expect(page.logs[0]).toMatchObject(expected);
   });
 });

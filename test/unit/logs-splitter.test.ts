@@ -139,6 +139,15 @@ describe('OriginBodyDecoder', () => {
     expect(paging).toMatchObject({ hasMoreData: false, continuationToken: null });
   });
 
+  it('an entry without a usable key is set aside with its text as received, the others stored', () => {
+    const text = '{"logs":[{"logId":"a","timestamp":1},{ "timestamp" : 2 },{"logId":"c","timestamp":3}]}';
+    const { batches } = drain(text, 10);
+    expect(batches.flatMap((b) => b.logId)).toEqual(['a', 'c']);
+    expect(batches.flatMap((b) => b.rejected)).toEqual([
+      { position: 1, raw: '{ "timestamp" : 2 }', reason: 'logId: expected a non-empty string, got nothing' },
+    ]);
+  });
+
   it('an empty day is one empty batch', () => {
     expect(drain('{"logs":[]}', 10).batches.map((b) => b.logId.length)).toEqual([0]);
     expect(drain('{"logs":null}', 10).batches.map((b) => b.logId.length)).toEqual([0]);
@@ -148,7 +157,6 @@ describe('OriginBodyDecoder', () => {
     ['truncated JSON', '{"logs":[{"logId":"a","timestamp":1}', 'malformed-json'],
     ['an element that is not JSON', '{"logs":[{"logId":"a","timestamp":1},{x}]}', 'malformed-json'],
     ['garbage after the array', '{"logs":[] x}', 'malformed-json'],
-    ['an entry without logId', '{"logs":[{"timestamp":1}]}', 'invalid-shape'],
     ['logs that is not an array', '{"logs":{}}', 'invalid-shape'],
   ])('%s is a DecodeError', (_name, text, kind) => {
     let error: unknown;

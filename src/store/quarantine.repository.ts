@@ -1,0 +1,62 @@
+// quarantined_entries: entries the API sent that could not be keyed, kept as received with the reason.
+import { createHash } from 'node:crypto';
+import type { RejectedEntry } from '../api/schemas/log-pages.js';
+import type { Db } from './database.js';
+import type { LogSource } from './ledger.repository.js';
+
+export interface QuarantinedRow {
+  id: number;
+  source: LogSource;
+  zone_id: number;
+  log_date: string;
+  raw: string;
+  raw_hash: string;
+  reason: string;
+  page: number | null;
+  position: number;
+  first_seen_at: number;
+}
+
+export class QuarantineRepository {
+  private readonly insert;
+  private readonly select;
+
+  constructor(db: Db) {
+    this.insert = db.prepare(`INSERT INTO quarantined_entries
+        (source, zone_id, log_date, raw, raw_hash, reason, page, position, first_seen_at)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+      ON CONFLICT (source, zone_id, log_date, raw_hash) DO NOTHING`);
+    this.select = db.prepare(`SELECT * FROM quarantined_entries
+      WHERE (@source IS NULL OR source = @source) AND (@zone IS NULL OR zone_id = @zone)
+        AND (@day IS NULL OR log_date = @day)
+      ORDER BY source, zone_id, log_date, id`);
+  }
+
+  /**
+   * Keeps a page's rejected entries; the same entry fetched again adds nothing (its key is a hash of its
+   * JSON). Returns how many were new. Call inside the page's transaction.
+   */
+  store(
+    source: LogSource,
+    zone: number,
+    day: string,
+    page: number | null,
+    rejected: readonly RejectedEntry[],
+    now: number,
+  ): number {
+    let inserted = 0;
+    for (const r of rejected) {
+      const hash = createHash('sha256').update(r.raw).digest('hex');
+      inserted += this.insert.run(source, zone, day, r.raw, hash, r.reason, page, r.position, now).changes;
+    }
+    return inserted;
+  }
+
+  list(filter: { source?: LogSource; zone?: number; day?: string } = {}): QuarantinedRow[] {
+    return this.select.all({
+      source: filter.source ?? null,
+      zone: filter.zone ?? null,
+      day: filter.day ?? null,
+    }) as QuarantinedRow[];
+  }
+}
