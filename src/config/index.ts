@@ -11,3 +11,4 @@ export {
   type Zone,
 } from './schema.js';
 export { parseDuration, formatDuration } from './duration.js';
+export { TIMER_MAX_MS } from './bounds.js';
