@@ -1,3 +1,4 @@
+export { requireAccessKey } from './access-key.js';
 export { loadConfig, parseConfig, DEFAULT_CONFIG_FILE, type LoadConfigOptions } from './load.js';
 export {
   configSchema,
