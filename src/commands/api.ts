@@ -1,15 +1,21 @@
 // `edgelog api <operation>`: call one operation of the read API and print its validated JSON.
 import { Command } from 'commander';
 import { createApiClient, type ApiClient } from '../api/index.js';
+import { requireAccessKey } from '../config/index.js';
 import { PagingError } from '../errors/index.js';
 import { decideNextPage } from '../ingest/paging.js';
 import { commandContext, dayArg, idArg, intArg, printJson } from './shared.js';
 
 type Action = (client: ApiClient, signal: AbortSignal, pageCap: number) => Promise<unknown>;
 
-/** Runs one API call with the configured client and prints its result. */
-async function call(cmd: Command, action: Action): Promise<void> {
+/**
+ * Runs one API call with the configured client and prints its result.
+ * @param needsKey - the operation sends the access key (all but video play data), so a missing key is
+ *   reported before any request
+ */
+async function call(cmd: Command, action: Action, needsKey = true): Promise<void> {
   const { config, logger } = commandContext(cmd);
+  if (needsKey) requireAccessKey(config);
   const { client, close } = createApiClient(config.api, logger);
   const controller = new AbortController();
   const onSignal = () => controller.abort(new Error('interrupted'));
@@ -37,7 +43,7 @@ export function apiCommand(): Command {
     .option('--expires <unixSeconds>', 'token expiry, Unix seconds', intArg)
     .action(
       async (libraryId: number, videoId: string, opts: { token?: string; expires?: number }, cmd: Command) =>
-        call(cmd, (c, signal) => c.videoPlayData(libraryId, videoId, opts, { signal })),
+        call(cmd, (c, signal) => c.videoPlayData(libraryId, videoId, opts, { signal }), false),
     );
 
   api

@@ -1,5 +1,6 @@
 // `edgelog run`: the long-running worker (PM2 runs this).
 import { Command } from 'commander';
+import { requireAccessKey } from '../config/index.js';
 import { startEngine } from '../engine.js';
 import { commandContext } from './shared.js';
 import { untilSignal } from './signals.js';
@@ -11,6 +12,7 @@ export function runCommand(): Command {
     )
     .action(async (_opts: unknown, cmd: Command) => {
       const { config, logger } = commandContext(cmd);
+      requireAccessKey(config);
       if (config.pullZones.length === 0 && config.shieldZones.length === 0) {
         logger.warn('no pullZones or shieldZones configured: the worker has nothing to fetch');
       }

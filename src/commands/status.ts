@@ -1,6 +1,8 @@
 // `edgelog status`: the ledger per zone and day, the queue, and the last success per zone.
 import { Command, Option } from 'commander';
 import { Queue } from 'bullmq';
+import type { Config } from '../config/index.js';
+import { UsageError } from '../errors/index.js';
 import { formatTable, thousands } from '../format/table.js';
 import { INGEST_QUEUE } from '../queue/jobs.js';
 import { redisOptions } from '../redis/connection.js';
@@ -10,6 +12,21 @@ import type { LedgerRow, LogSource } from '../store/ledger.repository.js';
 import { commandContext, idArg, printJson } from './shared.js';
 
 const iso = (ms: number | null) => (ms === null ? '' : new Date(ms).toISOString().replace('.000Z', 'Z'));
+
+/** Why `zone` is not one of the configured zones (of `source`, if given), or undefined when it is. */
+function notConfigured(config: Config, zone: number, source?: LogSource): string | undefined {
+  const lists = (
+    [
+      ['origin', 'pullZones', config.pullZones],
+      ['shield', 'shieldZones', config.shieldZones],
+    ] as const
+  ).filter(([s]) => !source || s === source);
+  if (lists.some(([, , zones]) => zones.some((z) => z.id === zone))) return undefined;
+  const configured = lists
+    .map(([, key, zones]) => `${key}: ${zones.map((z) => z.id).join(', ') || 'none'}`)
+    .join('; ');
+  return `zone ${zone} is not configured${source ? ` for ${source}` : ''} (${configured}): check the zone id`;
+}
 
 export function statusCommand(): Command {
   return new Command('status')
@@ -28,6 +45,11 @@ export function statusCommand(): Command {
         });
       } finally {
         await archive.close();
+      }
+      // A zone with history is shown even if no longer configured; one with none is most likely a typo.
+      if (opts.zone && ledger.length === 0) {
+        const unknown = notConfigured(config, opts.zone, opts.source);
+        if (unknown) throw new UsageError(unknown);
       }
       const lastSuccess = new Map<string, number>();
       for (const r of ledger) {

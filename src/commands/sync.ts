@@ -1,7 +1,7 @@
 // `edgelog sync`: fetch chosen days now, wait, print what happened; exit 0 only if every day succeeded.
 import { randomUUID } from 'node:crypto';
 import { Command, Option } from 'commander';
-import type { Config } from '../config/index.js';
+import { requireAccessKey, type Config } from '../config/index.js';
 import { startEngine, type Engine } from '../engine.js';
 import { UsageError } from '../errors/index.js';
 import { elapsed, formatTable, thousands } from '../format/table.js';
@@ -26,7 +26,10 @@ interface SyncOptions {
   json?: boolean;
 }
 
-/** Pure: the day jobs a sync asks for. Throws UsageError for contradictory options or unknown zones. */
+/**
+ * Pure: the day jobs a sync asks for. Throws UsageError for contradictory options, days in the future
+ * or unknown zones.
+ */
 export function syncPlan(
   config: Config,
   opts: SyncOptions,
@@ -34,6 +37,10 @@ export function syncPlan(
 ): { days: DayJob[]; guardianZones: number[] } {
   if (opts.date && (opts.from || opts.to)) throw new UsageError('use either --date or --from/--to, not both');
   const today = dayOf(now);
+  // A day that has not begun has no logs: syncing it would only leave `partial` rows in the ledger.
+  for (const [flag, day] of Object.entries({ '--date': opts.date, '--from': opts.from, '--to': opts.to })) {
+    if (day && day > today) throw new UsageError(`${flag} ${day} is in the future (today is ${today}, UTC)`);
+  }
   const from = opts.date ?? opts.from ?? opts.to ?? today;
   const to = opts.date ?? opts.to ?? (opts.from ? today : from);
   const days = dayRange(from, to);
@@ -86,6 +93,7 @@ export function syncCommand(): Command {
       if (plan.days.length === 0 && plan.guardianZones.length === 0) {
         throw new UsageError('no zones to sync: add pullZones / shieldZones to the configuration');
       }
+      requireAccessKey(config);
       const engine = await startEngine(config, logger);
       const stop = untilSignal();
       const interrupted = new AbortController();

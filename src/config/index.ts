@@ -1,3 +1,4 @@
+export { requireAccessKey } from './access-key.js';
 export { loadConfig, parseConfig, DEFAULT_CONFIG_FILE, type LoadConfigOptions } from './load.js';
 export {
   configSchema,
@@ -11,3 +12,4 @@ export {
   type Zone,
 } from './schema.js';
 export { parseDuration, formatDuration } from './duration.js';
+export { TIMER_MAX_MS } from './bounds.js';

@@ -1,8 +1,8 @@
 // Reads the configuration once: file, then environment overrides, then the schema. Fails fast, freezes.
 import { existsSync, readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
-import type { z } from 'zod';
+import { dirname, isAbsolute, resolve } from 'node:path';
 import { ConfigError } from '../errors/index.js';
+import { relationIssues, type RelationIssue } from './relations.js';
 import { configSchema, type Config, type ConfigInput, type Zone } from './schema.js';
 
 export const DEFAULT_CONFIG_FILE = 'edgelog.config.json';
@@ -25,7 +25,7 @@ export function loadConfig(opts: LoadConfigOptions = {}): Config {
   let input: ConfigInput = {};
   let origin = 'defaults';
   if (explicit || existsSync(path)) {
-    input = readJsonFile(path);
+    input = resolveFilePaths(readJsonFile(path), dirname(path));
     origin = path;
   }
   return parseConfig(applyEnv(merge(input, opts.overrides ?? {}), env), origin);
@@ -35,7 +35,11 @@ export function loadConfig(opts: LoadConfigOptions = {}): Config {
 export function parseConfig(input: unknown, origin = 'inline'): Config {
   const result = configSchema.safeParse(input);
   if (!result.success)
-    throw new ConfigError(`Invalid configuration (${origin}):\n${formatIssues(result.error)}`);
+    throw new ConfigError(`Invalid configuration (${origin}):\n${formatIssues(result.error.issues)}`);
+  // Checks between keys need every key valid on its own first.
+  const contradictions = relationIssues(result.data);
+  if (contradictions.length > 0)
+    throw new ConfigError(`Invalid configuration (${origin}):\n${formatIssues(contradictions)}`);
   const { pullZones, shieldZones, ...rest } = result.data;
   return deepFreeze({
     ...rest,
@@ -54,13 +58,39 @@ function readJsonFile(path: string): ConfigInput {
       cause,
     });
   }
+  let value: unknown;
   try {
-    return JSON.parse(text) as ConfigInput;
+    value = JSON.parse(text);
   } catch (cause) {
     throw new ConfigError(`The configuration file ${path} is not valid JSON: ${(cause as Error).message}`, {
       cause,
     });
   }
+  // Anything else would be merged away into all defaults, silently.
+  if (!isPlainObject(value)) {
+    throw new ConfigError(
+      `The configuration file ${path} must hold a JSON object ({ "pullZones": [12345], … }), not ${jsonKind(value)}`,
+    );
+  }
+  return value;
+}
+
+function jsonKind(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return `a ${typeof value}`;
+}
+
+/**
+ * A relative database.path in a file means beside the file, wherever edgelog is started from (PM2, cron,
+ * another directory). Paths from EDGELOG_DB, options and the defaults stay relative to the working one.
+ */
+function resolveFilePaths(input: ConfigInput, dir: string): ConfigInput {
+  const database: unknown = input.database;
+  if (!isPlainObject(database)) return input;
+  const path = database.path;
+  if (typeof path !== 'string' || path === '' || isAbsolute(path)) return input;
+  return { ...input, database: { ...database, path: resolve(dir, path) } };
 }
 
 function applyEnv(input: ConfigInput, env: NodeJS.ProcessEnv): ConfigInput {
@@ -84,21 +114,16 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+/** Ids to objects; duplicates were refused by relationIssues. */
 function normaliseZones(zones: ReadonlyArray<number | Zone>): Zone[] {
-  const seen = new Set<number>();
-  const out: Zone[] = [];
-  for (const z of zones) {
-    const zone = typeof z === 'number' ? { id: z } : z;
-    if (seen.has(zone.id)) continue;
-    seen.add(zone.id);
-    out.push(zone);
-  }
-  return out;
+  return zones.map((z) => (typeof z === 'number' ? { id: z } : z));
 }
 
-/** One line per problem: `  - api.retryAttempts: Too small: expected number to be >=1`. */
-function formatIssues(error: z.ZodError): string {
-  return error.issues
+/** One line per problem: `  - api.retryAttempts: must be at least 1 (got 0), e.g. 6`. */
+function formatIssues(
+  issues: ReadonlyArray<Pick<RelationIssue, 'message'> & { path: PropertyKey[] }>,
+): string {
+  return issues
     .map((issue) => {
       const path = issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('');
       const key = path.startsWith('.') ? path.slice(1) : path || '(top level)';

@@ -1,33 +1,17 @@
 // The configuration file's schema: every key, its default, and the message a bad value gets.
 import { z } from 'zod';
 import { GUARDIAN_COUNTER_NAMES } from '../api/guardian-counters.js';
-import { parseDuration } from './duration.js';
+import { duration, positiveNumber, wholeNumber } from './bounds.js';
 
 const zoneId = z
   .number({ error: 'expected a zone id: a positive integer' })
   .int({ error: 'expected a zone id: a positive integer' })
   .positive({ error: 'expected a zone id: a positive integer' })
-  .max(Number.MAX_SAFE_INTEGER);
+  .max(Number.MAX_SAFE_INTEGER, { error: 'expected a zone id: a positive integer' });
 
 const zone = z.union([zoneId, z.strictObject({ id: zoneId, name: z.string().min(1).optional() })], {
   error: 'expected a zone id (a positive integer) or { "id": 123, "name": "…" }',
 });
-
-const duration = (fallback: string) =>
-  z
-    .union([z.string(), z.number()])
-    .default(fallback)
-    .transform((value, ctx) => {
-      const ms = parseDuration(value);
-      if (ms === undefined) {
-        ctx.addIssue({
-          code: 'custom',
-          message: `expected a duration such as "30s", "15m", "1h" or milliseconds`,
-        });
-        return z.NEVER;
-      }
-      return ms;
-    });
 
 const httpUrl = z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' });
 
@@ -40,66 +24,88 @@ const apiSchema = z.strictObject({
   videoUrl: httpUrl.default('https://video.bunnycdn.com'),
   /** Account API key, sent as the AccessKey header. Prefer the EDGELOG_ACCESS_KEY environment variable. */
   accessKey: z.string().min(1).optional(),
-  /** Bound on establishing a TCP connection. */
-  connectTimeout: duration('10s'),
-  /** Bound on waiting for response headers. */
-  headersTimeout: duration('30s'),
-  /** Bound on silence while reading a response body. */
-  bodyTimeout: duration('60s'),
-  /** Largest response body accepted, in bytes. */
-  maxResponseBytes: z
-    .number()
-    .int()
-    .positive()
-    .default(512 * 1024 * 1024),
-  /** Attempts per request, the first included. */
-  retryAttempts: z.number().int().min(1).max(50).default(6),
-  /** First retry delay; doubles each attempt (with jitter) up to retryMaxDelay. */
-  retryBaseDelay: duration('500ms'),
-  retryMaxDelay: duration('30s'),
-  /** Overall bound on one request including its retries. */
-  requestDeadline: duration('5m'),
-  /** Open connections per API host. */
-  connections: z.number().int().min(1).max(256).default(16),
-  /** Shield pages one zone-day may take before it is stopped as a runaway. */
-  pageCap: z.number().int().positive().default(100_000),
+  // Timeouts below 1 s mean little: undici's timers tick about once a second.
+  /** Bound on establishing a TCP connection. @defaultValue "10s" */
+  connectTimeout: duration('10s', { min: '1s', max: '10m' }),
+  /** Bound on waiting for response headers. @defaultValue "30s" */
+  headersTimeout: duration('30s', { min: '1s', max: '1h' }),
+  /** Bound on silence while reading a response body. @defaultValue "60s" */
+  bodyTimeout: duration('60s', { min: '1s', max: '1h' }),
+  /**
+   * Largest response body accepted, in bytes: a body is held in memory, and an ordinary log page is
+   * far above 1 MiB. @defaultValue 512 MiB
+   */
+  maxResponseBytes: wholeNumber({ min: 2 ** 20, max: 2 ** 30, example: 512 * 2 ** 20 }).default(
+    512 * 2 ** 20,
+  ),
+  /** Attempts per request, the first included. @defaultValue 6 */
+  retryAttempts: wholeNumber({ min: 1, max: 50, example: 6 }).default(6),
+  /** First retry delay; doubles each attempt (with jitter) up to retryMaxDelay. @defaultValue "500ms" */
+  retryBaseDelay: duration('500ms', { min: '10ms', max: '1h' }),
+  /** @defaultValue "30s" */
+  retryMaxDelay: duration('30s', { min: '10ms', max: '1h' }),
+  /** Overall bound on one request including its retries. @defaultValue "5m" */
+  requestDeadline: duration('5m', { min: '1s', max: '1d' }),
+  /** Open connections per API host. @defaultValue 16 */
+  connections: wholeNumber({ min: 1, max: 256, example: 16 }).default(16),
+  /** Shield pages one zone-day may take before it is stopped as a runaway. @defaultValue 100000 */
+  pageCap: wholeNumber({ min: 1, max: 10_000_000, example: 100_000 }).default(100_000),
 });
 
 const scheduleSchema = z.strictObject({
-  /** How often today's (partial) day of every zone is fetched again. */
-  refreshEvery: duration('1h'),
-  /** A day counts as complete once fetched to exhaustion at least this long after it ended (late logs). */
-  finalizeDelay: duration('1h'),
-  /** Days before today that start-up catch-up covers for origin logs. */
-  originLookbackDays: z.number().int().min(0).max(365).default(2),
-  /** Days before today that Shield keeps (API-NOTES: today and the two days before). */
-  shieldLookbackDays: z.number().int().min(0).max(30).default(2),
-  /** How often API Guardian metrics are snapshotted. */
-  guardianEvery: duration('15m'),
+  /** How often today's (partial) day of every zone is fetched again. @defaultValue "1h" */
+  refreshEvery: duration('1h', { min: '1m', max: '1d' }),
+  /**
+   * A day counts as complete once fetched to exhaustion at least this long after it ended (late logs).
+   * @defaultValue "1h"
+   */
+  finalizeDelay: duration('1h', { min: '0s', max: '1d' }),
+  /**
+   * Days before today that plan jobs look at for origin logs. At least 1: only a pass on a later day
+   * can make a day complete, so with 0 every day would stay partial and its last hours never fetched.
+   * @defaultValue 2
+   */
+  originLookbackDays: wholeNumber({ min: 1, max: 365, example: 2 }).default(2),
+  /** The same for Shield, which keeps today and the two days before (API-NOTES). @defaultValue 2 */
+  shieldLookbackDays: wholeNumber({ min: 1, max: 30, example: 2 }).default(2),
+  /** How often API Guardian metrics are snapshotted. @defaultValue "15m" */
+  guardianEvery: duration('15m', { min: '1m', max: '1d' }),
 });
 
+const keptJobs = (age: string, count: number) =>
+  z
+    .strictObject({
+      age: duration(age, { min: '1m', max: '365d' }),
+      count: wholeNumber({ min: 100, max: 1_000_000, example: count }).default(count),
+    })
+    .prefault({});
+
 const workerSchema = z.strictObject({
-  /** Jobs one process works at once. */
-  concurrency: z.number().int().min(1).max(256).default(4),
+  /** Jobs one process works at once. @defaultValue 4 */
+  concurrency: wholeNumber({ min: 1, max: 256, example: 4 }).default(4),
   /**
    * Threads that fetch and decode Shield pages while the main thread stores them; 0 does it all on the
-   * main thread. Default: 1 where there is a second core, else 0.
+   * main thread. @defaultValue 1 where there is a second core, else 0
    */
-  pageThreads: z.number().int().min(0).max(16).optional(),
-  /** On SIGINT/SIGTERM, how long to wait for the jobs in hand before giving up on them. */
-  shutdownTimeout: duration('20s'),
-  /** Attempts of a job that fails with a retryable error. */
-  jobAttempts: z.number().int().min(1).max(100).default(5),
-  /** Completed jobs kept (by age and by count) for inspection. */
-  keepCompleted: z
-    .strictObject({ age: duration('1d'), count: z.number().int().min(0).default(1000) })
-    .prefault({}),
-  keepFailed: z
-    .strictObject({ age: duration('7d'), count: z.number().int().min(0).default(5000) })
-    .prefault({}),
+  pageThreads: wholeNumber({ min: 0, max: 16, example: 1 }).optional(),
+  /** On SIGINT/SIGTERM, how long to wait for the jobs in hand before giving up on them. @defaultValue "20s" */
+  shutdownTimeout: duration('20s', { min: '1s', max: '1h' }),
+  /** Attempts of a job that fails with a retryable error. @defaultValue 5 */
+  jobAttempts: wholeNumber({ min: 1, max: 100, example: 5 }).default(5),
+  /**
+   * Finished jobs kept (by age and by count) for inspection. `sync` reads the result of each job it
+   * waits for from the queue, so a job must outlive its sync's wait: hence the floors.
+   * @defaultValue { age: "1d", count: 1000 }
+   */
+  keepCompleted: keptJobs('1d', 1000),
+  /** @defaultValue { age: "7d", count: 5000 } */
+  keepFailed: keptJobs('7d', 5000),
 });
 
 const hookName = z.string().regex(/^[\w.-]+$/, { error: 'hook names are letters, digits, "_", "-" and "."' });
+
+/** Bound on one delivery. @defaultValue "10s" */
+const hookTimeout = duration('10s', { min: '100ms', max: '10m' });
 
 const hookSchema = z.discriminatedUnion(
   'type',
@@ -110,13 +116,13 @@ const hookSchema = z.discriminatedUnion(
       url: httpUrl,
       /** Signs the body: header X-Edgelog-Signature: sha256=<hex HMAC-SHA256>. */
       secret: z.string().min(1).optional(),
-      timeout: duration('10s'),
+      timeout: hookTimeout,
     }),
     z.strictObject({
       /** A Slack incoming webhook: a text message. */
       type: z.literal('slack'),
       url: httpUrl,
-      timeout: duration('10s'),
+      timeout: hookTimeout,
     }),
   ],
   { error: 'expected a hook of type "webhook" or "slack"' },
@@ -127,13 +133,13 @@ const ruleBase = {
   /** Zones the rule watches; absent means every configured zone of its source. */
   zones: z.array(zoneId).optional(),
   hooks: z.array(hookName).default([]),
-  /** How long the condition must hold before the alert fires. */
-  for: duration('0s'),
+  /** How long the condition must hold before the alert fires. @defaultValue "0s" */
+  for: duration('0s', { min: '0s', max: '30d', example: '10m' }),
   /** Free-form label passed to receivers (e.g. "critical"). */
   severity: z.string().optional(),
 };
 
-const hourMultiple = duration('1h').refine((ms) => ms > 0 && ms % 3_600_000 === 0, {
+const hourMultiple = duration('1h', { min: '1h', max: '7d' }).refine((ms) => ms > 0 && ms % 3_600_000 === 0, {
   error: 'must be a whole number of hours (the archive counts per hour), e.g. "1h" or "6h"',
 });
 
@@ -144,8 +150,8 @@ const spikeRule = z.strictObject({
   /** Which entries count. Origin: statusCodeMin/Max, errorCode. Shield: severity, ruleId, status. */
   filter: z
     .strictObject({
-      statusCodeMin: z.number().int().min(0).max(999).optional(),
-      statusCodeMax: z.number().int().min(0).max(999).optional(),
+      statusCodeMin: wholeNumber({ min: 0, max: 999, example: 500 }).optional(),
+      statusCodeMax: wholeNumber({ min: 0, max: 999, example: 599 }).optional(),
       errorCode: z.string().optional(),
       severity: z.string().optional(),
       ruleId: z.string().optional(),
@@ -155,20 +161,20 @@ const spikeRule = z.strictObject({
   window: hourMultiple,
   /** "previous": the windows just before; "same-hour": the same window on earlier days. */
   reference: z.enum(['previous', 'same-hour']).default('previous'),
-  /** How many reference windows are averaged. */
-  referenceWindows: z.number().int().min(1).max(60).default(3),
-  /** Fire when count ≥ factor × reference … */
-  factor: z.number().positive().default(3),
-  /** … and count ≥ min. */
-  min: z.number().int().min(1).default(20),
+  /** How many reference windows are averaged. @defaultValue 3 */
+  referenceWindows: wholeNumber({ min: 1, max: 60, example: 3 }).default(3),
+  /** Fire when count ≥ factor × reference … @defaultValue 3 */
+  factor: positiveNumber({ above: 0, max: 1000, example: 3 }).default(3),
+  /** … and count ≥ min. @defaultValue 20 */
+  min: wholeNumber({ min: 1, max: 1_000_000_000, example: 20 }).default(20),
 });
 
 const flatlineRule = z.strictObject({
   ...ruleBase,
   type: z.literal('flatline'),
   source: z.enum(['origin', 'shield']),
-  /** Fire when the zone's last successful ingestion is older than this. */
-  maxAge: duration('3h'),
+  /** Fire when the zone's last successful ingestion is older than this. @defaultValue "3h" */
+  maxAge: duration('3h', { min: '1m', max: '30d' }),
 });
 
 const guardianRule = z.strictObject({
@@ -176,7 +182,7 @@ const guardianRule = z.strictObject({
   type: z.literal('guardian'),
   counter: z.enum(GUARDIAN_COUNTER_NAMES),
   /** Fire when the counter grows by more than this between two consecutive snapshots. */
-  maxIncrease: z.number().int().min(0),
+  maxIncrease: wholeNumber({ min: 0, max: Number.MAX_SAFE_INTEGER, example: 100 }),
 });
 
 const ruleSchema = z.discriminatedUnion('type', [spikeRule, flatlineRule, guardianRule], {
@@ -187,14 +193,19 @@ const alertsSchema = z
   .strictObject({
     hooks: z.record(hookName, hookSchema).default({}),
     rules: z.array(ruleSchema).default([]),
-    /** A firing alert is sent again after this long. */
-    renotifyEvery: duration('4h'),
-    /** Rules are also evaluated on this schedule (besides after each ingestion job). */
-    evaluateEvery: duration('5m'),
-    /** Delivery attempts of one notice, with capped exponential backoff from retryDelay up to maxRetryDelay. */
-    deliveryAttempts: z.number().int().min(1).max(1000).default(100),
-    retryDelay: duration('5s'),
-    maxRetryDelay: duration('10m'),
+    /** A firing alert is sent again after this long. @defaultValue "4h" */
+    renotifyEvery: duration('4h', { min: '1m', max: '30d' }),
+    /** Rules are also evaluated on this schedule (besides after each ingestion job). @defaultValue "5m" */
+    evaluateEvery: duration('5m', { min: '10s', max: '1d' }),
+    /**
+     * Delivery attempts of one notice, with capped exponential backoff from retryDelay up to
+     * maxRetryDelay. @defaultValue 100
+     */
+    deliveryAttempts: wholeNumber({ min: 1, max: 1000, example: 100 }).default(100),
+    /** @defaultValue "5s" */
+    retryDelay: duration('5s', { min: '100ms', max: '1d' }),
+    /** @defaultValue "10m" */
+    maxRetryDelay: duration('10m', { min: '100ms', max: '1d' }),
   })
   .superRefine((alerts, ctx) => {
     const names = new Set<string>();
@@ -238,9 +249,16 @@ export const configSchema = z.strictObject({
     .prefault({}),
   database: z
     .strictObject({
+      /**
+       * The archive. A relative path in a configuration file is relative to that file's directory.
+       * @defaultValue "data/edgelog.db" (relative to the working directory)
+       */
       path: z.string().min(1).default('data/edgelog.db'),
-      /** Whole UTC days kept before today (today is always kept); null keeps everything. Pruned daily. */
-      retentionDays: z.number().int().positive().nullable().default(null),
+      /**
+       * Whole UTC days kept before today (today is always kept); null keeps everything. Pruned daily.
+       * @defaultValue null
+       */
+      retentionDays: wholeNumber({ min: 1, max: 3650, example: 30 }).nullable().default(null),
       /** Checkpoint the WAL from a background thread instead of inside the ingesting writer. */
       backgroundCheckpoints: z.boolean().default(true),
     })

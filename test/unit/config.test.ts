@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -22,7 +22,7 @@ describe('parseDuration', () => {
 
 describe('configuration', () => {
   it('fills every default and normalises zones', () => {
-    const c = parseConfig({ pullZones: [12345, { id: 7, name: 'cdn-main' }, 12345] });
+    const c = parseConfig({ pullZones: [12345, { id: 7, name: 'cdn-main' }] });
     expect(c.api.baseUrl).toBe('https://api.bunny.net');
     expect(c.api.originLogUrl).toBe('https://cdn-origin-logging.bunny.net');
     expect(c.redis).toEqual({ url: 'redis://127.0.0.1:6379', prefix: 'edgelog', embedded: true });
@@ -46,7 +46,7 @@ describe('configuration', () => {
       message = (err as Error).message;
     }
     expect(message).toContain('pullZones[0]: expected a zone id (a positive integer)');
-    expect(message).toContain('api.retryAttempts: Too small');
+    expect(message).toContain('api.retryAttempts: must be at least 1 (got 0), e.g. 6');
     expect(message).toContain('api: Unrecognized key: "bogus"');
     expect(message).toContain('redis.url: expected a redis:// or rediss:// URL');
     expect(message).toContain('schedule.refreshEvery: expected a duration');
@@ -78,5 +78,39 @@ describe('configuration', () => {
     );
     writeFileSync(join(dir, 'bad.json'), '{ "api": ');
     expect(() => loadConfig({ path: 'bad.json', cwd: dir, env: {} })).toThrow(/is not valid JSON/);
+  });
+
+  it.each([
+    ['null', 'null'],
+    ['[]', 'an array'],
+    ['42', 'a number'],
+    ['"edgelog"', 'a string'],
+    ['true', 'a boolean'],
+  ])('refuses a file holding %s instead of an object', (text, kind) => {
+    const dir = mkdtempSync(join(tmpdir(), 'edgelog-config-'));
+    writeFileSync(join(dir, 'c.json'), text);
+    expect(() => loadConfig({ path: 'c.json', cwd: dir, env: {} })).toThrow(
+      `The configuration file ${join(dir, 'c.json')} must hold a JSON object ({ "pullZones": [12345], … }), not ${kind}`,
+    );
+    // The default file too: found in the working directory, it is not skipped for holding the wrong thing.
+    writeFileSync(join(dir, 'edgelog.config.json'), text);
+    expect(() => loadConfig({ cwd: dir, env: {} })).toThrow(/must hold a JSON object/);
+  });
+
+  it("resolves a relative database.path from a file against the file's directory", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'edgelog-config-'));
+    mkdirSync(join(dir, 'etc'));
+    writeFileSync(join(dir, 'etc', 'c.json'), JSON.stringify({ database: { path: 'archive/a.db' } }));
+    writeFileSync(join(dir, 'etc', 'abs.json'), JSON.stringify({ database: { path: '/var/lib/a.db' } }));
+    writeFileSync(join(dir, 'etc', 'none.json'), JSON.stringify({ pullZones: [1] }));
+    const load = (path: string, env: NodeJS.ProcessEnv = {}, overrides = {}) =>
+      loadConfig({ path, cwd: dir, env, overrides }).database.path;
+    expect(load('etc/c.json')).toBe(join(dir, 'etc', 'archive', 'a.db'));
+    expect(load(join(dir, 'etc', 'c.json'))).toBe(join(dir, 'etc', 'archive', 'a.db'));
+    expect(load('etc/abs.json')).toBe('/var/lib/a.db');
+    // The default, EDGELOG_DB and overrides (the demo's --database) stay relative to the working directory.
+    expect(load('etc/none.json')).toBe('data/edgelog.db');
+    expect(load('etc/c.json', { EDGELOG_DB: 'env.db' })).toBe('env.db');
+    expect(load('etc/c.json', {}, { database: { path: 'data/demo.db' } })).toBe('data/demo.db');
   });
 });
