@@ -5,7 +5,7 @@
 // must keep the server's error body.
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
-import { Agent, request, type Dispatcher } from 'undici';
+import { Agent, type Dispatcher } from 'undici';
 import {
   AuthError,
   EdgelogError,
@@ -19,6 +19,7 @@ import {
 } from '../errors/index.js';
 import { redact, redactError } from '../redact.js';
 import { describeBody } from './describe-body.js';
+import { requestPath } from './paths.js';
 import { parseRetryAfter, retryDecision, type RetryPolicy } from './retry-timing.js';
 
 export const WINDOW_EXPIRED_KEY = 'invalid_datetime_window.event_logs';
@@ -174,10 +175,12 @@ export class HttpJson {
     const signal = opts.signal ? AbortSignal.any([opts.signal, deadline.signal]) : deadline.signal;
     let res: Dispatcher.ResponseData;
     try {
-      res = await request(url, {
+      // The dispatcher's own request takes the path as given (see paths.ts requestPath).
+      res = await this.opts.dispatcher.request({
+        origin: url.origin,
+        path: requestPath(url),
         method: 'GET',
         headers: { accept: 'application/json', ...opts.headers },
-        dispatcher: this.opts.dispatcher,
         signal,
         headersTimeout: this.opts.headersTimeoutMs,
         bodyTimeout: this.opts.bodyTimeoutMs,

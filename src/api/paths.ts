@@ -32,18 +32,32 @@ function checkDay(value: Day | string): Day {
   return parseDay(value);
 }
 
-/**
- * A path segment, percent-encoded. `.` and `..` are encoded too (`%2E`): URL resolution would otherwise
- * treat them as dot segments and drop them, or the segment before (a continuation token may be either).
- */
+/** A path segment, percent-encoded (`.` and `..` too, see requestPath). */
 export function encodeSegment(segment: string | number): string {
   const text = encodeURIComponent(String(segment));
   return text === '.' || text === '..' ? text.replaceAll('.', '%2E') : text;
 }
 
+// URLs whose path differs from what the WHATWG parser made of it, with the path to send.
+const rawPaths = new WeakMap<URL, string>();
+
+/**
+ * The path and query to send for `url`. A continuation token may be `.` or `..`: as a segment, the URL
+ * parser takes those for dot segments, even percent-encoded (`%2E`), and drops them or the date before
+ * them. The request then goes out with the path as built, not as parsed.
+ */
+export function requestPath(url: URL): string {
+  return rawPaths.get(url) ?? `${url.pathname}${url.search}`;
+}
+
 function join(host: string, segments: Array<string | number>): URL {
   const base = host.endsWith('/') ? host.slice(0, -1) : host;
-  return new URL(`${base}/${segments.map(encodeSegment).join('/')}`);
+  const encoded = segments.map(encodeSegment);
+  const url = new URL(`${base}/${encoded.join('/')}`);
+  if (encoded.some((s) => s === '%2E' || s === '%2E%2E')) {
+    rawPaths.set(url, `${new URL(base).pathname.replace(/\/$/, '')}/${encoded.join('/')}`);
+  }
+  return url;
 }
 
 export function videoPlayDataUrl(

@@ -256,6 +256,11 @@ export class PageThreads {
     }
   }
 
+  /** Jobs in hand on the threads (a job stops on its thread when its consumer stops or fails). */
+  activeJobs(): number {
+    return this.threads.reduce((n, t) => n + t.passes.size, 0);
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     await Promise.all(this.threads.splice(0).map((t) => t.stop()));

@@ -5,7 +5,13 @@ import {
   aggregateSmartGenerateStatus,
   enumName,
 } from '../../src/api/enums.js';
-import { originErrorLogsUrl, redactUrl, shieldEventLogsUrl, videoPlayDataUrl } from '../../src/api/paths.js';
+import {
+  originErrorLogsUrl,
+  redactUrl,
+  requestPath,
+  shieldEventLogsUrl,
+  videoPlayDataUrl,
+} from '../../src/api/paths.js';
 
 describe('aggregateSmartGenerateStatus (API.md 2.2)', () => {
   it.each([
@@ -55,6 +61,31 @@ describe('URL building', () => {
     expect(url.pathname).toBe('/shield/event-logs/678/10-15-2024/a%2Fb%2Bc%3Dd%3Fe%23f%25g%26h');
     expect(url.search).toBe('');
     expect(url.hash).toBe('');
+  });
+
+  // Sent as they are, `.` and `..` are dot segments: URL resolution drops them (page 1 again) or the
+  // date before them.
+  it.each([
+    ['.', '/shield/event-logs/678/10-15-2024/%2E'],
+    ['..', '/shield/event-logs/678/10-15-2024/%2E%2E'],
+    ['...', '/shield/event-logs/678/10-15-2024/...'],
+    ['a.b', '/shield/event-logs/678/10-15-2024/a.b'],
+  ])('keeps the token %j a segment of its own', (token, path) => {
+    expect(requestPath(shieldEventLogsUrl(hosts, 678, '10-15-2024', token))).toBe(path);
+  });
+
+  it('keeps a host path before the segments', () => {
+    const url = shieldEventLogsUrl({ ...hosts, baseUrl: 'http://127.0.0.1:9/api' }, 1, '2024-10-15', '..');
+    expect(requestPath(url)).toBe('/api/shield/event-logs/1/10-15-2024/%2E%2E');
+  });
+
+  it('shows a host without its credentials', () => {
+    const url = shieldEventLogsUrl(
+      { ...hosts, baseUrl: 'https://user:pa55word@api.example' },
+      1,
+      '2024-10-15',
+    );
+    expect(redactUrl(url)).toBe('https://api.example/shield/event-logs/1/10-15-2024/');
   });
 
   it('formats origin dates and checks ids before any request', () => {

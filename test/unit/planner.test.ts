@@ -29,6 +29,12 @@ describe('planDays', () => {
       { '2026-11-19': 'failed', '2026-11-20': 'running', '2026-11-21': 'partial' },
       ['2026-11-19 catch-up', '2026-11-20 catch-up', '2026-11-21 catch-up', '2026-11-22 refresh'],
     ],
+    [
+      'an incomplete day (paging broke off) is fetched again while the API holds it',
+      2,
+      { '2026-11-20': 'incomplete', '2026-11-21': 'complete' },
+      ['2026-11-20 catch-up', '2026-11-22 refresh'],
+    ],
     ['today is refreshed even when complete', 0, { '2026-11-22': 'complete' }, ['2026-11-22 refresh']],
   ] as const)('%s', (_name, lookback, states, expected) => {
     expect(plan(lookback, states)).toEqual(expected);
