@@ -130,7 +130,9 @@ export interface SimulatorOptions {
   echoKey?: boolean;
   /**
    * Page 1 of a Shield day returns the continuation token `.` and page 2 returns `..`; requests whose
-   * token segment decodes to them get page 2 and page 3. @defaultValue false
+   * token segment decodes to them get page 2 and page 3, recounted from what is logged at that request
+   * (so on a day still filling in with a spike, the page may start elsewhere than when `.` was handed
+   * out). @defaultValue false
    */
   dotTokens?: boolean;
 }
