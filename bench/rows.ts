@@ -14,7 +14,9 @@ export function shieldPageTexts(pages: number, pageSize: number): string[] {
   const entries = sim.entries('shield', 201, BENCH_DAY, AT);
   const texts: string[] = [];
   for (let p = 0; p < pages; p++) {
-    const logs = entries.slice(p * pageSize, (p + 1) * pageSize).map(({ malformed: _m, ...e }) => e);
+    const logs = entries
+      .slice(p * pageSize, (p + 1) * pageSize)
+      .map(({ malformed: _m, raw: _r, odd: _o, keyable: _k, ...e }) => e);
     texts.push(
       JSON.stringify({
         logs,

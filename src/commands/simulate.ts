@@ -5,6 +5,7 @@ import { UsageError } from '../errors/index.js';
 import {
   DEFAULT_PULL_ZONES,
   DEFAULT_SHIELD_ZONES,
+  FAULT_KINDS,
   parseFaultSpec,
   Simulator,
   type FaultSpec,
@@ -24,6 +25,9 @@ interface SimulateOptions {
   shieldZones?: number[];
   tokenAuthLibraries?: number[];
   accessKey?: string;
+  oddEntryRate?: number;
+  echoKey?: boolean;
+  dotTokens?: boolean;
   fault: FaultSpec[];
 }
 
@@ -81,6 +85,9 @@ export function simulatorOptions(opts: SimulateOptions): SimulatorOptions {
     ...(opts.shieldZones !== undefined ? { shieldZones: opts.shieldZones } : {}),
     ...(opts.tokenAuthLibraries !== undefined ? { tokenAuthLibraries: opts.tokenAuthLibraries } : {}),
     ...(opts.accessKey !== undefined ? { accessKey: opts.accessKey } : {}),
+    ...(opts.oddEntryRate !== undefined ? { oddEntryRate: opts.oddEntryRate } : {}),
+    ...(opts.echoKey ? { echoKey: true } : {}),
+    ...(opts.dotTokens ? { dotTokens: true } : {}),
     faults: opts.fault,
   };
 }
@@ -101,6 +108,13 @@ export function simulateCommand(io: Partial<SimulateIo> = {}): Command {
       'fraction of entries with a cut-short log JSON (default 0)',
       fractionArg,
     )
+    .option(
+      '--odd-entry-rate <fraction>',
+      'fraction of entries served odd: null or missing fields, odd label values, unusable keys (default 0)',
+      fractionArg,
+    )
+    .option('--echo-key', 'error answers repeat the AccessKey the request carried')
+    .option('--dot-tokens', 'Shield pages 1 and 2 return the continuation tokens "." and ".."')
     .option('--latency <ms>', 'delay added before every answer (default 0)', intArg)
     .option('--pull-zones <ids>', 'known pull zones, comma-separated (default 101,102,103)', idListArg)
     .option('--shield-zones <ids>', 'known shield zones, comma-separated (default 201,202,203)', idListArg)
@@ -109,7 +123,7 @@ export function simulateCommand(io: Partial<SimulateIo> = {}): Command {
     .option(
       '--fault <spec>',
       'inject a fault, repeatable: kind[:key=value,...], e.g. 429:rate=0.1,retryAfter=1, loop:afterPage=3, ' +
-        '503:times=2,operation=shieldEventLogs',
+        `503:times=2,operation=shieldEventLogs, slow-body:chunks=5,delayMs=100; kinds: ${FAULT_KINDS.join(', ')}`,
       faultArg,
       [],
     )

@@ -4,16 +4,21 @@
 import { DAY_MS, dayEndMs, dayStartMs, type Day } from '../time/utc-day.js';
 import { segmentTime, spreadRange, visiblePrefix, type Segment, type Spread } from './layout.js';
 import { esc, uuidOf } from './json-text.js';
-import type { ResolvedOptions, SimEntry, SimSource } from './options.js';
+import { ODD_KINDS, oddEntryJson, type OddKind } from './odd-entry.js';
+import type { ResolvedOptions, SimSource } from './options.js';
 import { originEntry, originVocab, type EntryText, type OriginVocab } from './origin-entry.js';
 import { hashOf, keyed, Rng, unit } from './prng.js';
 import { shieldEntry, shieldVocab, type ShieldVocab } from './shield-entry.js';
+import { toSimEntry, type SimEntry } from './sim-entry.js';
 
 /** A segment with the keys of its per-entry sequences. */
 export interface SegmentPlan extends Segment {
   idKeys: readonly [number, number, number, number];
   contentKey: number;
   malformedKey: number;
+  /** Draws whether an entry is odd, then (a second sequence) its kind and variant. */
+  oddKey: number;
+  oddKindKey: number;
   /** The rendered vocabulary of the segment's entries (origin or shield, by source). */
   vocab: OriginVocab | ShieldVocab;
 }
@@ -40,6 +45,7 @@ export class DataSet {
   private readonly plans = new Map<string, SegmentPlan[]>();
   private readonly vocabs = new Map<string, OriginVocab | ShieldVocab>();
   private readonly rng = new Rng();
+  private readonly oddRng = new Rng();
   private readonly text: EntryText = { log: '', labels: '' };
 
   constructor(private readonly opts: ResolvedOptions) {}
@@ -73,6 +79,15 @@ export class DataSet {
     return rate > 0 && unit(keyed(seg.malformedKey, seg.first + i)) < rate;
   }
 
+  /** The odd kind of entry `i` of a segment, or null for an entry as documented. */
+  oddKind(seg: SegmentPlan, i: number): OddKind | null {
+    const rate = this.opts.oddEntryRate;
+    if (rate === 0 || unit(keyed(seg.oddKey, seg.first + i)) >= rate) return null;
+    return ODD_KINDS[
+      Math.floor(this.oddRng.reseed(keyed(seg.oddKindKey, seg.first + i)).float() * ODD_KINDS.length)
+    ]!;
+  }
+
   /** The JSON text of entry `i` of a segment, exactly as served. */
   entryJson(source: SimSource, zone: number, seg: SegmentPlan, i: number): string {
     const k = seg.first + i;
@@ -87,7 +102,13 @@ export class DataSet {
       const whole = JSON.parse(`"${log}"`) as string;
       log = esc(whole.slice(0, Math.floor(whole.length / 2)));
     }
-    return `{"logId":"${logId}","timestamp":${segmentTime(seg, i)},"log":"${log}","labels":${text.labels}}`;
+    const timestamp = segmentTime(seg, i);
+    // Off (rate 0) this costs one comparison per entry. oddRng, seeded by oddKind, goes on to the variant.
+    if (this.opts.oddEntryRate > 0) {
+      const odd = this.oddKind(seg, i);
+      if (odd !== null) return oddEntryJson(odd, { logId, timestamp, log, labels: text.labels }, this.oddRng);
+    }
+    return `{"logId":"${logId}","timestamp":${timestamp},"log":"${log}","labels":${text.labels}}`;
   }
 
   /** ORACLE: the entries served at instant `at`, in serving order. Unknown zones have none. */
@@ -98,8 +119,8 @@ export class DataSet {
     const out: SimEntry[] = [];
     plan.forEach((seg, s) => {
       for (let i = 0; i < visible[s]!; i++) {
-        const entry = JSON.parse(this.entryJson(source, zone, seg, i)) as Omit<SimEntry, 'malformed'>;
-        out.push({ ...entry, malformed: this.isMalformed(seg, i) });
+        const raw = this.entryJson(source, zone, seg, i);
+        out.push(toSimEntry(raw, this.oddKind(seg, i), this.isMalformed(seg, i)));
       }
     });
     return out;
@@ -148,6 +169,24 @@ export class DataSet {
       start: start ?? from ?? { segment: 0, index: 0 },
       next,
     };
+  }
+
+  /**
+   * Where Shield page `page` (1-based) starts when every page before it held `size` entries, counted
+   * from the start of the day as page() walks it; the end of what is logged when the day holds fewer.
+   */
+  pageStart(zone: number, day: Day, at: number, size: number, page: number): Position {
+    const plan = this.plan('shield', zone, day);
+    const visible = this.visible(plan, day, at);
+    let skip = size * (page - 1);
+    for (let s = 0; s < plan.length; s++) {
+      const take = Math.min(skip, visible[s]!);
+      skip -= take;
+      // page() moves on from an exhausted segment before it stops at a full page.
+      if (skip === 0 && take < visible[s]!) return { segment: plan[s]!.id, index: take };
+    }
+    const last = plan.length - 1;
+    return { segment: plan[last]!.id, index: visible[last]! };
   }
 
   private baseVocab(source: SimSource, zone: number): OriginVocab | ShieldVocab {
@@ -203,10 +242,14 @@ export class DataSet {
   }
 }
 
-function keysOf(key: (salt: string) => number): Pick<SegmentPlan, 'idKeys' | 'contentKey' | 'malformedKey'> {
+function keysOf(
+  key: (salt: string) => number,
+): Pick<SegmentPlan, 'idKeys' | 'contentKey' | 'malformedKey' | 'oddKey' | 'oddKindKey'> {
   return {
     idKeys: [key('id0'), key('id1'), key('id2'), key('id3')],
     contentKey: key('content'),
     malformedKey: key('malformed'),
+    oddKey: key('odd'),
+    oddKindKey: key('odd-kind'),
   };
 }

@@ -1,5 +1,5 @@
 // Parses the command line's fault syntax `kind[:key=value,...]`, e.g. `429:rate=0.1,retryAfter=1`,
-// `loop:afterPage=3`, `503:times=2,operation=shieldEventLogs`. Pure; bad specs throw UsageError with
+// `loop:afterPage=3`, `503:times=2,operation=shieldEventLogs`, `slow-body:chunks=5,delayMs=100`. Pure; bad specs throw UsageError with
 // the reason.
 import type { OperationName } from '../api/paths.js';
 import { UsageError } from '../errors/index.js';
@@ -21,6 +21,7 @@ const KIND_KEYS: Record<string, readonly string[]> = {
   slow: ['delayMs'],
   loop: ['afterPage'],
   'empty-more': ['afterPage'],
+  'slow-body': ['chunks', 'delayMs'],
 };
 
 const SYNTAX = 'expected kind[:key=value,...], e.g. 429:rate=0.1,retryAfter=1 or 503:times=2';
@@ -76,6 +77,10 @@ export function parseFaultSpec(spec: string): FaultSpec {
         break;
       case 'delayMs':
         fault.delayMs = integer(spec, key, value);
+        break;
+      case 'chunks':
+        fault.chunks = integer(spec, key, value);
+        if (fault.chunks < 1) throw new UsageError(`fault "${spec}": chunks must be at least 1`);
         break;
       case 'afterPage':
         fault.afterPage = integer(spec, key, value);

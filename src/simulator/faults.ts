@@ -1,23 +1,36 @@
 // Which faults a request gets. Deterministic: `times` counts requests per distinct URL (so under any
 // concurrency "each URL fails its first N times"), `rate` draws from a seeded PRNG per fault over the
-// sequence of requests it sees. Faults are checked in the order given; an answering fault (a status or
-// a reset) ends the check, the others (slow, truncate, loop, empty-more) add up.
+// sequence of requests it sees. Faults are checked in the order given; an answering fault (a status, a
+// reset or an HTML page) ends the check, the others (slow, truncate, gzip, slow-body and the faults the
+// log handlers apply) add up. A fault that cannot apply to an operation is skipped without counting.
 import type { OperationName } from '../api/paths.js';
-import { checkFault, type FaultSpec } from './options.js';
+import { checkFault, FAULT_OPERATIONS, type FaultSpec } from './options.js';
 import { hashOf, Rng } from './prng.js';
 
 export interface FaultDecision {
-  /** A fault answering instead of the handler: 429, 500, 502, 503 or reset. */
+  /** A fault answering instead of the handler: 429, 500, 502, 503, reset or html. */
   answer: FaultSpec | undefined;
   /** Summed delay of the `slow` faults that fired. */
   delayMs: number;
   /** A `truncate` fault fired. */
   truncate: FaultSpec | undefined;
-  /** `loop` and `empty-more` faults that fired; the Shield handler applies them to matching pages. */
+  /** A `gzip` fault fired. */
+  gzip: FaultSpec | undefined;
+  /** A `slow-body` fault fired. */
+  slowBody: FaultSpec | undefined;
+  /** `loop`, `empty-more`, `more` and `null-fields` faults that fired; the log handlers apply them. */
   paging: FaultSpec[];
 }
 
-const PAGING_KINDS = new Set(['loop', 'empty-more']);
+export const NO_FAULTS: FaultDecision = {
+  answer: undefined,
+  delayMs: 0,
+  truncate: undefined,
+  gzip: undefined,
+  slowBody: undefined,
+  paging: [],
+};
+
 const DEFAULT_SLOW_MS = 2000;
 
 interface ArmedFault {
@@ -48,15 +61,18 @@ export class FaultPlan {
 
   /** Decides the faults of one request; `url` is its path and query as sent. */
   decide(operation: OperationName, url: string): FaultDecision {
-    const decision: FaultDecision = { answer: undefined, delayMs: 0, truncate: undefined, paging: [] };
+    const decision: FaultDecision = { ...NO_FAULTS, paging: [] };
     for (const fault of this.armed) {
       const { spec } = fault;
       if (spec.operation !== undefined && spec.operation !== operation) continue;
-      if (PAGING_KINDS.has(spec.kind) && operation !== 'shieldEventLogs') continue;
+      const only = FAULT_OPERATIONS[spec.kind];
+      if (only && !only.includes(operation)) continue;
       if (!this.fires(fault, url)) continue;
       if (spec.kind === 'slow') decision.delayMs += spec.delayMs ?? DEFAULT_SLOW_MS;
       else if (spec.kind === 'truncate') decision.truncate = spec;
-      else if (PAGING_KINDS.has(spec.kind)) decision.paging.push(spec);
+      else if (spec.kind === 'gzip') decision.gzip = spec;
+      else if (spec.kind === 'slow-body') decision.slowBody = spec;
+      else if (only) decision.paging.push(spec);
       else {
         decision.answer = spec;
         break;

@@ -25,7 +25,21 @@ export interface Spike {
   severity?: string;
 }
 
-export type FaultKind = '429' | '500' | '502' | '503' | 'reset' | 'truncate' | 'slow' | 'loop' | 'empty-more';
+export type FaultKind =
+  | '429'
+  | '500'
+  | '502'
+  | '503'
+  | 'reset'
+  | 'truncate'
+  | 'slow'
+  | 'loop'
+  | 'empty-more'
+  | 'html'
+  | 'gzip'
+  | 'slow-body'
+  | 'more'
+  | 'null-fields';
 
 export const FAULT_KINDS: readonly FaultKind[] = [
   '429',
@@ -37,7 +51,20 @@ export const FAULT_KINDS: readonly FaultKind[] = [
   'slow',
   'loop',
   'empty-more',
+  'html',
+  'gzip',
+  'slow-body',
+  'more',
+  'null-fields',
 ];
+
+/** Faults that only make sense for some operations: the handlers of those apply them. */
+export const FAULT_OPERATIONS: Partial<Record<FaultKind, readonly OperationName[]>> = {
+  loop: ['shieldEventLogs'],
+  'empty-more': ['shieldEventLogs'],
+  more: ['originErrorLogs'],
+  'null-fields': ['shieldEventLogs', 'originErrorLogs'],
+};
 
 export interface FaultSpec {
   kind: FaultKind;
@@ -49,8 +76,13 @@ export interface FaultSpec {
   rate?: number;
   /** 429: the Retry-After header, delta-seconds or an HTTP date. @defaultValue "1" */
   retryAfter?: string;
-  /** slow: delay before the response headers. @defaultValue 2000 */
+  /**
+   * slow: delay before the response headers. slow-body: delay between two pieces of the body.
+   * @defaultValue 2000 for slow, 200 for slow-body
+   */
   delayMs?: number;
+  /** slow-body: the body is written in this many pieces. @defaultValue 10 */
+  chunks?: number;
   /**
    * loop: from this Shield page on (1-based) the returned continuationToken is the requested one.
    * empty-more: this Shield page has `logs: []` but `hasMoreData: true`.
@@ -89,14 +121,20 @@ export interface SimulatorOptions {
   tokenAuthLibraries?: number[];
   /** Days before today still served by Shield event logs. @defaultValue 2 (today and the 2 before) */
   shieldWindowDays?: number;
-}
-
-export interface SimEntry {
-  logId: string;
-  timestamp: number;
-  log: string;
-  labels: Record<string, string>;
-  malformed: boolean;
+  /**
+   * Fraction of entries served odd (see ODD_KINDS), chosen per entry by hash; the kind too. Independent
+   * of malformedRate. @defaultValue 0
+   */
+  oddEntryRate?: number;
+  /** Error answers echo the AccessKey header the request carried, as a careless API does. @defaultValue false */
+  echoKey?: boolean;
+  /**
+   * Page 1 of a Shield day returns the continuation token `.` and page 2 returns `..`; requests whose
+   * token segment decodes to them get page 2 and page 3, recounted from what is logged at that request
+   * (so on a day still filling in with a spike, the page may start elsewhere than when `.` was handed
+   * out). @defaultValue false
+   */
+  dotTokens?: boolean;
 }
 
 export interface SimUrls {
@@ -129,6 +167,9 @@ export interface ResolvedOptions {
   latencyMs: number;
   tokenAuthLibraries: ReadonlySet<number>;
   shieldWindowDays: number;
+  oddEntryRate: number;
+  echoKey: boolean;
+  dotTokens: boolean;
 }
 
 function checkInt(name: string, value: number, min: number): number {
@@ -171,12 +212,17 @@ export function checkFault(fault: FaultSpec, at = 'fault'): FaultSpec {
       `${at}.kind must be one of ${FAULT_KINDS.join(', ')}, got ${JSON.stringify(fault.kind)}`,
     );
   }
+  const only = FAULT_OPERATIONS[fault.kind];
+  if (only && fault.operation !== undefined && !only.includes(fault.operation)) {
+    throw new TypeError(`${at}: ${fault.kind} applies only to ${only.join(' and ')}, not ${fault.operation}`);
+  }
   if (fault.times !== undefined) checkInt(`${at}.times`, fault.times, 0);
   if (fault.rate !== undefined) checkFraction(`${at}.rate`, fault.rate);
   if (fault.times !== undefined && fault.rate !== undefined) {
     throw new TypeError(`${at}: give times or rate, not both`);
   }
   if (fault.delayMs !== undefined) checkInt(`${at}.delayMs`, fault.delayMs, 0);
+  if (fault.chunks !== undefined) checkInt(`${at}.chunks`, fault.chunks, 1);
   if (fault.afterPage !== undefined) checkInt(`${at}.afterPage`, fault.afterPage, 1);
   if (fault.retryAfter !== undefined && fault.retryAfter.trim() === '') {
     throw new TypeError(`${at}.retryAfter must not be empty`);
@@ -208,5 +254,8 @@ export function resolveOptions(opts: SimulatorOptions): ResolvedOptions {
     latencyMs: checkInt('latencyMs', opts.latencyMs ?? 0, 0),
     tokenAuthLibraries: checkZones('tokenAuthLibraries', opts.tokenAuthLibraries ?? []),
     shieldWindowDays: checkInt('shieldWindowDays', opts.shieldWindowDays ?? 2, 0),
+    oddEntryRate: checkFraction('oddEntryRate', opts.oddEntryRate ?? 0),
+    echoKey: opts.echoKey ?? false,
+    dotTokens: opts.dotTokens ?? false,
   };
 }

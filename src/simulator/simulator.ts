@@ -3,28 +3,35 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Day } from '../time/utc-day.js';
 import { coerceError } from '../errors/index.js';
 import { DataSet } from './data.js';
-import { FaultPlan, type FaultDecision } from './faults.js';
+import { FaultPlan, NO_FAULTS, type FaultDecision } from './faults.js';
 import { answer } from './handlers/index.js';
 import {
   resolveOptions,
   type FaultKind,
   type FaultSpec,
   type ResolvedOptions,
-  type SimEntry,
   type SimSource,
   type SimStats,
   type SimUrls,
   type SimulatorOptions,
 } from './options.js';
-import { json, problem, statusOnly, type Reply } from './replies.js';
+import { json, maintenancePage, problem, statusOnly, type Reply } from './replies.js';
 import { matchRoute, PREFIXES } from './routes.js';
-import { HttpHost, send } from './server.js';
+import { HttpHost, send, type BodyShape } from './server.js';
+import type { SimEntry } from './sim-entry.js';
 
-const NO_FAULTS: FaultDecision = { answer: undefined, delayMs: 0, truncate: undefined, paging: [] };
+const SLOW_BODY_CHUNKS = 10;
+const SLOW_BODY_DELAY_MS = 200;
 
-function faultReply(fault: FaultSpec): Reply {
-  const reply = statusOnly(Number(fault.kind));
+function faultReply(fault: FaultSpec, echo: string | undefined): Reply {
+  if (fault.kind === 'html') return maintenancePage();
+  const reply = statusOnly(Number(fault.kind), echo);
   return fault.kind === '429' ? { ...reply, headers: { 'retry-after': fault.retryAfter ?? '1' } } : reply;
+}
+
+/** The AccessKey header as one string (repeated headers joined), or undefined without one. */
+function headerKey(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value.join(', ') : value;
 }
 
 export class Simulator {
@@ -92,6 +99,7 @@ export class Simulator {
     const q = url.indexOf('?');
     const match = matchRoute(q < 0 ? url : url.slice(0, q));
     const decision = match.ok && req.method === 'GET' ? this.faults.decide(match.operation, url) : NO_FAULTS;
+    const echo = this.opts.echoKey ? headerKey(req.headers.accesskey) : undefined;
     if (decision.delayMs > 0) this.countFault('slow');
     if (!(await this.host.wait(this.opts.latencyMs + decision.delayMs))) return;
     if (decision.answer) {
@@ -103,10 +111,11 @@ export class Simulator {
     }
     let reply: Reply;
     try {
-      if (decision.answer) reply = faultReply(decision.answer);
-      else if (req.method !== 'GET') reply = statusOnly(405);
+      if (decision.answer) reply = faultReply(decision.answer, echo);
+      else if (req.method !== 'GET') reply = statusOnly(405, echo);
       else if (!match.ok)
-        reply = match.status === 400 ? problem(400, match.detail, match.instance) : statusOnly(404);
+        reply =
+          match.status === 400 ? problem(400, match.detail, match.instance, echo) : statusOnly(404, echo);
       else {
         const ctx = {
           opts: this.opts,
@@ -115,6 +124,7 @@ export class Simulator {
           instance: match.instance,
           query: new URLSearchParams(q < 0 ? '' : url.slice(q + 1)),
           paging: decision.paging,
+          echo,
           countFault: (kind: FaultKind) => this.countFault(kind),
         };
         reply = answer(ctx, match.route, req.headers.accesskey);
@@ -126,8 +136,27 @@ export class Simulator {
         JSON.stringify({ statusCode: 500, detail: `simulator error: ${coerceError(err).message}` }),
       );
     }
-    if (decision.truncate) this.countFault('truncate');
-    const complete = await send(res, reply, decision.truncate !== undefined);
+    const complete = await send(res, reply, this.bodyShape(decision));
     if (complete && !decision.truncate) this.counters.entriesServed += reply.entries ?? 0;
+  }
+
+  /** The body faults of a decision, counted as they are applied. */
+  private bodyShape(decision: FaultDecision): BodyShape {
+    const { truncate, gzip, slowBody } = decision;
+    if (!truncate && !gzip && !slowBody) return {};
+    if (truncate) this.countFault('truncate');
+    if (gzip) this.countFault('gzip');
+    if (slowBody) this.countFault('slow-body');
+    return {
+      truncate: truncate !== undefined,
+      gzip: gzip !== undefined,
+      ...(slowBody && {
+        pieces: {
+          count: slowBody.chunks ?? SLOW_BODY_CHUNKS,
+          delayMs: slowBody.delayMs ?? SLOW_BODY_DELAY_MS,
+          wait: (ms: number) => this.host.wait(ms),
+        },
+      }),
+    };
   }
 }

@@ -30,6 +30,7 @@ function archived(db: Db, source: SimSource, zone: number, day: string) {
 function oracle(h: Harness, source: SimSource, zone: number, day: Day) {
   return h.sim
     .entries(source, zone, day, NOW)
+    .filter((e) => e.keyable)
     .map((e) => ({ log_id: e.logId, timestamp: e.timestamp, log: e.log, malformed: e.malformed }))
     .sort((a, b) => a.timestamp - b.timestamp || (a.log_id < b.log_id ? -1 : a.log_id > b.log_id ? 1 : 0));
 }

@@ -22,6 +22,12 @@ describe('parseFaultSpec', () => {
     ['truncate:operation=originErrorLogs', { kind: 'truncate', operation: 'originErrorLogs' }],
     [' 500 : times = 4 ', { kind: '500', times: 4 }],
     ['502:rate=.5', { kind: '502', rate: 0.5 }],
+    ['html', { kind: 'html' }],
+    ['gzip:times=1,operation=originErrorLogs', { kind: 'gzip', times: 1, operation: 'originErrorLogs' }],
+    ['slow-body', { kind: 'slow-body' }],
+    ['slow-body:chunks=5,delayMs=100', { kind: 'slow-body', chunks: 5, delayMs: 100 }],
+    ['more:rate=0.5', { kind: 'more', rate: 0.5 }],
+    ['null-fields:operation=shieldEventLogs', { kind: 'null-fields', operation: 'shieldEventLogs' }],
   ])('%s', (spec, expected) => {
     expect(parseFaultSpec(spec)).toEqual(expected);
   });
@@ -41,6 +47,12 @@ describe('parseFaultSpec', () => {
     ['503:operation=listZones', /unknown operation "listZones"/],
     ['loop:afterPage=0', /afterPage counts from 1/],
     ['429:retryAfter=', /retryAfter is empty/],
+    ['slow-body:chunks=0', /chunks must be at least 1/],
+    ['slow-body:chunks=x', /chunks must be a whole number/],
+    ['html:delayMs=5', /html takes no "delayMs"/],
+    ['gzip:chunks=2', /gzip takes no "chunks"/],
+    ['more:operation=shieldEventLogs', /more applies only to originErrorLogs/],
+    ['null-fields:operation=edgeScript', /null-fields applies only to shieldEventLogs and originErrorLogs/],
   ])('rejects %j', (spec, message) => {
     expect(() => parseFaultSpec(spec)).toThrow(UsageError);
     expect(() => parseFaultSpec(spec)).toThrow(message);

@@ -7,6 +7,11 @@ const kinds = (plan: FaultPlan, operation: Parameters<FaultPlan['decide']>[0], u
   return [d.answer?.kind, d.delayMs, d.truncate?.kind, d.paging.map((f) => f.kind)];
 };
 
+const bodyKinds = (plan: FaultPlan, operation: Parameters<FaultPlan['decide']>[0], url = '/u') => {
+  const d = plan.decide(operation, url);
+  return [d.answer?.kind, d.gzip?.kind, d.slowBody?.kind, d.paging.map((f) => f.kind)];
+};
+
 describe('FaultPlan', () => {
   it('times: each distinct URL gets the fault its first N times, interleaving does not matter', () => {
     const plan = new FaultPlan([{ kind: '503', times: 2 }], 1);
@@ -72,5 +77,43 @@ describe('FaultPlan', () => {
       'faults[0].rate must be a number from 0 to 1',
     );
     expect(() => new FaultPlan([{ kind: 'oops' as '503' }], 1)).toThrow(/faults\[0\]\.kind must be one of/);
+  });
+
+  it('html answers instead of the handler; gzip and slow-body shape the body; all add up in order', () => {
+    const plan = new FaultPlan(
+      [{ kind: 'gzip' }, { kind: 'slow-body', chunks: 3 }, { kind: 'html', times: 1 }, { kind: '503' }],
+      1,
+    );
+    expect(bodyKinds(plan, 'edgeScript')).toEqual(['html', 'gzip', 'slow-body', []]);
+    expect(bodyKinds(plan, 'edgeScript')).toEqual(['503', 'gzip', 'slow-body', []]);
+  });
+
+  it('more reaches origin answers only, null-fields both log operations; elsewhere they are not counted', () => {
+    const plan = new FaultPlan(
+      [
+        { kind: 'more', times: 1 },
+        { kind: 'null-fields', times: 1 },
+      ],
+      1,
+    );
+    expect(bodyKinds(plan, 'rateLimit')).toEqual([undefined, undefined, undefined, []]);
+    expect(bodyKinds(plan, 'shieldEventLogs')).toEqual([undefined, undefined, undefined, ['null-fields']]);
+    // The Shield request used null-fields' one time on /u; more's is still there.
+    expect(bodyKinds(plan, 'originErrorLogs')).toEqual([undefined, undefined, undefined, ['more']]);
+    expect(bodyKinds(plan, 'originErrorLogs', '/v')).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      ['more', 'null-fields'],
+    ]);
+  });
+
+  it('refuses an operation a fault cannot reach, and a slow-body of no pieces', () => {
+    expect(() => new FaultPlan([{ kind: 'more', operation: 'shieldEventLogs' }], 1)).toThrow(
+      'faults[0]: more applies only to originErrorLogs, not shieldEventLogs',
+    );
+    expect(() => new FaultPlan([{ kind: 'slow-body', chunks: 0 }], 1)).toThrow(
+      'faults[0].chunks must be an integer >= 1',
+    );
   });
 });

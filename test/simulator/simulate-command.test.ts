@@ -2,7 +2,8 @@
 import { CommanderError } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { simulateCommand, simulatorOptions } from '../../src/commands/simulate.js';
-import { addDays, dayOf } from '../../src/time/utc-day.js';
+import { request } from 'undici';
+import { addDays, dayOf, toApiDate } from '../../src/time/utc-day.js';
 import { clientFor, closeAfterEach } from './helpers.js';
 
 closeAfterEach();
@@ -11,6 +12,22 @@ interface Snippet {
   api: { baseUrl: string; originLogUrl: string; videoUrl: string; accessKey: string };
   pullZones: number[];
   shieldZones: number[];
+}
+
+function documented(e: unknown): boolean {
+  if (typeof e !== 'object' || e === null) return false;
+  const { logId, timestamp, log, labels } = e as Record<string, unknown>;
+  return (
+    Object.keys(e).length === 4 &&
+    typeof logId === 'string' &&
+    logId !== '' &&
+    Number.isSafeInteger(timestamp) &&
+    (timestamp as number) > 0 &&
+    typeof log === 'string' &&
+    typeof labels === 'object' &&
+    labels !== null &&
+    Object.values(labels).every((v) => typeof v === 'string')
+  );
 }
 
 function run(args: string[]) {
@@ -63,9 +80,45 @@ describe('edgelog simulate', () => {
     await expect(client.ddosEnums()).rejects.toMatchObject({ name: 'NetworkError' });
   });
 
+  it('takes the odd-entry, echo-key and dot-token knobs and the new fault kinds', async () => {
+    const cli = run([
+      '--echo-key',
+      '--dot-tokens',
+      '--odd-entry-rate',
+      '1',
+      '--page-size',
+      '10',
+      '--fault',
+      'html:operation=ddosEnums,times=1',
+    ]);
+    const snippet = JSON.parse(await cli.printed) as Snippet;
+    const day = toApiDate(addDays(dayOf(Date.now()), -1));
+    const get = async (path: string, key: string) => {
+      const res = await request(`${snippet.api.baseUrl}${path}`, { headers: { AccessKey: key } });
+      return { type: res.headers['content-type'], text: await res.body.text() };
+    };
+    try {
+      expect((await get('/shield/ddos/enums', snippet.api.accessKey)).type).toMatch(/^text\/html/);
+      expect((await get('/shield/ddos/enums', 'not-the-key')).text).toContain('AccessKey: not-the-key');
+      const page = JSON.parse((await get(`/shield/event-logs/201/${day}/`, snippet.api.accessKey)).text) as {
+        logs: unknown[];
+        continuationToken: string;
+      };
+      expect(page.continuationToken).toBe('.');
+      // Every entry odd: none is the documented object of a string logId, integer timestamp, string log and string labels.
+      expect(page.logs).toHaveLength(10);
+      expect(page.logs.filter(documented)).toEqual([]);
+    } finally {
+      cli.stop();
+      await cli.done;
+    }
+  });
+
   it.each([
     [['--fault', '404'], /unknown kind "404"/],
     [['--fault', 'loop:times=x'], /times must be a whole number/],
+    [['--fault', 'slow-body:chunks=0'], /chunks must be at least 1/],
+    [['--odd-entry-rate', '2'], /from 0 to 1/],
     [['--malformed-rate', '1.5'], /from 0 to 1/],
     [['--page-size', '0'], /positive integer/],
     [['--shield-zones', '1,x'], /positive integer id/],
@@ -91,7 +144,10 @@ describe('edgelog simulate', () => {
         shieldZones: [2],
         tokenAuthLibraries: [3],
         accessKey: 'k',
-        fault: [{ kind: 'reset' }],
+        oddEntryRate: 0.1,
+        echoKey: true,
+        dotTokens: true,
+        fault: [{ kind: 'reset' }, { kind: 'slow-body', chunks: 4 }],
       }),
     ).toEqual({
       seed: 3,
@@ -103,7 +159,10 @@ describe('edgelog simulate', () => {
       shieldZones: [2],
       tokenAuthLibraries: [3],
       accessKey: 'k',
-      faults: [{ kind: 'reset' }],
+      oddEntryRate: 0.1,
+      echoKey: true,
+      dotTokens: true,
+      faults: [{ kind: 'reset' }, { kind: 'slow-body', chunks: 4 }],
     });
   });
 });

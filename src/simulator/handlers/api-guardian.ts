@@ -26,7 +26,7 @@ function total(seed: number, zone: number, metric: number, at: number): number {
 export function apiGuardianMetrics(ctx: HandlerContext, zone: number): Reply {
   if (!ctx.data.knows('shield', zone)) {
     const message = `Shield zone ${zone} was not found or you do not have access to it`;
-    return json(202, `{"error":${inlineFailure(UNKNOWN_SHIELD_ZONE, message)},"data":null}`);
+    return json(202, `{"error":${inlineFailure(UNKNOWN_SHIELD_ZONE, message, ctx.echo)},"data":null}`);
   }
   const { seed } = ctx.opts;
   const now = ctx.now;

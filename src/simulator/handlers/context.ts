@@ -11,8 +11,10 @@ export interface HandlerContext {
   /** The request path below its host prefix, for problem details. */
   instance: string;
   query: URLSearchParams;
-  /** `loop` / `empty-more` faults that fired for this request. */
+  /** `loop`, `empty-more`, `more` and `null-fields` faults that fired; the log handlers apply them. */
   paging: readonly FaultSpec[];
+  /** The AccessKey to echo in error bodies: set when echoKey is on and the request carried one. */
+  echo: string | undefined;
   countFault(kind: FaultKind): void;
 }
 

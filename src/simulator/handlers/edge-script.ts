@@ -8,7 +8,7 @@ import type { HandlerContext } from './context.js';
 export const MAX_RESOURCE_ID = 1000;
 
 export function edgeScript(ctx: HandlerContext, id: number): Reply {
-  if (id < 1 || id > MAX_RESOURCE_ID) return statusOnly(404);
+  if (id < 1 || id > MAX_RESOURCE_ID) return statusOnly(404, ctx.echo);
   const rng = new Rng(hashOf(ctx.opts.seed, 'edge-script', id));
   const name = `sim-script-${id}`;
   const zones = [...ctx.opts.pullZones];

@@ -22,16 +22,16 @@ function keyMatches(given: string | string[] | undefined, expected: string): boo
 }
 
 /** The 401 of each operation, in the body shapes of API.md section 7. */
-function unauthorized(route: Route, instance: string): Reply {
+function unauthorized(route: Route, instance: string, echo: string | undefined): Reply {
   if (route.operation === 'shieldEventLogs') {
-    return problem(401, 'a valid AccessKey header is required', instance);
+    return problem(401, 'a valid AccessKey header is required', instance, echo);
   }
-  return statusOnly(401);
+  return statusOnly(401, echo);
 }
 
 export function answer(ctx: HandlerContext, route: Route, accessKey: string | string[] | undefined): Reply {
   if (route.operation !== 'videoPlayData' && !keyMatches(accessKey, ctx.opts.accessKey)) {
-    return unauthorized(route, ctx.instance);
+    return unauthorized(route, ctx.instance, ctx.echo);
   }
   switch (route.operation) {
     case 'videoPlayData':

@@ -2,7 +2,7 @@
 // with the model-state body shape of section 7.
 import { uuidOf } from '../json-text.js';
 import { hashOf, Rng } from '../prng.js';
-import { INLINE_OK, json, type Reply } from '../replies.js';
+import { echoField, INLINE_OK, json, type Reply } from '../replies.js';
 import type { HandlerContext } from './context.js';
 import { MAX_RESOURCE_ID } from './edge-script.js';
 
@@ -37,7 +37,7 @@ export const VARIABLE_TYPES = [
 ] as const;
 
 const NOT_FOUND =
-  '{"location":"id","value":null,"formatters":[],"contentTypes":[],"declaredType":"","statusCode":404}';
+  '{"location":"id","value":null,"formatters":[],"contentTypes":[],"declaredType":"","statusCode":404';
 
 const PATHS = ['/api/', '/login', '/search', '/checkout', '/graphql'];
 
@@ -47,7 +47,7 @@ function variableTypes(used: string, selector: string): Record<string, string> {
 }
 
 export function rateLimit(ctx: HandlerContext, id: number): Reply {
-  if (id < 1 || id > MAX_RESOURCE_ID) return json(404, NOT_FOUND);
+  if (id < 1 || id > MAX_RESOURCE_ID) return json(404, `${NOT_FOUND}${echoField(404, ctx.echo)}}`);
   const rng = new Rng(hashOf(ctx.opts.seed, 'rate-limit', id));
   const zones = [...ctx.opts.shieldZones];
   const path = rng.pick(PATHS);

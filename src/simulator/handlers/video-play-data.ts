@@ -157,8 +157,9 @@ function video(
 
 export function videoPlayData(ctx: HandlerContext, libraryId: number, videoId: string): Reply {
   const tokenAuth = ctx.opts.tokenAuthLibraries.has(libraryId);
-  if (tokenAuth && !tokenValid(ctx, videoId)) return statusOnly(401);
-  if (videoId.startsWith('missing')) return problem(404, `video ${videoId} was not found`, ctx.instance);
+  if (tokenAuth && !tokenValid(ctx, videoId)) return statusOnly(401, ctx.echo);
+  if (videoId.startsWith('missing'))
+    return problem(404, `video ${videoId} was not found`, ctx.instance, ctx.echo);
   const rng = new Rng(hashOf(ctx.opts.seed, 'video', libraryId, videoId));
   const { video: v, playable } = video(rng, libraryId, videoId, tokenAuth);
   const [isPlaylistPlayable, originalPlayable] = playable;
