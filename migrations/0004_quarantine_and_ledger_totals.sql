@@ -13,13 +13,17 @@ CREATE TABLE quarantined_entries (
   zone_id       INTEGER NOT NULL,
   log_date      TEXT    NOT NULL,                   -- the UTC day it was fetched for, YYYY-MM-DD
   raw           TEXT    NOT NULL,                   -- the entry's JSON as received
-  raw_hash      TEXT    NOT NULL,                   -- SHA-256 of raw, hex: the key (a re-fetch adds nothing)
+  raw_hash      TEXT    NOT NULL,                   -- SHA-256 of raw, hex
   reason        TEXT    NOT NULL,                   -- why it could not be keyed
-  page          INTEGER,                            -- Shield: the page of the pass it came on
-  position      INTEGER NOT NULL,                   -- its index in the page's (or origin answer's) logs
+  page          INTEGER NOT NULL,                   -- Shield: the page of the day it came on; origin: 0
+  position      INTEGER NOT NULL,                   -- its index in that page's (or origin answer's) logs
   first_seen_at INTEGER NOT NULL                    -- ms
 );
-CREATE UNIQUE INDEX quarantined_entries_key ON quarantined_entries (source, zone_id, log_date, raw_hash);
+-- An entry without a key of its own is keyed by where it came (a re-fetch of the day serves it at the
+-- same place, and adds nothing) and by its text (two identical entries at two places are both kept; an
+-- entry that moved is kept twice rather than lost).
+CREATE UNIQUE INDEX quarantined_entries_key
+  ON quarantined_entries (source, zone_id, log_date, page, position, raw_hash);
 
 CREATE TABLE ingest_ledger_new (
   source              TEXT    NOT NULL CHECK (source IN ('origin', 'shield')),

@@ -10,17 +10,22 @@ export interface BodyHeaders {
 
 /** `"<html>…"` with control and non-ASCII characters escaped, at most SHOWN characters of it. */
 export function escapeStart(text: string): string {
+  return `"${printable(text.slice(0, SHOWN), true)}${text.length > SHOWN ? '…' : ''}"`;
+}
+
+/** Text with control and non-ASCII characters escaped (a parser's message may quote raw bytes). */
+export function printable(text: string, quoted = false): string {
   let out = '';
-  for (const ch of text.slice(0, SHOWN)) {
+  for (const ch of text) {
     const c = ch.codePointAt(0)!;
-    if (ch === '"' || ch === '\\') out += `\\${ch}`;
+    if (quoted && (ch === '"' || ch === '\\')) out += `\\${ch}`;
     else if (c >= 0x20 && c < 0x7f) out += ch;
     else if (c === 0x0a) out += '\\n';
     else if (c === 0x0d) out += '\\r';
     else if (c === 0x09) out += '\\t';
     else out += c <= 0xff ? `\\x${c.toString(16).padStart(2, '0')}` : `\\u{${c.toString(16)}}`;
   }
-  return `"${out}${text.length > SHOWN ? '…' : ''}"`;
+  return out;
 }
 
 function kindOf(start: Uint8Array | string, headers: BodyHeaders): string | undefined {

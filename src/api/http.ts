@@ -18,7 +18,7 @@ import {
   type ErrorContext,
 } from '../errors/index.js';
 import { redact, redactError } from '../redact.js';
-import { describeBody } from './describe-body.js';
+import { describeBody, printable } from './describe-body.js';
 import { requestPath } from './paths.js';
 import { parseRetryAfter, retryDecision, type RetryPolicy } from './retry-timing.js';
 
@@ -211,7 +211,7 @@ export class HttpJson {
         const what = describeBody(seen.start, headers, seen.size);
         throw new ResponseError(
           'malformed-json',
-          `${opts.displayUrl}: HTTP ${status} body is not the JSON expected (${what}): ${(cause as Error).message}`,
+          `${opts.displayUrl}: HTTP ${status} body is not the JSON expected (${what}): ${printable((cause as Error).message)}`,
           { context: { ...context, status }, cause },
         );
       }

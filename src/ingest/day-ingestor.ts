@@ -323,7 +323,7 @@ export class DayIngestor {
         db
           .transaction(() => {
             const stored = origin.store(key.zone, key.day, batch);
-            const kept = quarantine.store('origin', key.zone, key.day, null, batch.rejected, this.now());
+            const kept = quarantine.store('origin', key.zone, key.day, 0, batch.rejected, this.now());
             this.recordPage(key, owner, null, batch, stored, kept, first ? 1 : 0);
           })
           .immediate(),

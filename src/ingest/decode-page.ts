@@ -9,7 +9,7 @@ import {
   type PagingFields,
   type RawLogEntry,
 } from '../api/schemas/log-pages.js';
-import { describeBody } from '../api/describe-body.js';
+import { printable } from '../api/describe-body.js';
 import { LogsSplitter, SplitError } from './logs-splitter.js';
 import { appendOriginEntry, appendShieldEntry } from './parse-entries.js';
 import { emptyOriginBatch, emptyShieldBatch, type OriginBatch, type ShieldBatch } from './row-batch.js';
@@ -34,10 +34,8 @@ function parseJson(text: string): unknown {
   try {
     return JSON.parse(text) as unknown;
   } catch (err) {
-    throw new DecodeError(
-      'malformed-json',
-      `body is not JSON (${describeBody(text)}): ${(err as Error).message}`,
-    );
+    // What the body was is told by the HTTP layer, which has its bytes and headers (http.ts).
+    throw new DecodeError('malformed-json', printable((err as Error).message));
   }
 }
 

@@ -12,7 +12,7 @@ export interface QuarantinedRow {
   raw: string;
   raw_hash: string;
   reason: string;
-  page: number | null;
+  page: number;
   position: number;
   first_seen_at: number;
 }
@@ -25,7 +25,7 @@ export class QuarantineRepository {
     this.insert = db.prepare(`INSERT INTO quarantined_entries
         (source, zone_id, log_date, raw, raw_hash, reason, page, position, first_seen_at)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-      ON CONFLICT (source, zone_id, log_date, raw_hash) DO NOTHING`);
+      ON CONFLICT (source, zone_id, log_date, page, position, raw_hash) DO NOTHING`);
     this.select = db.prepare(`SELECT * FROM quarantined_entries
       WHERE (@source IS NULL OR source = @source) AND (@zone IS NULL OR zone_id = @zone)
         AND (@day IS NULL OR log_date = @day)
@@ -33,14 +33,15 @@ export class QuarantineRepository {
   }
 
   /**
-   * Keeps a page's rejected entries; the same entry fetched again adds nothing (its key is a hash of its
-   * JSON). Returns how many were new. Call inside the page's transaction.
+   * Keeps a page's rejected entries; the same entry fetched again at the same place adds nothing (see
+   * migrations/0004). `page` is the Shield page of the day, 0 for an origin answer. Returns how many were
+   * new. Call inside the page's transaction.
    */
   store(
     source: LogSource,
     zone: number,
     day: string,
-    page: number | null,
+    page: number,
     rejected: readonly RejectedEntry[],
     now: number,
   ): number {

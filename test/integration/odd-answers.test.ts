@@ -1,0 +1,177 @@
+// What the API may send besides the documented shapes (API-NOTES: nearly every field may be null), end to
+// end through the queue into the archive: odd and unkeyable entries, an origin answer that says it holds
+// more, bodies that are not JSON, a body that streams for longer than the request deadline, tokens that
+// are dot segments.
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Engine } from '../../src/engine.js';
+import type { DayResult } from '../../src/ingest/day-ingestor.js';
+import type { DayJob } from '../../src/queue/jobs.js';
+import type { SimSource } from '../../src/simulator/index.js';
+import type { Db } from '../../src/store/database.js';
+import { addDays, type Day } from '../../src/time/utc-day.js';
+import { harness, NOW, TODAY, type Harness } from '../support/harness.js';
+
+let h: Harness;
+afterEach(async () => h?.close());
+
+const YESTERDAY = addDays(TODAY, -1);
+
+async function sync(engine: Engine, jobs: Array<Omit<DayJob, 'reason'>>) {
+  const runtime = engine.privateRuntime(`t-${Math.random().toString(36).slice(2, 8)}`);
+  try {
+    const added = await runtime.enqueueSync(jobs.map((j) => ({ ...j, reason: 'sync' as const })));
+    runtime.startWorker();
+    return await runtime.waitFor<DayResult>(added);
+  } finally {
+    await runtime.discard();
+  }
+}
+
+const TABLES = {
+  origin: { table: 'origin_error_logs', zone: 'pull_zone_id' },
+  shield: { table: 'shield_event_logs', zone: 'shield_zone_id' },
+};
+
+/** The archive holds the oracle's keyable entries as rows and its unkeyable ones in quarantine, exactly. */
+function expectAccountedFor(db: Db, source: SimSource, zone: number, day: Day) {
+  const { table, zone: zoneCol } = TABLES[source];
+  const served = h.sim.entries(source, zone, day, NOW);
+  const keyed = served.filter((e) => e.keyable);
+  const rows = db
+    .prepare(`SELECT log_id, timestamp, log FROM ${table} WHERE ${zoneCol} = ? AND log_date = ?`)
+    .all(zone, day) as Array<{ log_id: string; timestamp: number; log: string | null }>;
+  const byKey = (a: { k: string }, b: { k: string }) => (a.k < b.k ? -1 : a.k > b.k ? 1 : 0);
+  expect(rows.map((r) => ({ k: `${r.timestamp}|${r.log_id}`, log: r.log })).sort(byKey)).toEqual(
+    keyed.map((e) => ({ k: `${e.timestamp}|${e.logId}`, log: e.log ?? null })).sort(byKey),
+  );
+  const quarantined = db
+    .prepare('SELECT raw, reason FROM quarantined_entries WHERE source = ? AND zone_id = ? AND log_date = ?')
+    .all(source, zone, day) as Array<{ raw: string; reason: string }>;
+  const parsed = (raw: string) => JSON.stringify(JSON.parse(raw));
+  expect(quarantined.map((q) => parsed(q.raw)).sort()).toEqual(
+    served
+      .filter((e) => !e.keyable)
+      .map((e) => parsed(e.raw))
+      .sort(),
+  );
+  expect(quarantined.every((q) => /logId|timestamp|not an object/.test(q.reason))).toBe(true);
+  const ledger = db
+    .prepare('SELECT * FROM ingest_ledger WHERE source = ? AND zone_id = ? AND log_date = ?')
+    .get(source, zone, day) as {
+    entries: number;
+    quarantined: number;
+    archived_entries: number;
+    quarantined_entries: number;
+  };
+  // The ledger tells the truth: what was sent, what was stored, what was set aside.
+  expect(ledger).toMatchObject({
+    entries: served.length,
+    quarantined: served.length - keyed.length,
+    archived_entries: rows.length,
+    quarantined_entries: quarantined.length,
+  });
+  return { rows: rows.length, quarantined: quarantined.length };
+}
+
+describe.each([1, 0])('odd answers, pageThreads %i', (pageThreads) => {
+  const worker = { pageThreads };
+
+  // One entry without a usable key used to fail its page and every later page of the day.
+  it('every entry is stored or quarantined, and a re-sync adds nothing', async () => {
+    h = await harness({ entriesPerDay: 3_000, pageSize: 400, oddEntryRate: 0.05, malformedRate: 0.01 });
+    const engine = await h.engine({ worker });
+    const jobs = [
+      { source: 'origin' as const, zone: 101, day: YESTERDAY },
+      { source: 'shield' as const, zone: 201, day: YESTERDAY },
+      { source: 'shield' as const, zone: 201, day: TODAY },
+    ];
+    const first = await sync(engine, jobs);
+    expect(first.map((o) => o.error)).toEqual([undefined, undefined, undefined]);
+    expect(first.map((o) => o.result!.outcome)).toEqual(['complete', 'complete', 'partial']);
+    const db = h.db();
+    let quarantined = 0;
+    for (const j of jobs) quarantined += expectAccountedFor(db, j.source, j.zone, j.day).quarantined;
+    expect(quarantined).toBeGreaterThan(50);
+    expect(first.reduce((n, o) => n + o.result!.quarantined, 0)).toBe(quarantined);
+
+    const again = await sync(engine, jobs);
+    expect(again.map((o) => [o.result!.newEntries, o.result!.archived])).toEqual(
+      first.map((o) => [0, o.result!.archived]),
+    );
+    for (const j of jobs) expectAccountedFor(db, j.source, j.zone, j.day);
+  });
+
+  it('tokens "." and ".." are sent as segments of their own, and the day equals the oracle', async () => {
+    h = await harness({ entriesPerDay: 2_000, pageSize: 300, dotTokens: true });
+    const engine = await h.engine({ worker });
+    const [outcome] = await sync(engine, [{ source: 'shield', zone: 201, day: YESTERDAY }]);
+    expect(outcome!.result).toMatchObject({ outcome: 'complete', pages: 7, entries: 2_000, archived: 2_000 });
+    expectAccountedFor(h.db(), 'shield', 201, YESTERDAY);
+  });
+});
+
+describe('answers that are not what was asked for', () => {
+  // An origin answer saying `hasMoreData: true` used to be logged only, and the day could end complete.
+  it('an origin answer that says it holds more leaves the day incomplete, its entries stored', async () => {
+    h = await harness({ entriesPerDay: 800, faults: [{ kind: 'more' }] });
+    const engine = await h.engine();
+    const [outcome] = await sync(engine, [{ source: 'origin', zone: 101, day: YESTERDAY }]);
+    expect(outcome!.result).toMatchObject({ outcome: 'incomplete', state: 'incomplete', archived: 800 });
+    expect(outcome!.result!.error).toMatch(/holds more data/);
+    expect(engine.archive.ledger.get({ source: 'origin', zone: 101, day: YESTERDAY })).toMatchObject({
+      state: 'incomplete',
+      covered_until: null,
+    });
+  });
+
+  it.each([
+    ['html', /HTML, \d[\d,]* bytes, content-type text\/html[^,]*, starting "<!DOCTYPE html>/],
+    ['gzip', /gzip-compressed, \d[\d,]* bytes, .*content-encoding gzip, starting "\\x1f\\x8b/],
+  ] as const)('a 200 %s body is named in the error, its bytes never printed raw', async (kind, what) => {
+    h = await harness({ entriesPerDay: 50, faults: [{ kind }] });
+    const engine = await h.engine({ api: { retryAttempts: 2 }, worker: { jobAttempts: 1 } });
+    const outcomes = await sync(engine, [
+      { source: 'shield', zone: 201, day: YESTERDAY },
+      { source: 'origin', zone: 101, day: YESTERDAY },
+    ]);
+    for (const o of outcomes) {
+      expect(o.error).toMatch(what);
+      expect(o.error).toMatch(/^[\x20-\x7e…]*$/);
+    }
+    const row = engine.archive.ledger.get({ source: 'shield', zone: 201, day: YESTERDAY })!;
+    expect(row.state).toBe('failed');
+    expect(row.last_error).toMatch(what);
+  });
+
+  it.each([['null outer fields', { kind: 'null-fields' as const }]])(
+    '%s are answered like missing ones',
+    async (_name, fault) => {
+      h = await harness({ entriesPerDay: 900, pageSize: 400, faults: [fault] });
+      const engine = await h.engine();
+      const outcomes = await sync(engine, [
+        { source: 'shield', zone: 201, day: YESTERDAY },
+        { source: 'origin', zone: 101, day: YESTERDAY },
+      ]);
+      expect(outcomes.map((o) => o.result?.outcome)).toEqual(['complete', 'complete']);
+      expectAccountedFor(h.db(), 'shield', 201, YESTERDAY);
+      expectAccountedFor(h.db(), 'origin', 101, YESTERDAY);
+    },
+  );
+
+  // The request deadline used to cover reading the whole body: a day that took longer to stream than the
+  // deadline failed on every try.
+  it('an origin day that streams for longer than the request deadline is stored whole', async () => {
+    h = await harness({
+      entriesPerDay: 2_000,
+      faults: [{ kind: 'slow-body', operation: 'originErrorLogs', chunks: 6, delayMs: 500 }],
+    });
+    const engine = await h.engine({
+      api: { requestDeadline: '2s', headersTimeout: '1s', bodyTimeout: '1s', connectTimeout: '1s' },
+    });
+    const started = Date.now();
+    const [outcome] = await sync(engine, [{ source: 'origin', zone: 101, day: YESTERDAY }]);
+    expect(Date.now() - started).toBeGreaterThan(2_000); // it did take longer than the deadline
+    expect(outcome!.error).toBeUndefined();
+    expect(outcome!.result).toMatchObject({ outcome: 'complete', archived: 2_000 });
+  });
+});
