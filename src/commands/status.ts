@@ -93,6 +93,10 @@ export function statusCommand(): Command {
                 { header: 'zone', value: (r) => r.zone_id, right: true },
                 { header: 'day', value: (r) => r.log_date },
                 { header: 'state', value: (r) => r.state },
+                // The day over every pass: what the archive holds, and what could not be keyed.
+                { header: 'archived', value: (r) => thousands(r.archived_entries), right: true },
+                { header: 'quarantined', value: (r) => thousands(r.quarantined_entries), right: true },
+                // The last (or current) pass.
                 { header: 'pages', value: (r) => r.pages, right: true },
                 { header: 'entries', value: (r) => thousands(r.entries), right: true },
                 { header: 'new', value: (r) => thousands(r.new_entries), right: true },
