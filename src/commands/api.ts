@@ -88,6 +88,7 @@ export function apiCommand(): Command {
         if (!opts.all) return c.shieldEventLogs(zone, date, opts.token, { signal });
         // Same stopping rules as ingestion: a loop, an empty page claiming more, or the page cap is an error.
         const logs = [];
+        const rejected = [];
         const seen = new Set<string>();
         let token = opts.token;
         let pages = 0;
@@ -96,9 +97,11 @@ export function apiCommand(): Command {
           pages++;
           seen.add(token);
           logs.push(...page.logs);
+          // Entries without a usable key are shown too, with the page they came on and why.
+          rejected.push(...page.rejected.map((r) => ({ page: pages, ...r })));
           const next = decideNextPage(
             {
-              entries: page.logs.length,
+              entries: page.logs.length + page.rejected.length,
               hasMoreData: page.hasMoreData,
               continuationToken: page.continuationToken,
             },
@@ -109,7 +112,7 @@ export function apiCommand(): Command {
             throw new PagingError(next.reason, next.message, { context: { zone, date, page: pages } });
           token = next.token;
         }
-        return { pages, count: logs.length, logs };
+        return { pages, count: logs.length, logs, rejected };
       }),
     );
 
