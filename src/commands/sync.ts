@@ -195,6 +195,8 @@ export interface SyncDay {
   outcome: DayResult['outcome'] | 'failed';
   /** The day's ledger state (a complete day stays complete whatever a re-run meets). */
   state: string;
+  /** The pass continued an interrupted one from its checkpoint. */
+  resumed: boolean;
   pages: number;
   entries: number;
   newEntries: number;
@@ -242,6 +244,7 @@ function summarise(
         day: r.day,
         outcome: r.outcome,
         state: r.state,
+        resumed: r.resumed,
         pages: r.pages,
         entries: r.entries,
         newEntries: r.newEntries,
@@ -261,6 +264,7 @@ function summarise(
       day: d.day,
       outcome: 'failed' as const,
       state: row?.state ?? 'failed',
+      resumed: false,
       pages: row?.pages ?? 0,
       entries: row?.entries ?? 0,
       newEntries: row?.new_entries ?? 0,

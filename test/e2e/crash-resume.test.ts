@@ -56,7 +56,7 @@ describe('crash safety', () => {
     expect(second.stderr).toBe('');
     expect(second.code).toBe(0);
     const summary = JSON.parse(second.stdout) as SyncSummary;
-    expect(summary.results[0]).toMatchObject({ state: 'complete', resumed: true });
+    expect(summary.results[0]).toMatchObject({ outcome: 'complete', state: 'complete', resumed: true });
 
     const want = h.sim
       .entries('shield', 201, day, NOW)

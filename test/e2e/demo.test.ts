@@ -23,7 +23,7 @@ describe('edgelog demo', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('Syncing 12 zone-days (the last three UTC days) through the job queue');
     expect(r.stdout).toMatch(
-      /12 days, \d+ pages, [\d,]+ entries, [\d,]+ new, \d+ malformed, 0 expired, 0 failed/,
+      /12 days, \d+ pages, [\d,]+ entries, [\d,]+ new, \d+ malformed, 0 quarantined, 0 incomplete, 0 expired, 0 failed/,
     );
     expect(r.stdout).toContain('Sample alert rule origin-5xx-spike on zone 101:');
     const db = openDatabase(join(dir, 'data', 'demo.db'), { readonly: true });
