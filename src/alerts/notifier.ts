@@ -8,10 +8,10 @@ import type { Config } from '../config/index.js';
 import { coerceError } from '../errors/index.js';
 import type { Logger } from '../logger.js';
 import { redisOptions, type RedisTarget } from '../redis/connection.js';
+import { waitForJobs } from '../redis/wait-for-jobs.js';
 import type { AlertsRepository } from './alerts.repository.js';
 import { deliver } from './deliver.js';
 import type { Notice } from './payload.js';
-import { waitForJobs } from '../queue/wait-for-jobs.js';
 
 export const NOTIFY_QUEUE = 'notify';
 
