@@ -39,6 +39,9 @@ export interface Engine {
   close(): Promise<void>;
 }
 
+/** The part of worker.shutdownTimeout kept for closing after the waits (at most a quarter of it). */
+const CLOSE_RESERVE_MS = 2_000;
+
 export interface EngineOptions {
   /** @defaultValue Date.now */
   now?: () => number;
@@ -161,14 +164,22 @@ export async function startEngine(config: Config, logger: Logger, opts: EngineOp
       if (closed) return;
       closed = true;
       logger.debug('closing the engine');
-      for (const own of privates) await own.discard();
-      await runtime.close();
-      await notifier.close();
+      // One bound for every wait: the jobs and the deliveries in hand stop side by side within
+      // worker.shutdownTimeout, less a reserve for what follows (forced stops, queues, archive).
+      const timeout = config.worker.shutdownTimeout;
+      const waitMs = timeout - Math.min(timeout / 4, CLOSE_RESERVE_MS);
+      const stopped = await Promise.allSettled([
+        ...[...privates].map((own) => own.discard(waitMs)),
+        runtime.close(waitMs),
+        notifier.stopWorker(waitMs),
+      ]);
+      await notifier.close(); // after the runtime: jobs still stopping may hand it notices
       await api.close();
       await pageThreads?.close();
       await archive.close();
       await redis.embedded?.stop();
       logger.debug('engine closed');
+      for (const s of stopped) if (s.status === 'rejected') throw s.reason;
     },
   };
 }

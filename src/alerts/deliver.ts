@@ -1,15 +1,23 @@
 // Sends one notice to one hook over HTTP. Any non-2xx answer or network failure throws, so the
-// delivery queue retries it.
+// delivery queue retries it. The hook's timeout bounds a receiver that never answers; the caller's
+// signal ends the request sooner (shutdown).
 import { request, type Dispatcher } from 'undici';
 import type { HookConfig } from '../config/index.js';
 import { HttpStatusError, NetworkError } from '../errors/index.js';
 import { alertmanagerPayload, signature, slackPayload, type Notice } from './payload.js';
 
+export interface DeliverOptions {
+  /** @defaultValue undici's global dispatcher */
+  dispatcher?: Dispatcher | undefined;
+  /** Aborts the request (it then throws a NetworkError). @defaultValue none: only `hook.timeout` */
+  signal?: AbortSignal | undefined;
+}
+
 export async function deliver(
   hookName: string,
   hook: HookConfig,
   notice: Notice,
-  dispatcher?: Dispatcher,
+  { dispatcher, signal }: DeliverOptions = {},
 ): Promise<number> {
   const body = JSON.stringify(
     hook.type === 'slack' ? slackPayload(notice) : alertmanagerPayload(notice, hookName),
@@ -32,7 +40,9 @@ export async function deliver(
       ...(dispatcher ? { dispatcher } : {}),
       headersTimeout: hook.timeout,
       bodyTimeout: hook.timeout,
-      signal: AbortSignal.timeout(hook.timeout),
+      signal: signal
+        ? AbortSignal.any([signal, AbortSignal.timeout(hook.timeout)])
+        : AbortSignal.timeout(hook.timeout),
     });
   } catch (cause) {
     throw new NetworkError(`hook ${hookName} (${display}): ${(cause as Error).message}`, {

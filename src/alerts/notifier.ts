@@ -1,19 +1,25 @@
 // Durable delivery: notices leave the SQLite outbox for a BullMQ queue whose jobs retry with capped
 // backoff until the receiver takes them. Job ids are the notices' idempotency keys, so handing the
 // same notice over twice (a crash between enqueue and marking it) does not send it twice.
-import { Queue, QueueEvents, UnrecoverableError, Worker, type Job } from 'bullmq';
+// Deliveries never hold up shutdown: stopping aborts those still in flight after a bound and hands
+// their jobs back to the queue (a repeat is deduped by the receiver through Idempotency-Key).
+import { DelayedError, Queue, QueueEvents, UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Dispatcher } from 'undici';
 import { retryDecision } from '../api/retry-timing.js';
 import type { Config } from '../config/index.js';
 import { coerceError } from '../errors/index.js';
 import type { Logger } from '../logger.js';
 import { redisOptions, type RedisTarget } from '../redis/connection.js';
+import { waitForJobs } from '../redis/wait-for-jobs.js';
 import type { AlertsRepository } from './alerts.repository.js';
 import { deliver } from './deliver.js';
+import { busyHookDelayMs, HookSlots } from './hook-slots.js';
 import type { Notice } from './payload.js';
-import { waitForJobs } from '../queue/wait-for-jobs.js';
 
 export const NOTIFY_QUEUE = 'notify';
+
+/** The longest stopWorker() takes beyond its drain time: aborted deliveries hand their jobs back. */
+export const HAND_BACK_MS = 500;
 
 interface NotifyJob {
   hook: string;
@@ -30,10 +36,19 @@ export interface NotifierDeps {
   dispatcher?: Dispatcher;
 }
 
+interface RunningWorker {
+  worker: Worker<NotifyJob>;
+  /** Fired when the deliveries in flight must stop (see stopWorker). */
+  abort: AbortController;
+  stopping?: Promise<void>;
+}
+
 export class Notifier {
   readonly queue: Queue<NotifyJob>;
-  private worker: Worker<NotifyJob> | undefined;
+  private running: RunningWorker | undefined;
+  private closed = false;
   private events: QueueEvents | undefined;
+  private readonly slots = new HookSlots();
   private readonly log: Logger;
 
   constructor(private readonly deps: NotifierDeps) {
@@ -70,8 +85,9 @@ export class Notifier {
     return jobs;
   }
 
+  /** Starts delivering in this process (again after stopWorker(); not after close()). */
   startWorker(): void {
-    if (this.worker) return;
+    if (this.running || this.closed) return;
     const { alerts } = this.deps.config;
     const policy = {
       attempts: Number.MAX_SAFE_INTEGER,
@@ -79,22 +95,28 @@ export class Notifier {
       maxDelayMs: alerts.maxRetryDelay,
       deadlineMs: Number.MAX_SAFE_INTEGER,
     };
-    this.worker = new Worker<NotifyJob>(NOTIFY_QUEUE, (job) => this.process(job), {
-      connection: redisOptions(this.deps.redis),
-      prefix: this.deps.prefix,
-      concurrency: 4,
-      settings: {
-        // Capped exponential backoff with jitter: a receiver down for hours is retried every maxRetryDelay.
-        backoffStrategy: (attemptsMade: number) => {
-          const d = retryDecision(policy, { attempt: attemptsMade, elapsedMs: 0, random: Math.random() });
-          return d.retry ? d.delayMs : alerts.maxRetryDelay;
+    const abort = new AbortController();
+    const worker = new Worker<NotifyJob>(
+      NOTIFY_QUEUE,
+      (job, token, signal) =>
+        this.process(job, token, signal ? AbortSignal.any([signal, abort.signal]) : abort.signal),
+      {
+        connection: redisOptions(this.deps.redis),
+        prefix: this.deps.prefix,
+        // A few slots per hook (see hook-slots.ts): a hook that hangs cannot take another hook's.
+        concurrency: this.slots.concurrency(Object.keys(alerts.hooks).length),
+        settings: {
+          // Capped exponential backoff with jitter: a receiver down for hours is retried every maxRetryDelay.
+          backoffStrategy: (attemptsMade: number) => {
+            const d = retryDecision(policy, { attempt: attemptsMade, elapsedMs: 0, random: Math.random() });
+            return d.retry ? d.delayMs : alerts.maxRetryDelay;
+          },
         },
       },
-    });
-    this.worker.on('error', (err) =>
-      this.log.error({ err: coerceError(err).message }, 'notify worker error'),
     );
-    this.worker.on('failed', (job, err) => {
+    this.running = { worker, abort };
+    worker.on('error', (err) => this.log.error({ err: coerceError(err).message }, 'notify worker error'));
+    worker.on('failed', (job, err) => {
       this.log.warn(
         { notice: job?.data.notice.id, hook: job?.data.hook, attempt: job?.attemptsMade, err: err.message },
         'notice not delivered yet',
@@ -133,18 +155,60 @@ export class Notifier {
     return { delivered: result.delivered, pending: ids.length - result.delivered };
   }
 
-  async close(): Promise<void> {
-    await this.worker?.close();
+  /**
+   * Stops delivering in this process. Deliveries in flight get `drainMs` to finish; those still going
+   * are then aborted and their jobs go back to the queue without using an attempt, which takes at most
+   * HAND_BACK_MS more. While a stop is under way, further calls wait for it (its `drainMs` counts).
+   */
+  stopWorker(drainMs: number): Promise<void> {
+    const running = this.running;
+    if (!running) return Promise.resolve();
+    running.stopping ??= this.stop(running, drainMs).finally(() => {
+      if (this.running === running) this.running = undefined;
+    });
+    return running.stopping;
+  }
+
+  /** Stops the worker (see stopWorker), then closes the queue. */
+  async close(drainMs = 0): Promise<void> {
+    this.closed = true;
+    await this.stopWorker(drainMs);
     await this.events?.close();
     await this.queue.close();
   }
 
-  private async process(job: Job<NotifyJob>): Promise<number> {
+  private async stop({ worker, abort }: RunningWorker, drainMs: number): Promise<void> {
+    // close() stops fetching and resolves once the jobs in hand are done. BullMQ's close(true) after
+    // close() returns that same promise, so it cannot cut the wait short: aborting the deliveries does.
+    const closing = worker.close().then(
+      () => true,
+      () => true,
+    );
+    if (await within(closing, drainMs)) return;
+    const inFlight = this.slots.busy();
+    if (Object.keys(inFlight).length > 0) {
+      this.log.warn(
+        { drainMs, inFlight },
+        'deliveries still in flight: stopping them, their notices stay queued',
+      );
+    }
+    abort.abort(new Error('shutting down'));
+    if (await within(closing, HAND_BACK_MS)) return;
+    this.log.warn({ timeoutMs: HAND_BACK_MS }, 'the delivery worker did not stop in time; disconnecting it');
+    await worker.disconnect().catch(() => {});
+  }
+
+  /** `stop` is fired by stopWorker() (or by BullMQ when the job's lock is lost). */
+  private async process(job: Job<NotifyJob>, token: string | undefined, stop: AbortSignal): Promise<number> {
     const { hook, notice } = job.data;
     const config = this.deps.config.alerts.hooks[hook];
     if (!config) throw new UnrecoverableError(`hook "${hook}" is not configured (alerts.hooks)`);
+    if (!this.slots.tryTake(hook)) return this.putBack(job, token, busyHookDelayMs(Math.random()));
     try {
-      const status = await deliver(hook, config, notice, this.deps.dispatcher);
+      const status = await deliver(hook, config, notice, {
+        dispatcher: this.deps.dispatcher,
+        signal: stop,
+      });
       this.deps.repo.markAttempt(notice.id, hook, this.deps.now(), null);
       this.log.info(
         { notice: notice.id, hook, status: notice.status, rule: notice.rule, zone: notice.zone },
@@ -152,8 +216,29 @@ export class Notifier {
       );
       return status;
     } catch (err) {
+      // Stopped by shutdown, not failed by the receiver: back to the queue at once, no attempt used.
+      if (stop.aborted) return this.putBack(job, token, 0);
       this.deps.repo.markAttempt(notice.id, hook, this.deps.now(), coerceError(err).message);
       throw err;
+    } finally {
+      this.slots.release(hook);
     }
+  }
+
+  /** Returns the job to the queue after `delayMs` without using an attempt (BullMQ's manual delay). */
+  private async putBack(job: Job<NotifyJob>, token: string | undefined, delayMs: number): Promise<never> {
+    await job.moveToDelayed(Date.now() + delayMs, token);
+    throw new DelayedError();
+  }
+}
+
+/** True when `done` settles within `ms`; the timer does not keep the process alive past that. */
+async function within(done: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<false>((resolve) => (timer = setTimeout(resolve, ms, false)));
+  try {
+    return await Promise.race([done.then(() => true), late]);
+  } finally {
+    clearTimeout(timer);
   }
 }

@@ -37,7 +37,7 @@ export function runCommand(): Command {
         const signal = await stop.promise;
         logger.info(
           { signal, timeoutMs: config.worker.shutdownTimeout },
-          'stopping: finishing the pages in hand',
+          'stopping: finishing the pages and deliveries in hand',
         );
       } finally {
         await engine.close();

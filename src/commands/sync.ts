@@ -1,6 +1,7 @@
 // `edgelog sync`: fetch chosen days now, wait, print what happened; exit 0 only if every day succeeded.
 import { randomUUID } from 'node:crypto';
 import { Command, Option } from 'commander';
+import { HAND_BACK_MS } from '../alerts/notifier.js';
 import { requireAccessKey, type Config } from '../config/index.js';
 import { startEngine, type Engine } from '../engine.js';
 import { UsageError } from '../errors/index.js';
@@ -178,12 +179,16 @@ async function checkAlerts(
   );
   for (const scope of touched.values()) await engine.alerts.check(scope);
   for (const zone of plan.guardianZones) await engine.alerts.check({ source: 'guardian', zone });
-  engine.alerts.notifier.startWorker();
-  const { delivered, pending } = await engine.alerts.notifier.settleSince(since, SETTLE_TIMEOUT_MS);
+  const { notifier } = engine.alerts;
+  notifier.startWorker();
+  // The announced wait covers stopping: deliveries still in flight then (a hook that never answers)
+  // are aborted at once and stay queued for `edgelog run`, so closing the engine does not wait on them.
+  const { delivered, pending } = await notifier.settleSince(since, SETTLE_TIMEOUT_MS - HAND_BACK_MS);
+  await notifier.stopWorker(0);
   return { notices: delivered + pending, delivered, pending };
 }
 
-/** How long sync waits for receivers before leaving undelivered notices to the queue. */
+/** How long sync waits for receivers, in all, before leaving undelivered notices to the queue. */
 const SETTLE_TIMEOUT_MS = 15_000;
 
 /** One day of the summary: how its pass ended, and the pass's figures (also those of a failed pass). */

@@ -26,7 +26,7 @@ import {
   type PlanJob,
 } from './jobs.js';
 import { planSchedulers, wantedSchedulers, type SchedulerPlan } from './schedules.js';
-import { waitForJobs, type JobOutcome } from './wait-for-jobs.js';
+import { waitForJobs, type JobOutcome } from '../redis/wait-for-jobs.js';
 
 export type { JobOutcome };
 
