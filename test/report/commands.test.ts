@@ -54,7 +54,7 @@ describe('edgelog query', () => {
       '2',
     );
     expect(stdout.text()).toBe(
-      'id\n 1\n 2\n(12 rows; the first 2 shown, 10 more: raise --limit, or use --format csv|ndjson|json for all)\n',
+      'id\n 1\n 2\n(the first 2 rows shown; there are more: raise --limit, or use --format csv|ndjson|json for all)\n',
     );
   });
 

@@ -232,18 +232,37 @@ describe('edgelog query: formats', () => {
   const series = (n: number) =>
     `WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s WHERE i < ${n}) SELECT i FROM s`;
 
-  it('table: shows --limit rows (1000 by default) and says how many more there were', async () => {
+  it('table: shows --limit rows (1000 by default) and says that there are more', async () => {
     const r = await run(series(1234));
     expect(r.rows).toBe(1000);
-    expect(r.more).toBe(234);
+    expect(r.more).toBe(true);
     expect(r.text.split('\n').slice(-2)[0]).toBe(
-      '(1,234 rows; the first 1,000 shown, 234 more: raise --limit, or use --format csv|ndjson|json for all)',
+      '(the first 1,000 rows shown; there are more: raise --limit, or use --format csv|ndjson|json for all)',
     );
     const small = await run(series(5), { limit: 2 });
     expect(small.text).toBe(
-      'i\n1\n2\n(5 rows; the first 2 shown, 3 more: raise --limit, or use --format csv|ndjson|json for all)\n',
+      'i\n1\n2\n(the first 2 rows shown; there are more: raise --limit, or use --format csv|ndjson|json for all)\n',
     );
-    expect((await run(series(1234), { limit: 0 })).more).toBe(0);
+    // Exactly `limit` rows: nothing more to say.
+    expect((await run(series(2), { limit: 2 })).text).toBe('i\n1\n2\n(2 rows)\n');
+    expect(await run(series(1234), { limit: 0 })).toMatchObject({ rows: 1234, more: false });
+  });
+
+  it('every format stops reading at --limit: the rest of the result is never computed', async () => {
+    // A function in the result counts the rows SQLite computed.
+    let computed = 0;
+    db.function('computed', () => ++computed);
+    const q =
+      'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 100000) SELECT x, computed() AS n FROM c';
+    const r = await run(q, { limit: 3 });
+    expect(r.text.split('\n').slice(-2)[0]).toMatch(/^\(the first 3 rows shown; there are more/);
+    expect(computed).toBe(4); // the three shown, and one to know there are more
+    computed = 0;
+    expect(await run(q)).toMatchObject({ rows: 1000, more: true });
+    expect(computed).toBe(1001);
+    computed = 0;
+    expect(await run(q, { format: 'ndjson', limit: 2 })).toMatchObject({ rows: 2, more: true });
+    expect(computed).toBe(3);
   });
 
   it('streaming formats write every row by default, in chunks, and stop at --limit when given', async () => {
