@@ -1,7 +1,7 @@
 // `edgelog query "<SQL>"`: one read-only statement against the archive, as a table, JSON, NDJSON or CSV.
 import { Command, Option } from 'commander';
 import { OutputClosedError, streamOutput, type Stdout } from '../query/output.js';
-import { openReadOnly } from '../query/read-only.js';
+import { openReadOnlyConnection, verifiedRead } from '../query/read-only.js';
 import { DEFAULT_TABLE_LIMIT, QUERY_FORMATS, runQuery, type QueryFormat } from '../query/run-query.js';
 import { commandContext, intArg } from './shared.js';
 
@@ -21,14 +21,14 @@ export function queryCommand(stdout: Stdout = process.stdout): Command {
     )
     .action(async (sql: string, opts: { format: QueryFormat; limit?: number }, cmd: Command) => {
       const { config } = commandContext(cmd);
-      const db = openReadOnly(config.database.path);
+      const conn = openReadOnlyConnection(config.database.path);
       try {
-        await runQuery(db, sql, opts, streamOutput(stdout));
+        await verifiedRead(conn, streamOutput(stdout), (db, out) => runQuery(db, sql, opts, out));
       } catch (err) {
         // The reader closed the pipe (`| head`): what it wanted was written.
         if (!(err instanceof OutputClosedError)) throw err;
       } finally {
-        db.close();
+        conn.db.close();
       }
     });
 }
