@@ -1,9 +1,20 @@
 // `edgelog query "<SQL>"`: one read-only statement against the archive, as a table, JSON, NDJSON or CSV.
 import { Command, Option } from 'commander';
 import { OutputClosedError, streamOutput, type Stdout } from '../query/output.js';
-import { openReadOnly } from '../query/read-only.js';
-import { DEFAULT_TABLE_LIMIT, QUERY_FORMATS, runQuery, type QueryFormat } from '../query/run-query.js';
-import { commandContext, intArg } from './shared.js';
+import { DEFAULT_QUERY_TIMEOUT_MS, runQueryProcess } from '../query/query-process.js';
+import { DEFAULT_TABLE_LIMIT, QUERY_FORMATS, type QueryFormat } from '../query/run-query.js';
+import { commandContext, durationArg, intArg } from './shared.js';
+
+interface QueryCliOptions {
+  format: QueryFormat;
+  limit?: number;
+  timeout?: number;
+}
+
+/** A duration, or a bare 0 for no bound. */
+function timeoutArg(value: string): number {
+  return value.trim() === '0' ? 0 : durationArg(value);
+}
 
 export function queryCommand(stdout: Stdout = process.stdout): Command {
   return new Command('query')
@@ -16,19 +27,25 @@ export function queryCommand(stdout: Stdout = process.stdout): Command {
     )
     .option(
       '--limit <n>',
-      `rows at most, 0 for all (default: ${DEFAULT_TABLE_LIMIT} for table, which counts the rest; all for the others)`,
+      `rows at most, 0 for all (default: ${DEFAULT_TABLE_LIMIT} for table, which says when there are more; all for the others)`,
       intArg,
     )
-    .action(async (sql: string, opts: { format: QueryFormat; limit?: number }, cmd: Command) => {
+    .option(
+      '--timeout <duration>',
+      `stop the query after this long, e.g. 90s or 10m; 0 for no bound (default: ${DEFAULT_QUERY_TIMEOUT_MS / 1000}s)`,
+      timeoutArg,
+    )
+    .action(async (sql: string, opts: QueryCliOptions, cmd: Command) => {
       const { config } = commandContext(cmd);
-      const db = openReadOnly(config.database.path);
+      const { format, limit, timeout } = opts;
+      const request = { path: config.database.path, sql, format, ...(limit === undefined ? {} : { limit }) };
       try {
-        await runQuery(db, sql, opts, streamOutput(stdout));
+        await runQueryProcess(request, streamOutput(stdout), {
+          timeoutMs: timeout ?? DEFAULT_QUERY_TIMEOUT_MS,
+        });
       } catch (err) {
         // The reader closed the pipe (`| head`): what it wanted was written.
         if (!(err instanceof OutputClosedError)) throw err;
-      } finally {
-        db.close();
       }
     });
 }

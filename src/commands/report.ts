@@ -1,7 +1,7 @@
 // `edgelog report origin|shield|guardian`: canned reports with terminal charts, or JSON for machines.
 import { Argument, Command, InvalidArgumentError, Option } from 'commander';
 import { OutputClosedError, streamOutput, type Stdout } from '../query/output.js';
-import { openReadOnly } from '../query/read-only.js';
+import { openReadOnlyConnection, verifiedRead } from '../query/read-only.js';
 import { DEFAULT_TOP, REPORT_KINDS, runReport, type ReportKind } from '../report/run-report.js';
 import type { Day } from '../time/utc-day.js';
 import { commandContext, dayArg, idArg } from './shared.js';
@@ -41,13 +41,14 @@ export function reportCommand(stdout: Stdout = process.stdout, clock: () => numb
     )
     .action(async (kind: ReportKind, opts: ReportCliOptions, cmd: Command) => {
       const { config } = commandContext(cmd);
-      const db = openReadOnly(config.database.path);
+      const conn = openReadOnlyConnection(config.database.path);
       try {
-        await runReport(db, kind, { ...opts, width: chartWidth(stdout), now: clock() }, streamOutput(stdout));
+        const params = { ...opts, width: chartWidth(stdout), now: clock() };
+        await verifiedRead(conn, streamOutput(stdout), (db, out) => runReport(db, kind, params, out));
       } catch (err) {
         if (!(err instanceof OutputClosedError)) throw err;
       } finally {
-        db.close();
+        conn.db.close();
       }
     });
 }

@@ -18,8 +18,8 @@ export interface QueryOptions {
   /** @defaultValue 'table' */
   format?: QueryFormat;
   /**
-   * Rows written at most; 0 means all. The table format shows the first `limit` rows and counts the
-   * rest; the streaming formats stop after `limit` rows.
+   * Rows written at most; 0 means all. Every format stops reading after `limit` rows and one more (to
+   * tell whether there are more), so an endless result still ends.
    * @defaultValue DEFAULT_TABLE_LIMIT for `table`, 0 (all rows) for json, ndjson and csv
    */
   limit?: number;
@@ -29,8 +29,8 @@ export interface QueryResult {
   columns: string[];
   /** Rows written. */
   rows: number;
-  /** Rows of the result that were not written (table format only; the streaming formats stop early). */
-  more: number;
+  /** The result had rows beyond `limit` (not counted: counting would mean stepping through them all). */
+  more: boolean;
 }
 
 /** Text is handed to the output in chunks of about this many characters. */
@@ -49,10 +49,14 @@ export async function runQuery(db: Db, sql: string, opts: QueryOptions, out: Out
   try {
     if (format === 'table') {
       const shown: SqlValue[][] = [];
-      let more = 0;
+      let more = false;
+      // Breaking out of the loop resets the statement: the rest of the result is never computed.
       for (const row of rows) {
-        if (limit === 0 || shown.length < limit) shown.push(row);
-        else more++;
+        if (limit !== 0 && shown.length === limit) {
+          more = true;
+          break;
+        }
+        shown.push(row);
       }
       await out.write(queryTable(columns, shown, more));
       return { columns, rows: shown.length, more };
@@ -60,8 +64,12 @@ export async function runQuery(db: Db, sql: string, opts: QueryOptions, out: Out
     const encoder = ENCODERS[format](columns);
     let text = encoder.start();
     let count = 0;
+    let more = false;
     for (const row of rows) {
-      if (limit !== 0 && count === limit) break;
+      if (limit !== 0 && count === limit) {
+        more = true;
+        break;
+      }
       text += encoder.row(row, count++);
       if (text.length >= CHUNK) {
         await out.write(text);
@@ -69,7 +77,7 @@ export async function runQuery(db: Db, sql: string, opts: QueryOptions, out: Out
       }
     }
     await out.write(text + encoder.end(count));
-    return { columns, rows: count, more: 0 };
+    return { columns, rows: count, more };
   } catch (err) {
     // SQLite can also fail while stepping (integer overflow, a malformed JSON argument…).
     if (err instanceof Database.SqliteError) throw new QueryError('query failed', { cause: err });

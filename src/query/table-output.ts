@@ -1,4 +1,4 @@
-// Pure: the `table` format of `edgelog query`, an aligned table of the first rows and a count footer.
+// Pure: the `table` format of `edgelog query`, an aligned table of the first rows and a footer.
 import { formatTable, thousands, type Column } from '../format/table.js';
 
 const isNumber = (v: unknown) => typeof v === 'number' || typeof v === 'bigint';
@@ -7,14 +7,14 @@ const isNumber = (v: unknown) => typeof v === 'number' || typeof v === 'bigint';
 export const MAX_CELL = 100;
 
 /**
- * Renders `rows` (the first rows of the result) under the column names. `more` is how many rows the
- * result had beyond them. Columns whose shown values are all numbers (or NULL) are right-aligned;
+ * Renders `rows` (the first rows of the result) under the column names. `more`: the result had rows
+ * beyond them (how many is not known: the query stopped there). Columns whose shown values are all numbers (or NULL) are right-aligned;
  * whitespace runs (newlines) become one space.
  */
 export function queryTable(
   columns: readonly string[],
   rows: ReadonlyArray<readonly unknown[]>,
-  more: number,
+  more: boolean,
 ) {
   const cols: Array<Column<readonly unknown[]>> = columns.map((header, i) => ({
     header,
@@ -25,8 +25,8 @@ export function queryTable(
   return `${table}\n${footer(rows.length, more)}\n`;
 }
 
-export function footer(shown: number, more: number): string {
-  const rows = (n: number) => `${thousands(n)} ${n === 1 ? 'row' : 'rows'}`;
-  if (more === 0) return `(${rows(shown)})`;
-  return `(${rows(shown + more)}; the first ${thousands(shown)} shown, ${thousands(more)} more: raise --limit, or use --format csv|ndjson|json for all)`;
+export function footer(shown: number, more: boolean): string {
+  const rows = `${thousands(shown)} ${shown === 1 ? 'row' : 'rows'}`;
+  if (!more) return `(${rows})`;
+  return `(the first ${rows} shown; there are more: raise --limit, or use --format csv|ndjson|json for all)`;
 }

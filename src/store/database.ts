@@ -1,7 +1,8 @@
 // Opening the SQLite archive with the settings every connection needs.
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { EdgelogError } from '../errors/index.js';
 
 export type Db = Database.Database;
@@ -9,6 +10,13 @@ export type Db = Database.Database;
 export interface OpenOptions {
   /** Query tools open read-only connections; the file must then exist. @defaultValue false */
   readonly?: boolean;
+  /**
+   * With `readonly`: read the file as SQLite's `immutable` snapshot, with no locks and no `-wal`/`-shm`
+   * files (none is read, none is created). Only correct when the file holds every commit (there is no
+   * `-wal` beside it) and nothing writes it meanwhile; query/read-only.ts decides and checks that.
+   * @defaultValue false
+   */
+  immutable?: boolean;
   /** Page cache per connection, in MiB. @defaultValue 64 */
   cacheMiB?: number;
 }
@@ -16,22 +24,33 @@ export interface OpenOptions {
 /** Opens (creating the directory and file when writable) the archive at `path`. */
 export function openDatabase(path: string, opts: OpenOptions = {}): Db {
   const file = path === ':memory:' ? path : resolve(path);
-  let db: Db;
+  const readonly = opts.readonly === true;
+  if (opts.immutable && !readonly) throw new TypeError('openDatabase: `immutable` needs `readonly`');
+  // better-sqlite3 takes `file:` URIs (the only way to pass `immutable`) only when SQLITE_USE_URI=1 is in
+  // the environment as its native addon loads, at the first `new Database` of the process. Our own paths
+  // are absolute or `:memory:`, so turning URIs on changes nothing for them.
+  process.env.SQLITE_USE_URI ??= '1';
+  const name = opts.immutable ? `${pathToFileURL(file).href}?immutable=1` : file;
+  let db: Db | undefined;
   try {
-    if (!opts.readonly && file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
-    db = new Database(file, opts.readonly ? { readonly: true, fileMustExist: true } : {});
+    if (!readonly && file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+    db = new Database(name, readonly ? { readonly: true, fileMustExist: true } : {});
+    if (!readonly) {
+      // WAL lets readers (queries, reports) run while the worker writes; NORMAL is durable across
+      // process crashes in WAL mode and only risks the last commits on power loss.
+      db.pragma('journal_mode = WAL');
+      db.pragma('synchronous = NORMAL');
+    }
+    // A read-only connection opens the -wal and -shm files at its first statement, this one: failing
+    // here keeps the error "cannot open the database" instead of a bare SQLite error later.
+    db.pragma('foreign_keys = ON');
+    db.pragma('busy_timeout = 5000');
+    db.pragma(`cache_size = -${(opts.cacheMiB ?? 64) * 1024}`);
+    return db;
   } catch (cause) {
-    const hint = opts.readonly ? ' (run `edgelog sync` or `edgelog migrate` first to create it)' : '';
+    db?.close();
+    const hint =
+      readonly && !existsSync(file) ? ' (run `edgelog sync` or `edgelog migrate` first to create it)' : '';
     throw new EdgelogError(`cannot open the database ${file}: ${(cause as Error).message}${hint}`, { cause });
   }
-  if (!opts.readonly) {
-    // WAL lets readers (queries, reports) run while the worker writes; NORMAL is durable across
-    // process crashes in WAL mode and only risks the last commits on power loss.
-    db.pragma('journal_mode = WAL');
-    db.pragma('synchronous = NORMAL');
-  }
-  db.pragma('foreign_keys = ON');
-  db.pragma('busy_timeout = 5000');
-  db.pragma(`cache_size = -${(opts.cacheMiB ?? 64) * 1024}`);
-  return db;
 }

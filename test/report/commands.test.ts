@@ -4,6 +4,7 @@ import { Command } from 'commander';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { queryCommand } from '../../src/commands/query.js';
 import { reportCommand } from '../../src/commands/report.js';
+import { QueryTimeoutError } from '../../src/query/query-timeout-error.js';
 import { fillOrigin } from './dataset.js';
 import { memoryStdout, tempArchive, type TempArchive } from './fixture.js';
 
@@ -54,7 +55,7 @@ describe('edgelog query', () => {
       '2',
     );
     expect(stdout.text()).toBe(
-      'id\n 1\n 2\n(12 rows; the first 2 shown, 10 more: raise --limit, or use --format csv|ndjson|json for all)\n',
+      'id\n 1\n 2\n(the first 2 rows shown; there are more: raise --limit, or use --format csv|ndjson|json for all)\n',
     );
   });
 
@@ -64,6 +65,27 @@ describe('edgelog query', () => {
       'query refused: it would modify the archive (edgelog query is read-only)',
     );
     expect(stdout.text()).toBe('');
+  });
+
+  it('--timeout stops a runaway statement: the CLI prints one line and exits 1', async () => {
+    const stdout = memoryStdout();
+    const endless = 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c';
+    await expect(edgelog(queryCommand(stdout), 'query', endless, '--timeout', '1s')).rejects.toThrow(
+      new QueryTimeoutError(1000, false),
+    );
+    expect(stdout.text()).toBe('');
+  });
+
+  it.each(['0', '0s', '90s', '10m'])('--timeout %s is a duration (0: no bound)', async (timeout) => {
+    const stdout = memoryStdout();
+    await edgelog(queryCommand(stdout), 'query', 'SELECT 1 AS one', '--format', 'csv', '--timeout', timeout);
+    expect(stdout.text()).toBe('one\r\n1\r\n');
+  });
+
+  it('--timeout without a unit is refused', async () => {
+    await expect(
+      edgelog(queryCommand(memoryStdout()), 'query', 'SELECT 1', '--timeout', '30'),
+    ).rejects.toThrow(/expected a duration such as 500ms, 30s, 15m, 1h/);
   });
 
   it('rejects an unknown format before opening anything', async () => {

@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openReadOnly } from '../../src/query/read-only.js';
+import { openReadOnly, openReadOnlyConnection, verifiedRead } from '../../src/query/read-only.js';
 import { QueryError } from '../../src/query/query-error.js';
+import { SnapshotChangedError } from '../../src/query/snapshot-changed-error.js';
+import { openArchive } from '../../src/store/archive.js';
 import { runQuery, type QueryOptions } from '../../src/query/run-query.js';
 import { openDatabase, type Db } from '../../src/store/database.js';
 import { memoryOutput, originEntry, storeOrigin, tempArchive, times, type TempArchive } from './fixture.js';
@@ -150,7 +152,69 @@ describe('edgelog query: read-only', () => {
   });
 
   it('fails with a clear message when the file does not exist', () => {
-    expect(() => openReadOnly(`${t.dir}/missing.db`)).toThrow(/cannot open the database .*missing\.db/);
+    expect(() => openReadOnly(`${t.dir}/missing.db`)).toThrow(
+      /cannot open the database .*missing\.db: no such file \(run `edgelog sync`/,
+    );
+  });
+});
+
+describe('edgelog query: an archive no one has open', () => {
+  const beside = () => readdirSync(t.dir).sort();
+  beforeEach(async () => {
+    db.close();
+    await t.archive.close(); // the last connection folds the WAL into the file and removes -wal and -shm
+    expect(beside()).toEqual(['archive.db']);
+  });
+
+  it('is read without creating -wal or -shm beside it', async () => {
+    db = openReadOnly(t.path);
+    expect((await run('SELECT count(*) AS n FROM origin_error_logs', { format: 'ndjson' })).text).toBe(
+      '{"n":4}\n',
+    );
+    db.close();
+    expect(beside()).toEqual(['archive.db']);
+  });
+
+  it('is read as a snapshot that fails loudly if a writer changes the file meanwhile', async () => {
+    const conn = openReadOnlyConnection(t.path);
+    db = conn.db;
+    expect(conn.snapshot).toBe(true);
+    conn.verify(); // unchanged
+    const writer = openArchive(t.path);
+    try {
+      storeOrigin(
+        writer,
+        202,
+        times(500, () => originEntry('2024-10-16T10:00:00Z', { status: 500 })),
+      );
+      writer.db.pragma('wal_checkpoint(TRUNCATE)'); // the pages reach the file the snapshot reads
+    } finally {
+      await writer.close();
+    }
+    expect(() => conn.verify()).toThrow(SnapshotChangedError);
+    // Through a query: nothing is written, and the change is the error, not what SQLite made of it.
+    const out = memoryOutput();
+    const err = await verifiedRead(conn, out, (d, o) => runQuery(d, 'SELECT * FROM origin_error_logs', {}, o))
+      .then(() => null)
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(SnapshotChangedError);
+    expect((err as Error).message).toBe(
+      `the archive ${t.path} changed while it was read without locks (edgelog began writing to it): ` +
+        'the result may mix old and new rows; run it again',
+    );
+    expect(out.text()).toBe('');
+  });
+
+  it('a live archive (a -wal beside it) is read through the WAL, with locks', () => {
+    const writer = openArchive(t.path);
+    try {
+      const conn = openReadOnlyConnection(t.path);
+      db = conn.db;
+      expect(conn.snapshot).toBe(false);
+    } finally {
+      db.close();
+      void writer.close();
+    }
   });
 });
 
@@ -232,18 +296,37 @@ describe('edgelog query: formats', () => {
   const series = (n: number) =>
     `WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s WHERE i < ${n}) SELECT i FROM s`;
 
-  it('table: shows --limit rows (1000 by default) and says how many more there were', async () => {
+  it('table: shows --limit rows (1000 by default) and says that there are more', async () => {
     const r = await run(series(1234));
     expect(r.rows).toBe(1000);
-    expect(r.more).toBe(234);
+    expect(r.more).toBe(true);
     expect(r.text.split('\n').slice(-2)[0]).toBe(
-      '(1,234 rows; the first 1,000 shown, 234 more: raise --limit, or use --format csv|ndjson|json for all)',
+      '(the first 1,000 rows shown; there are more: raise --limit, or use --format csv|ndjson|json for all)',
     );
     const small = await run(series(5), { limit: 2 });
     expect(small.text).toBe(
-      'i\n1\n2\n(5 rows; the first 2 shown, 3 more: raise --limit, or use --format csv|ndjson|json for all)\n',
+      'i\n1\n2\n(the first 2 rows shown; there are more: raise --limit, or use --format csv|ndjson|json for all)\n',
     );
-    expect((await run(series(1234), { limit: 0 })).more).toBe(0);
+    // Exactly `limit` rows: nothing more to say.
+    expect((await run(series(2), { limit: 2 })).text).toBe('i\n1\n2\n(2 rows)\n');
+    expect(await run(series(1234), { limit: 0 })).toMatchObject({ rows: 1234, more: false });
+  });
+
+  it('every format stops reading at --limit: the rest of the result is never computed', async () => {
+    // A function in the result counts the rows SQLite computed.
+    let computed = 0;
+    db.function('computed', () => ++computed);
+    const q =
+      'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 100000) SELECT x, computed() AS n FROM c';
+    const r = await run(q, { limit: 3 });
+    expect(r.text.split('\n').slice(-2)[0]).toMatch(/^\(the first 3 rows shown; there are more/);
+    expect(computed).toBe(4); // the three shown, and one to know there are more
+    computed = 0;
+    expect(await run(q)).toMatchObject({ rows: 1000, more: true });
+    expect(computed).toBe(1001);
+    computed = 0;
+    expect(await run(q, { format: 'ndjson', limit: 2 })).toMatchObject({ rows: 2, more: true });
+    expect(computed).toBe(3);
   });
 
   it('streaming formats write every row by default, in chunks, and stop at --limit when given', async () => {

@@ -139,7 +139,7 @@ describe('queryTable', () => {
         [101n, 'https://a/x', 3n],
         [7n, null, 12n],
       ],
-      0,
+      false,
     );
     expect(text).toBe(
       ['zone  url           n', ' 101  https://a/x   3', '   7               12', '(2 rows)', ''].join('\n'),
@@ -147,28 +147,33 @@ describe('queryTable', () => {
   });
 
   it('shows BLOBs by size and newlines as spaces', () => {
-    expect(queryTable(['b', 't'], [[blob, 'a\nb']], 0)).toBe('b          t\n<4 bytes>  a b\n(1 row)\n');
+    expect(queryTable(['b', 't'], [[blob, 'a\nb']], false)).toBe('b          t\n<4 bytes>  a b\n(1 row)\n');
   });
 
   it('cuts cells beyond 100 characters with an ellipsis', () => {
-    const line = queryTable(['t'], [['x'.repeat(150)]], 0).split('\n')[1]!;
+    const line = queryTable(['t'], [['x'.repeat(150)]], false).split('\n')[1]!;
     expect(line).toBe(`${'x'.repeat(99)}…`);
   });
 
   it('an empty result still shows the header', () => {
-    expect(queryTable(['a'], [], 0)).toBe('a\n(0 rows)\n');
+    expect(queryTable(['a'], [], false)).toBe('a\n(0 rows)\n');
   });
 
   it.each([
-    [0, 0, '(0 rows)'],
-    [1, 0, '(1 row)'],
-    [1000, 0, '(1,000 rows)'],
+    [0, false, '(0 rows)'],
+    [1, false, '(1 row)'],
+    [1000, false, '(1,000 rows)'],
+    [
+      1,
+      true,
+      '(the first 1 row shown; there are more: raise --limit, or use --format csv|ndjson|json for all)',
+    ],
     [
       1000,
-      234567,
-      '(235,567 rows; the first 1,000 shown, 234,567 more: raise --limit, or use --format csv|ndjson|json for all)',
+      true,
+      '(the first 1,000 rows shown; there are more: raise --limit, or use --format csv|ndjson|json for all)',
     ],
-  ])('footer(%i, %i)', (shown, more, expected) => {
+  ])('footer(%i, %s)', (shown, more, expected) => {
     expect(footer(shown, more)).toBe(expected);
   });
 });
