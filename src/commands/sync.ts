@@ -5,6 +5,7 @@ import { HAND_BACK_MS } from '../alerts/notifier.js';
 import { requireAccessKey, type Config } from '../config/index.js';
 import { startEngine, type Engine } from '../engine.js';
 import { UsageError } from '../errors/index.js';
+import { startProgress, type ProgressOutput } from '../format/progress.js';
 import { elapsed, formatTable, thousands } from '../format/table.js';
 import type { DayResult } from '../ingest/day-ingestor.js';
 import { InterruptedError } from '../ingest/errors.js';
@@ -134,6 +135,8 @@ export async function executeSync(
   plan: { days: DayJob[]; guardianZones: number[] },
   concurrency?: number,
   signal?: AbortSignal,
+  /** Where to show progress (a terminal, or plain lines now and then); none when undefined. */
+  progress?: ProgressOutput,
 ): Promise<{ summary: SyncSummary; text: string }> {
   const started = engine.now(); // notices are stamped with the engine's clock
   const wallStart = Date.now();
@@ -145,7 +148,23 @@ export async function executeSync(
     const dayJobs = await runtime.enqueueSync(plan.days, runId);
     const guardianJobs = await runtime.enqueueGuardian(plan.guardianZones, runId);
     runtime.startWorker(concurrency);
-    outcomes = await runtime.waitFor<DayResult>(dayJobs, signal);
+    let done = 0;
+    const reporter = progress
+      ? startProgress({
+          out: progress,
+          read: () => ({
+            done,
+            total: plan.days.length,
+            ...passFigures(engine, plan.days),
+            elapsedMs: Date.now() - wallStart,
+          }),
+        })
+      : undefined;
+    try {
+      outcomes = await runtime.waitFor<DayResult>(dayJobs, signal, () => done++);
+    } finally {
+      reporter?.stop();
+    }
     engine.logger.debug({ jobs: outcomes.length }, 'sync: day jobs finished');
     guardian = await runtime.waitFor(guardianJobs, signal);
     if (signal?.aborted) throw new InterruptedError();
@@ -165,6 +184,18 @@ export async function executeSync(
       `${alerts.pending > 0 ? `, ${alerts.pending} left queued for \`edgelog run\` to retry` : ''}`;
   }
   return { summary, text };
+}
+
+/** Pages and entries of the plan's days so far, from the ledger (its passes' counts). */
+function passFigures(engine: Engine, days: readonly DayJob[]): { pages: number; entries: number } {
+  let pages = 0;
+  let entries = 0;
+  for (const d of days) {
+    const row = engine.archive.ledger.get({ source: d.source, zone: d.zone, day: d.day });
+    pages += row?.pages ?? 0;
+    entries += row?.entries ?? 0;
+  }
+  return { pages, entries };
 }
 
 /** Evaluates the rules of the zones this sync touched and delivers their notices (bounded wait). */

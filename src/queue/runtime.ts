@@ -164,6 +164,7 @@ export class IngestRuntime {
   async waitFor<R>(
     jobs: Array<Job<JobData, unknown, string>>,
     signal?: AbortSignal,
+    onSettled?: (outcome: JobOutcome) => void,
   ): Promise<Array<JobOutcome<R>>> {
     if (jobs.length === 0) return [];
     if (!this.events) {
@@ -175,7 +176,10 @@ export class IngestRuntime {
         this.log.error({ err: coerceError(err).message }, 'queue events error'),
       );
     }
-    return waitForJobs<JobData, R>(this.queue, this.events, jobs, signal ? { signal } : {});
+    return waitForJobs<JobData, R>(this.queue, this.events, jobs, {
+      ...(signal ? { signal } : {}),
+      ...(onSettled ? { onSettled } : {}),
+    });
   }
 
   /**

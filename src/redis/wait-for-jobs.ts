@@ -21,6 +21,8 @@ export interface WaitOptions {
   timeoutMs?: number;
   /** Stop waiting when this fires (a shutdown); unfinished jobs come back `pending`. */
   signal?: AbortSignal;
+  /** Called once per job as it finishes (progress). */
+  onSettled?: (outcome: JobOutcome) => void;
 }
 
 export async function waitForJobs<D, R>(
@@ -82,6 +84,7 @@ export async function waitForJobs<D, R>(
           error: fresh?.failedReason || 'the job is no longer in the queue',
         });
       } else return; // waiting, active, or delayed for a retry: keep waiting
+      opts.onSettled?.(outcomes.get(id)!);
       if (outcomes.size === byId.size) finish();
     };
     const onEvent = ({ jobId }: { jobId: string }) => void settle(jobId).catch(fail);

@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { progressLine, startProgress } from '../../src/format/progress.js';
+
+describe('progressLine', () => {
+  it.each([
+    [
+      'nothing done yet: no rate, no ETA',
+      { done: 0, total: 12, pages: 0, entries: 0, elapsedMs: 200 },
+      'zone-days 0/12 · 0 pages · 0 entries',
+    ],
+    [
+      'a third done: rate and ETA from the pace so far',
+      { done: 4, total: 12, pages: 45, entries: 123_456, elapsedMs: 10_000 },
+      'zone-days 4/12 · 45 pages · 123,456 entries · 12,346/s · ETA 20.0s',
+    ],
+    [
+      'all done: no ETA',
+      { done: 3, total: 3, pages: 1, entries: 1_000, elapsedMs: 2_000 },
+      'zone-days 3/3 · 1 page · 1,000 entries · 500/s',
+    ],
+  ])('%s', (_name, figures, line) => {
+    expect(progressLine(figures)).toBe(line);
+  });
+});
+
+describe('startProgress', () => {
+  const figures = { done: 1, total: 2, pages: 1, entries: 10, elapsedMs: 2_000 };
+
+  it('redraws one line in place on a terminal and clears it at the end', async () => {
+    const written: string[] = [];
+    const p = startProgress({
+      out: { isTTY: true, write: (t) => written.push(t) },
+      read: () => figures,
+      ttyEveryMs: 5,
+    });
+    await new Promise((r) => setTimeout(r, 40));
+    p.stop();
+    expect(written.length).toBeGreaterThan(1);
+    expect(written.slice(0, -1).every((w) => w.startsWith('\r\x1b[Kzone-days 1/2'))).toBe(true);
+    expect(written.at(-1)).toBe('\r\x1b[K');
+  });
+
+  it('prints plain lines, without control characters, elsewhere', async () => {
+    const written: string[] = [];
+    const p = startProgress({
+      out: { isTTY: false, write: (t) => written.push(t) },
+      read: () => figures,
+      plainEveryMs: 5,
+    });
+    await new Promise((r) => setTimeout(r, 40));
+    p.stop();
+    expect(written.length).toBeGreaterThan(1);
+    for (const w of written)
+      expect(w).toMatch(/^progress: zone-days 1\/2 · 1 page · 10 entries · 5\/s · ETA 2\.0s\n$/);
+  });
+});
