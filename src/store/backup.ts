@@ -1,7 +1,7 @@
 // An online copy of the archive while the worker writes: SQLite's backup API, page by page, from one
 // snapshot. The copy is written under a temporary name beside the target and renamed at the end, so the
 // target is either absent, the old file, or the whole new copy.
-import { closeSync, fsyncSync, openSync, renameSync, rmSync, statSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, openSync, renameSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { EdgelogError } from '../errors/index.js';
 import { openDatabase } from './database.js';
@@ -44,6 +44,8 @@ export async function backupArchive(
 ): Promise<BackupResult> {
   const target = resolve(dest);
   if (target === resolve(source)) throw new EdgelogError(`cannot back up ${target} onto itself`);
+  if (!existsSync(dirname(target)))
+    throw new EdgelogError(`cannot write ${target}: the directory ${dirname(target)} does not exist`);
   const temp = temporaryName(target);
   const db = openDatabase(source, { readonly: true });
   try {

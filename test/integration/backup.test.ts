@@ -143,4 +143,10 @@ describe('backupArchive', () => {
   it('refuses to copy the archive onto itself', async () => {
     await expect(backupArchive(source, source)).rejects.toThrow('onto itself');
   });
+
+  it('names a missing directory', async () => {
+    await expect(backupArchive(source, join(dir, 'nosuch', 'copy.db'))).rejects.toThrow(
+      `cannot write ${join(dir, 'nosuch', 'copy.db')}: the directory ${join(dir, 'nosuch')} does not exist`,
+    );
+  });
 });
