@@ -12,6 +12,7 @@ import { measureLimit, measureParse } from './limit.js';
 import { cleanBenchKeys, startSimulator, runSync, writeBenchConfig } from './processes.js';
 import { measureQueries, type QueryTimes } from './queries.js';
 import { parsePage, shieldPageTexts } from './rows.js';
+import { measureStartup, type StartupTimes } from './startup.js';
 
 const { values: opts } = parseArgs({
   options: {
@@ -23,6 +24,7 @@ const { values: opts } = parseArgs({
     zones: { type: 'string', default: '50' },
     latency: { type: 'string', default: '100' },
     concurrency: { type: 'string', default: '16' },
+    'startup-runs': { type: 'string', default: '21' },
     dir: { type: 'string', default: '.bench' },
   },
 });
@@ -63,6 +65,9 @@ interface Result {
   latencyFloorRatio: number;
   resyncEntriesPerSec: number;
   queryMs: QueryTimes;
+  /** `edgelog --help` and a one-row `edgelog query`, each ÷ `node -e 0` (medians); target ≤ 2. */
+  cliStartupRatio: number;
+  startup: StartupTimes;
 }
 
 async function main(): Promise<Result> {
@@ -73,7 +78,7 @@ async function main(): Promise<Result> {
   const latencyMs = num('latency');
   const zones = num('zones');
 
-  say('1/6 write limit and 2/6 parse rate: generating pages…');
+  say('1/7 write limit and 2/7 parse rate: generating pages…');
   const texts = shieldPageTexts(Math.ceil(num('limit-rows') / PAGE), PAGE);
   // Parse first, while the heap holds only the page texts (as ingestion's does), then build the rows.
   measureParse(texts.slice(0, 30)); // warm up the JIT
@@ -88,7 +93,7 @@ async function main(): Promise<Result> {
     `    limit ${limitRowsPerSec} rows/s (runs: ${limits.map(Math.round).join(', ')}), parse ${parseEntriesPerSec} entries/s (runs: ${parses.map(Math.round).join(', ')})`,
   );
 
-  say(`3/6 end to end: one Shield day of ${shieldEntries} and one origin day of ${originEntries} entries…`);
+  say(`3/7 end to end: one Shield day of ${shieldEntries} and one origin day of ${originEntries} entries…`);
   const e2eDir = join(DIR, 'e2e');
   rmSync(e2eDir, { recursive: true, force: true });
   mkdirSync(e2eDir, { recursive: true });
@@ -136,7 +141,7 @@ async function main(): Promise<Result> {
     `    shield ${Math.round(rate(shield))}/s (${shield.durationMs} ms, ${shield.peakRssMb} MiB), origin ${Math.round(rate(origin))}/s (${origin.durationMs} ms, ${origin.peakRssMb} MiB); shield on the main thread only ${Math.round(rate(mainOnly))}/s (${mainOnly.peakRssMb} MiB)`,
   );
 
-  say('5/6 re-sync of the same days…');
+  say('5/7 re-sync of the same days…');
   const reShield = await runSync(config, ['--date', yesterday, '--source', 'shield']);
   const reOrigin = await runSync(config, ['--date', yesterday, '--source', 'origin']);
   if (reShield.newEntries + reOrigin.newEntries !== 0) throw new Error('re-sync stored new entries');
@@ -146,7 +151,7 @@ async function main(): Promise<Result> {
   await sim.stop();
 
   say(
-    `4/6 latency-bound: ${zones} Shield zones × 3 days, ${latencyMs} ms per request, concurrency ${concurrency}…`,
+    `4/7 latency-bound: ${zones} Shield zones × 3 days, ${latencyMs} ms per request, concurrency ${concurrency}…`,
   );
   const latDir = join(DIR, 'latency');
   rmSync(latDir, { recursive: true, force: true });
@@ -178,9 +183,16 @@ async function main(): Promise<Result> {
     `    ${lat.pages} requests in ${lat.durationMs} ms, ideal ${Math.round(idealMs)} ms; plain undici: ${Math.round(floor.wallMs)} ms`,
   );
 
-  say(`6/6 queries on an archive of ${num('archive-rows')} rows…`);
+  say(`6/7 queries on an archive of ${num('archive-rows')} rows…`);
   const archivePath = generatedArchive(DIR, num('archive-rows'), say);
   const queryMs = measureQueries(archivePath);
+
+  const runs = num('startup-runs');
+  say(`7/7 start-up: edgelog --help and a one-row query against node -e 0, ${runs} runs each…`);
+  const startup = measureStartup(join(ROOT, 'bin', 'edgelog.js'), join(DIR, 'startup'), runs);
+  say(
+    `    node -e 0 ${startup.nodeMs} ms, --help ${startup.helpMs} ms (${startup.helpRatio}×), query ${startup.queryMs} ms (${startup.queryRatio}×)`,
+  );
 
   return {
     machine: { cpus: cpus().length, memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version },
@@ -198,6 +210,8 @@ async function main(): Promise<Result> {
     latencyFloorRatio,
     resyncEntriesPerSec,
     queryMs,
+    cliStartupRatio: startup.cliStartupRatio,
+    startup,
   };
 }
 
@@ -217,6 +231,12 @@ function table(r: Result): string {
     ['query: top error codes, zone-day (ms)', String(r.queryMs.topErrorCodesZoneDay), '≤ 50'],
     ['query: hourly histogram, 7 days (ms)', String(r.queryMs.hourlyHistogram7d), '≤ 50'],
     ['query: spike rule evaluation (ms)', String(r.queryMs.spikeEvaluation), '≤ 10'],
+    ['start-up ÷ node -e 0 (worse of the two)', r.cliStartupRatio.toFixed(2), '≤ 2'],
+    [
+      '  --help / query "select 1" / node -e 0 (ms)',
+      `${r.startup.helpMs} / ${r.startup.queryMs} / ${r.startup.nodeMs}`,
+      '',
+    ],
   ];
   const w = [Math.max(...lines.map((l) => l[0].length)), Math.max(...lines.map((l) => l[1].length))];
   const head =

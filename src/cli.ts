@@ -1,35 +1,139 @@
 // The command line: global options, one subcommand per concern, one clear line on failure.
-import { Command, CommanderError } from 'commander';
-import { alertsCommand } from './commands/alerts.js';
-import { apiCommand } from './commands/api.js';
-import { demoCommand } from './commands/demo.js';
-import { migrateCommand } from './commands/migrate.js';
-import { queryCommand } from './commands/query.js';
-import { reportCommand } from './commands/report.js';
-import { runCommand } from './commands/run.js';
-import { simulateCommand } from './commands/simulate.js';
-import { statusCommand } from './commands/status.js';
-import { syncCommand } from './commands/sync.js';
-import { describeError, EdgelogError } from './errors/index.js';
+// Start-up is part of every command's cost: only the module of the command that runs is loaded (its
+// imports pull in bullmq, ioredis, undici, zod, better-sqlite3 or the engine as it needs them); the
+// others appear in `edgelog --help` from the table below without being imported.
+import { Command, CommanderError, Help } from 'commander';
 import { redact } from './redact.js';
 
-export function buildProgram(): Command {
-  const program = new Command('edgelog')
+export interface CommandEntry {
+  name: string;
+  /** How `edgelog --help` lists it: the name, `[options]` if it has any, and its arguments. */
+  term: string;
+  description: string;
+  /** Imports the command's module and builds the full command. */
+  load: () => Promise<Command>;
+}
+
+/** Every subcommand, in the order `edgelog --help` lists them. test/unit/cli-registry.test.ts checks
+ * that each term and description matches what the loaded command declares. */
+export const COMMANDS: readonly CommandEntry[] = [
+  {
+    name: 'demo',
+    term: 'demo [options]',
+    description:
+      'start the built-in API simulator, sync the last three days of a few zones, and show what landed',
+    load: async () => (await import('./commands/demo.js')).demoCommand(),
+  },
+  {
+    name: 'run',
+    term: 'run',
+    description:
+      'run the worker: reconcile schedulers, catch up missed days, process jobs until SIGINT/SIGTERM',
+    load: async () => (await import('./commands/run.js')).runCommand(),
+  },
+  {
+    name: 'sync',
+    term: 'sync [options]',
+    description: 'fetch the given UTC days of the configured zones now, wait, and print a summary',
+    load: async () => (await import('./commands/sync.js')).syncCommand(),
+  },
+  {
+    name: 'status',
+    term: 'status [options]',
+    description: 'show the ingestion ledger per zone and day, queue counts, and the last success per zone',
+    load: async () => (await import('./commands/status.js')).statusCommand(),
+  },
+  {
+    name: 'migrate',
+    term: 'migrate [options]',
+    description: 'apply pending database migrations and show the status of each',
+    load: async () => (await import('./commands/migrate.js')).migrateCommand(),
+  },
+  {
+    name: 'query',
+    term: 'query [options] <sql>',
+    description: 'run one read-only SQL statement against the archive (tables and views: docs/SQL.md)',
+    load: async () => (await import('./commands/query.js')).queryCommand(),
+  },
+  {
+    name: 'report',
+    term: 'report [options] <report>',
+    description: 'reports with terminal charts: origin errors, Shield (WAF) events, API Guardian counters',
+    load: async () => (await import('./commands/report.js')).reportCommand(),
+  },
+  {
+    name: 'backup',
+    term: 'backup [options] <file>',
+    description: 'copy the archive to <file> while the worker may be writing (SQLite online backup)',
+    load: async () => (await import('./commands/backup.js')).backupCommand(),
+  },
+  {
+    name: 'alerts',
+    term: 'alerts',
+    description: 'alert rules: their state, evaluation now, and hook tests',
+    load: async () => (await import('./commands/alerts.js')).alertsCommand(),
+  },
+  {
+    name: 'api',
+    term: 'api',
+    description: 'call one operation of the read API and print the validated JSON',
+    load: async () => (await import('./commands/api.js')).apiCommand(),
+  },
+  {
+    name: 'simulate',
+    term: 'simulate [options]',
+    description: 'run the API simulator on loopback (deterministic data, fault knobs) until SIGINT/SIGTERM',
+    load: async () => (await import('./commands/simulate.js')).simulateCommand(),
+  },
+];
+
+/** The program with its global options and no subcommands. */
+function baseProgram(): Command {
+  const terms = new Map(COMMANDS.map((c) => [c.name, c.term]));
+  return new Command('edgelog')
     .description('Archive CDN origin error logs and Shield event logs into SQLite; query, report and alert.')
     .option('-c, --config <file>', 'configuration file (default: $EDGELOG_CONFIG or ./edgelog.config.json)')
     .option('--log-level <level>', 'fatal, error, warn, info, debug, trace or silent')
     .showHelpAfterError('(run with --help for usage)')
+    .configureHelp({
+      // Unloaded commands declare no options or arguments; the table says how to list them.
+      subcommandTerm: (cmd) => terms.get(cmd.name()) ?? new Help().subcommandTerm(cmd),
+    })
     .exitOverride();
-  program.addCommand(demoCommand());
-  program.addCommand(runCommand());
-  program.addCommand(syncCommand());
-  program.addCommand(statusCommand());
-  program.addCommand(migrateCommand());
-  program.addCommand(queryCommand());
-  program.addCommand(reportCommand());
-  program.addCommand(alertsCommand());
-  program.addCommand(apiCommand());
-  program.addCommand(simulateCommand());
+}
+
+/**
+ * The subcommand `args` (argv without node and the script) names, if any: the first operand after the
+ * program's own options, or the one after `help`. Pure; reads the options' definitions from `program`.
+ */
+export function subcommandOf(program: Command, args: readonly string[]): string | undefined {
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === '--') return args[i + 1];
+    if (!arg.startsWith('-') || arg === '-') {
+      return arg === 'help' && i + 1 < args.length ? args[i + 1] : arg;
+    }
+    const flag = arg.startsWith('--') ? arg.split('=')[0]! : arg.slice(0, 2);
+    const option = program.options.find((o) => o.long === flag || o.short === flag);
+    // `--config file` and `-c file` take the next word; `--config=file` and `-cfile` do not.
+    const inline = arg.startsWith('--') ? arg.includes('=') : arg.length > 2;
+    if (option && (option.required || option.optional) && !inline) i++;
+  }
+  return undefined;
+}
+
+/**
+ * The program for one invocation: the named subcommand loaded in full, the others as name and
+ * description only (enough for `edgelog --help`; they cannot run, and need not).
+ */
+export async function buildProgram(argv: readonly string[] = process.argv): Promise<Command> {
+  const program = baseProgram();
+  const wanted = subcommandOf(program, argv.slice(2));
+  for (const entry of COMMANDS) {
+    program.addCommand(
+      entry.name === wanted ? await entry.load() : new Command(entry.name).description(entry.description),
+    );
+  }
   return program;
 }
 
@@ -40,8 +144,8 @@ export async function main(argv: string[]): Promise<void> {
     if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
     throw err;
   });
-  const program = buildProgram();
   try {
+    const program = await buildProgram(argv);
     await program.parseAsync(argv);
   } catch (err) {
     if (err instanceof CommanderError) {
@@ -49,6 +153,8 @@ export async function main(argv: string[]): Promise<void> {
       process.exitCode = err.exitCode;
       return;
     }
+    // Loaded here, not at the top: `--help` needs none of it (a command that failed has it loaded).
+    const { describeError, EdgelogError } = await import('./errors/index.js');
     const prefix = err instanceof EdgelogError ? '' : 'unexpected error: ';
     process.stderr.write(`edgelog: ${prefix}${redact(describeError(err))}\n`);
     if (!(err instanceof EdgelogError) && process.env.EDGELOG_DEBUG) console.error(err);

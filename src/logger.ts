@@ -1,8 +1,18 @@
-// The one logger. JSON lines on stderr (stdout is the CLI's own output), secrets redacted by path.
-import pino, { type Logger } from 'pino';
+// The one logger, on stderr (stdout is the CLI's own output), secrets redacted by path. Off a terminal,
+// JSON lines; on a terminal, short human lines (src/format/log-line.ts) written synchronously, like the
+// JSON ones, so that neither form loses a line to a crash.
+import { createRequire } from 'node:module';
+import type pinoModule from 'pino';
+import type { DestinationStream, Logger } from 'pino';
+import { colorWanted, formatLogText } from './format/log-line.js';
 import { redact } from './redact.js';
 
 export type { Logger } from 'pino';
+
+// pino (about 15 ms of module loading) is required on first use, not at import: `edgelog query` and
+// `--help` never log, and this module sits on their import path.
+const require = createRequire(import.meta.url);
+const loadPino = () => require('pino') as typeof pinoModule;
 
 /** Paths that could carry the access key or a hook secret; pino's redact paths are case-sensitive. */
 export const REDACT_PATHS = [
@@ -20,26 +30,54 @@ export const REDACT_PATHS = [
 
 export interface LoggerOptions {
   level?: string;
-  /** Where lines go. @defaultValue stderr */
-  destination?: pino.DestinationStream;
+  /** Where lines go; set, it receives pino's JSON lines whatever `pretty` says. @defaultValue stderr */
+  destination?: DestinationStream;
+  /** Human-readable lines instead of JSON. @defaultValue whether stderr is a terminal */
+  pretty?: boolean;
+  /** Read for NO_COLOR. @defaultValue process.env */
+  env?: NodeJS.ProcessEnv;
 }
 
 export function createLogger(opts: LoggerOptions = {}): Logger {
+  const pino = loadPino();
+  const level = opts.level ?? 'info';
+  const pretty = opts.pretty ?? process.stderr.isTTY === true;
+  // Synchronous: edgelog logs per day and per job, not per entry, and no line may be lost to a crash.
+  const stderr = () => pino.destination({ fd: 2, sync: true });
+  const destination =
+    opts.destination ??
+    (pretty
+      ? prettyDestination(stderr(), {
+          color: colorWanted(opts.env ?? process.env),
+          stack: level === 'debug' || level === 'trace',
+        })
+      : stderr());
   return pino(
     {
-      level: opts.level ?? 'info',
+      level,
       base: { pid: process.pid },
       redact: { paths: REDACT_PATHS, censor: '[REDACTED]' },
       serializers: { err: pino.stdSerializers.err },
       // The last line of defence: a secret quoted anywhere in a line (an echoed key in an error message).
       hooks: { streamWrite: redact },
     },
-    // Synchronous: edgelog logs per day and per job, not per entry, and no line may be lost to a crash.
-    opts.destination ?? pino.destination({ fd: 2, sync: true }),
+    destination,
   );
+}
+
+/** A destination that turns each JSON line pino writes into a human line and passes it on to `out`. */
+export function prettyDestination(
+  out: DestinationStream & { flush?: (cb?: (err?: Error) => void) => void },
+  opts: { color: boolean; stack: boolean },
+): DestinationStream & { flush: (cb?: (err?: Error) => void) => void } {
+  return {
+    write: (line: string) => void out.write(formatLogText(line, opts)),
+    // logger.flush() reaches the file descriptor's stream through this.
+    flush: (cb) => (out.flush ? out.flush(cb) : cb?.()),
+  };
 }
 
 /** A logger that drops everything, for tests and library callers that pass none. */
 export function silentLogger(): Logger {
-  return pino({ level: 'silent' });
+  return loadPino()({ level: 'silent' });
 }

@@ -82,7 +82,7 @@ export function demoCommand(): Command {
           ],
         },
       };
-      const { config, logger } = commandContext(cmd, overrides);
+      const { config, logger } = commandContext(cmd, overrides, { terminalLogLevel: 'warn' });
       const out = (line = '') => process.stdout.write(`${line}\n`);
       let engine: Awaited<ReturnType<typeof startEngine>> | undefined;
       try {

@@ -13,18 +13,49 @@ export interface GlobalOptions {
 
 export interface CommandContext {
   config: Config;
+  /** Built on first use: a command that never logs does not load pino. */
   logger: Logger;
 }
 
+export interface ContextOptions {
+  /**
+   * The level when stderr is a terminal and `--log-level` is not given: `demo` and `sync` show a person
+   * only warnings beside their own output. @defaultValue the configured log.level
+   */
+  terminalLogLevel?: string;
+}
+
+/** Pure: `--log-level` wins; then, on a terminal, the command's own default; then log.level. */
+export function logLevelFor(
+  flag: string | undefined,
+  configured: string,
+  terminal: { isTTY: boolean; level?: string },
+): string {
+  return flag ?? (terminal.isTTY && terminal.level ? terminal.level : configured);
+}
+
 /** Loads the configuration named by the global options (plus overrides) and builds the logger. */
-export function commandContext(cmd: Command, overrides?: ConfigInput): CommandContext {
+export function commandContext(
+  cmd: Command,
+  overrides?: ConfigInput,
+  context: ContextOptions = {},
+): CommandContext {
   const opts = cmd.optsWithGlobals<GlobalOptions>();
   const config = loadConfig({
     ...(opts.config ? { path: opts.config } : {}),
     ...(overrides ? { overrides } : {}),
   });
-  const logger = createLogger({ level: opts.logLevel ?? config.log.level });
-  return { config, logger };
+  const level = logLevelFor(opts.logLevel, config.log.level, {
+    isTTY: process.stderr.isTTY === true,
+    ...(context.terminalLogLevel ? { level: context.terminalLogLevel } : {}),
+  });
+  let logger: Logger | undefined;
+  return {
+    config,
+    get logger() {
+      return (logger ??= createLogger({ level }));
+    },
+  };
 }
 
 /** commander argParser for ids. */

@@ -90,7 +90,7 @@ export function syncCommand(): Command {
     .option('--concurrency <n>', 'jobs at once in this process (default: worker.concurrency)', intArg)
     .option('--json', 'print the summary as JSON')
     .action(async (opts: SyncOptions, cmd: Command) => {
-      const { config, logger } = commandContext(cmd);
+      const { config, logger } = commandContext(cmd, undefined, { terminalLogLevel: 'warn' });
       const plan = syncPlan(config, opts, Date.now());
       if (plan.days.length === 0 && plan.guardianZones.length === 0) {
         throw new UsageError('no zones to sync: add pullZones / shieldZones to the configuration');

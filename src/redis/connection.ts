@@ -46,8 +46,8 @@ export function describeTarget(target: RedisTarget): string {
   return `redis://${target.host}:${target.port}`;
 }
 
-/** True when a Redis answers PING at the target within about a second. */
-export async function pingRedis(target: RedisTarget, timeoutMs = 1000): Promise<boolean> {
+/** A client for one quick question: no retries, no offline queue, errors returned not thrown. */
+async function ask<T>(target: RedisTarget, timeoutMs: number, question: (client: Redis) => Promise<T>) {
   const client = new Redis({
     ...redisOptions(target),
     lazyConnect: true,
@@ -59,12 +59,34 @@ export async function pingRedis(target: RedisTarget, timeoutMs = 1000): Promise<
   client.on('error', () => {});
   try {
     await client.connect();
-    return (await client.ping()) === 'PONG';
+    return await question(client);
   } catch {
-    return false;
+    return undefined;
   } finally {
     client.disconnect();
   }
+}
+
+/** True when a Redis answers PING at the target within about a second. */
+export async function pingRedis(target: RedisTarget, timeoutMs = 1000): Promise<boolean> {
+  return (await ask(target, timeoutMs, (client) => client.ping())) === 'PONG';
+}
+
+/**
+ * The server's maxmemory-policy, read from INFO (which hosted Redis services answer where they refuse
+ * CONFIG GET), or null when it cannot be read.
+ */
+export async function maxmemoryPolicy(target: RedisTarget, timeoutMs = 1000): Promise<string | null> {
+  const info = await ask(target, timeoutMs, (client) => client.info('memory'));
+  return info === undefined ? null : infoField(info, 'maxmemory_policy');
+}
+
+/** Pure: one field of an INFO answer (`name:value` lines), or null. */
+export function infoField(info: string, name: string): string | null {
+  for (const line of info.split(/\r?\n/)) {
+    if (line.startsWith(`${name}:`)) return line.slice(name.length + 1).trim();
+  }
+  return null;
 }
 
 /** Deletes every key under `prefix:` (what a test's or a benchmark's queues left); returns how many. */

@@ -4,7 +4,7 @@ import { dirname, join, resolve } from 'node:path';
 import type { Config } from '../config/index.js';
 import { EdgelogError } from '../errors/index.js';
 import type { Logger } from '../logger.js';
-import { describeTarget, pingRedis, type RedisTarget } from './connection.js';
+import { describeTarget, maxmemoryPolicy, pingRedis, type RedisTarget } from './connection.js';
 import { redisServerAvailable, startRedisServer, type EmbeddedRedis } from './embedded-redis.js';
 
 export interface ResolvedRedis {
@@ -28,9 +28,28 @@ export async function findRedis(config: Config): Promise<ResolvedRedis | null> {
   return null;
 }
 
+/**
+ * Pure: the warning a Redis with this maxmemory-policy deserves, or null. BullMQ needs `noeviction`:
+ * under any other policy Redis may drop job and lock keys when memory runs short, and jobs vanish or
+ * run twice. An unreadable policy (null) is not judged.
+ */
+export function evictionPolicyWarning(policy: string | null, where: string): string | null {
+  if (policy === null || policy === 'noeviction') return null;
+  return (
+    `Redis at ${where} has maxmemory-policy ${policy}; BullMQ needs noeviction, or Redis may evict job keys ` +
+    `under memory pressure: run CONFIG SET maxmemory-policy noeviction (and set it in redis.conf)`
+  );
+}
+
 export async function resolveRedis(config: Config, logger: Logger): Promise<ResolvedRedis> {
   const configured: RedisTarget = { url: config.redis.url };
-  if (await pingRedis(configured)) return { target: configured, display: describeTarget(configured) };
+  if (await pingRedis(configured)) {
+    const display = describeTarget(configured);
+    const policy = await maxmemoryPolicy(configured);
+    const warning = evictionPolicyWarning(policy, display);
+    if (warning) logger.warn({ maxmemoryPolicy: policy }, warning);
+    return { target: configured, display };
+  }
   const where = describeTarget(configured);
   if (!config.redis.embedded) {
     throw new EdgelogError(
