@@ -99,7 +99,7 @@ export function demoCommand(): Command {
         const today = dayOf(Date.now());
         const plan = syncPlan(config, { from: addDays(today, -2), to: today }, Date.now());
         out(`Syncing ${plan.days.length} zone-days (the last three UTC days) through the job queue…`);
-        const { summary, text } = await executeSync(engine, plan);
+        const { summary, text } = await executeSync(engine, plan, undefined, undefined, process.stderr);
         out(text);
         const db = openDatabase(config.database.path, { readonly: true });
         try {

@@ -26,6 +26,8 @@ interface SyncOptions {
   zone?: number[];
   concurrency?: number;
   json?: boolean;
+  /** False with --no-progress. */
+  progress?: boolean;
 }
 
 /**
@@ -89,6 +91,7 @@ export function syncCommand(): Command {
     .option('--zone <id...>', 'only these zone ids (comma-separated or repeated)', idListArg)
     .option('--concurrency <n>', 'jobs at once in this process (default: worker.concurrency)', intArg)
     .option('--json', 'print the summary as JSON')
+    .option('--no-progress', 'no progress on stderr (a redrawn line on a terminal, else a line every 10 s)')
     .action(async (opts: SyncOptions, cmd: Command) => {
       const { config, logger } = commandContext(cmd, undefined, { terminalLogLevel: 'warn' });
       const plan = syncPlan(config, opts, Date.now());
@@ -103,7 +106,13 @@ export function syncCommand(): Command {
       try {
         let done: Awaited<ReturnType<typeof executeSync>>;
         try {
-          done = await executeSync(engine, plan, opts.concurrency || undefined, interrupted.signal);
+          done = await executeSync(
+            engine,
+            plan,
+            opts.concurrency || undefined,
+            interrupted.signal,
+            opts.progress === false ? undefined : process.stderr,
+          );
         } catch (err) {
           if (!(err instanceof InterruptedError)) throw err;
           process.stderr.write(

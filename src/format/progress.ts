@@ -16,8 +16,8 @@ export interface ProgressFigures {
 export function progressLine(f: ProgressFigures): string {
   const parts = [
     `zone-days ${f.done}/${f.total}`,
-    `${thousands(f.pages)} pages`,
-    `${thousands(f.entries)} entries`,
+    `${thousands(f.pages)} ${f.pages === 1 ? 'page' : 'pages'}`,
+    `${thousands(f.entries)} ${f.entries === 1 ? 'entry' : 'entries'}`,
   ];
   const seconds = f.elapsedMs / 1000;
   if (seconds >= 1) parts.push(`${thousands(Math.round(f.entries / seconds))}/s`);
@@ -44,26 +44,34 @@ export interface ProgressOptions {
 }
 
 export interface ProgressReporter {
-  /** Stops, clearing the terminal line (or printing a last plain line). */
+  /** Stops, clearing the terminal line. */
   stop(): void;
 }
 
 /**
- * On a terminal, one line redrawn in place (`\r`, erase to end of line); otherwise a plain line every
+ * On a terminal, one line redrawn in place; otherwise a plain line every
  * `plainEveryMs`, so logs of a long unattended sync show it is moving.
  */
 export function startProgress(opts: ProgressOptions): ProgressReporter {
   const tty = opts.out.isTTY === true;
+  // Redrawn with a carriage return and spaces over what is left of the last line: no escape sequences,
+  // so it reads right on any terminal (and under NO_COLOR).
+  let width = 0;
   const draw = () => {
     const line = progressLine(opts.read());
-    opts.out.write(tty ? `\r\x1b[K${line}` : `progress: ${line}\n`);
+    if (!tty) {
+      opts.out.write(`progress: ${line}\n`);
+      return;
+    }
+    opts.out.write(`\r${line.padEnd(width)}`);
+    width = line.length;
   };
   const timer = setInterval(draw, tty ? (opts.ttyEveryMs ?? 250) : (opts.plainEveryMs ?? 10_000));
   timer.unref();
   return {
     stop() {
       clearInterval(timer);
-      if (tty) opts.out.write('\r\x1b[K');
+      if (tty && width > 0) opts.out.write(`\r${' '.repeat(width)}\r`);
     },
   };
 }

@@ -56,6 +56,32 @@ function onTerminal(
 const sync = () => ['--config', config, 'sync', '--source', 'shield', '--date', addDays(TODAY, -1)];
 
 describe('edgelog sync on a terminal', () => {
+  it('shows its progress on one redrawn line, and none with --no-progress', async () => {
+    const slow = await harness({ entriesPerDay: 3_000, pageSize: 200, latencyMs: 120 });
+    try {
+      const file = writeConfig(
+        slow.dir,
+        {
+          api: { ...slow.urls, accessKey: slow.sim.accessKey },
+          redis: { url: redis.display, prefix: slow.prefix, embedded: false },
+          database: { path: slow.dbPath },
+          shieldZones: [201],
+        },
+        'slow.json',
+      );
+      const args = ['--config', file, 'sync', '--source', 'shield', '--date', addDays(TODAY, -1)];
+      const shown = await onTerminal(args, { NO_COLOR: '1' });
+      expect(shown.code).toBe(0);
+      expect(shown.screen).toMatch(/zone-days 0\/1 · \d+ pages? · [\d,]+ entr(y|ies)/);
+      expect(shown.screen).not.toContain('\x1b[');
+      const quiet = await onTerminal([...args, '--no-progress'], { NO_COLOR: '1' });
+      expect(quiet.code).toBe(0);
+      expect(quiet.screen).not.toContain('zone-days');
+    } finally {
+      await slow.close();
+    }
+  });
+
   it('shows its summary and the warnings, as short lines, without colour under NO_COLOR', async () => {
     const { code, screen } = await onTerminal(sync(), { NO_COLOR: '1' });
     expect(code).toBe(0);
