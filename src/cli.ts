@@ -3,7 +3,6 @@
 // imports pull in bullmq, ioredis, undici, zod, better-sqlite3 or the engine as it needs them); the
 // others appear in `edgelog --help` from the table below without being imported.
 import { Command, CommanderError, Help } from 'commander';
-import { redact } from './redact.js';
 
 export interface CommandEntry {
   name: string;
@@ -155,6 +154,7 @@ export async function main(argv: string[]): Promise<void> {
     }
     // Loaded here, not at the top: `--help` needs none of it (a command that failed has it loaded).
     const { describeError, EdgelogError } = await import('./errors/index.js');
+    const { redact } = await import('./redact.js');
     const prefix = err instanceof EdgelogError ? '' : 'unexpected error: ';
     process.stderr.write(`edgelog: ${prefix}${redact(describeError(err))}\n`);
     if (!(err instanceof EdgelogError) && process.env.EDGELOG_DEBUG) console.error(err);

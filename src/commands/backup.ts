@@ -5,7 +5,7 @@ import { UsageError } from '../errors/index.js';
 import { formatBytes, progressText } from '../format/bytes.js';
 import { elapsed } from '../format/table.js';
 import { backupArchive, type BackupProgress, type BackupResult } from '../store/backup.js';
-import { commandContext } from './shared.js';
+import { readerConfig } from './reader-context.js';
 
 export interface BackupIo {
   /** Where the final line goes. @defaultValue stdout */
@@ -27,7 +27,7 @@ export function backupCommand(io: BackupIo = defaultIo()): Command {
     .argument('<file>', 'where to write the copy')
     .option('--force', 'replace <file> if it exists')
     .action(async (file: string, opts: { force?: boolean }, cmd: Command) => {
-      const { config } = commandContext(cmd);
+      const config = readerConfig(cmd);
       if (existsSync(file) && !opts.force) {
         throw new UsageError(`${file} exists: choose another name, or pass --force to replace it`);
       }

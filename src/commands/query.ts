@@ -1,9 +1,10 @@
 // `edgelog query "<SQL>"`: one read-only statement against the archive, as a table, JSON, NDJSON or CSV.
 import { Command, Option } from 'commander';
 import { OutputClosedError, streamOutput, type Stdout } from '../query/output.js';
-import { DEFAULT_QUERY_TIMEOUT_MS, runQueryProcess } from '../query/query-process.js';
+import { DEFAULT_QUERY_TIMEOUT_MS, runBoundedQuery } from '../query/run-bounded.js';
 import { DEFAULT_TABLE_LIMIT, QUERY_FORMATS, type QueryFormat } from '../query/run-query.js';
-import { commandContext, durationArg, intArg } from './shared.js';
+import { durationArg, intArg } from './args.js';
+import { readerConfig } from './reader-context.js';
 
 interface QueryCliOptions {
   format: QueryFormat;
@@ -36,11 +37,11 @@ export function queryCommand(stdout: Stdout = process.stdout): Command {
       timeoutArg,
     )
     .action(async (sql: string, opts: QueryCliOptions, cmd: Command) => {
-      const { config } = commandContext(cmd);
+      const config = readerConfig(cmd);
       const { format, limit, timeout } = opts;
       const request = { path: config.database.path, sql, format, ...(limit === undefined ? {} : { limit }) };
       try {
-        await runQueryProcess(request, streamOutput(stdout), {
+        await runBoundedQuery(request, streamOutput(stdout), {
           timeoutMs: timeout ?? DEFAULT_QUERY_TIMEOUT_MS,
         });
       } catch (err) {

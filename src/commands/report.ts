@@ -4,7 +4,8 @@ import { OutputClosedError, streamOutput, type Stdout } from '../query/output.js
 import { openReadOnlyConnection, verifiedRead } from '../query/read-only.js';
 import { DEFAULT_TOP, REPORT_KINDS, runReport, type ReportKind } from '../report/run-report.js';
 import type { Day } from '../time/utc-day.js';
-import { commandContext, dayArg, idArg } from './shared.js';
+import { dayArg, idArg } from './args.js';
+import { readerConfig } from './reader-context.js';
 
 interface ReportCliOptions {
   zone?: number;
@@ -40,7 +41,7 @@ export function reportCommand(stdout: Stdout = process.stdout, clock: () => numb
       countArg,
     )
     .action(async (kind: ReportKind, opts: ReportCliOptions, cmd: Command) => {
-      const { config } = commandContext(cmd);
+      const config = readerConfig(cmd);
       const conn = openReadOnlyConnection(config.database.path);
       try {
         const params = { ...opts, width: chartWidth(stdout), now: clock() };

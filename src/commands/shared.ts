@@ -1,10 +1,7 @@
-// What every command needs: the global options, the configuration, a logger, and argument parsers.
+// What every command needs: the global options, the configuration and a logger (argument parsers: args.ts).
 import type { Command } from 'commander';
-import { InvalidArgumentError } from 'commander';
-import { loadConfig, parseDuration, type Config, type ConfigInput } from '../config/index.js';
-import type { UsageError } from '../errors/index.js';
+import { loadConfig, type Config, type ConfigInput } from '../config/index.js';
 import { createLogger, type Logger } from '../logger.js';
-import { parseDay, type Day } from '../time/utc-day.js';
 
 export interface GlobalOptions {
   config?: string;
@@ -58,47 +55,4 @@ export function commandContext(
   };
 }
 
-/** commander argParser for ids. */
-export function idArg(value: string): number {
-  if (!/^\d+$/.test(value) || !Number.isSafeInteger(Number(value)) || Number(value) <= 0) {
-    throw new InvalidArgumentError('expected a positive integer id');
-  }
-  return Number(value);
-}
-
-/** commander argParser for repeatable / comma-separated ids. */
-export function idListArg(value: string, previous: number[] = []): number[] {
-  return [...previous, ...value.split(',').filter(Boolean).map(idArg)];
-}
-
-/** commander argParser for UTC days (YYYY-MM-DD, or MM-dd-yyyy). */
-export function dayArg(value: string): Day {
-  try {
-    return parseDay(value);
-  } catch (err) {
-    throw new InvalidArgumentError((err as UsageError).message);
-  }
-}
-
-export function durationArg(value: string): number {
-  const ms = parseDuration(value);
-  if (ms === undefined) throw new InvalidArgumentError('expected a duration such as 500ms, 30s, 15m, 1h');
-  return ms;
-}
-
-export function intArg(value: string): number {
-  const n = Number(value);
-  if (!Number.isSafeInteger(n) || n < 0) throw new InvalidArgumentError('expected a non-negative integer');
-  return n;
-}
-
-export function numberArg(value: string): number {
-  const n = Number(value);
-  if (!Number.isFinite(n)) throw new InvalidArgumentError('expected a number');
-  return n;
-}
-
-/** Writes a JSON value to stdout, pretty-printed. */
-export function printJson(value: unknown): void {
-  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
-}
+export { idArg, idListArg, dayArg, durationArg, intArg, numberArg, printJson } from './args.js';

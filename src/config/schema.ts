@@ -1,4 +1,5 @@
 // The configuration file's schema: every key, its default, and the message a bad value gets.
+import { DEFAULT_DATABASE_PATH } from './reader-config.js';
 import { z } from 'zod';
 import { GUARDIAN_COUNTER_NAMES } from '../api/guardian-counters.js';
 import { duration, positiveNumber, wholeNumber } from './bounds.js';
@@ -253,7 +254,7 @@ export const configSchema = z.strictObject({
        * The archive. A relative path in a configuration file is relative to that file's directory.
        * @defaultValue "data/edgelog.db" (relative to the working directory)
        */
-      path: z.string().min(1).default('data/edgelog.db'),
+      path: z.string().min(1).default(DEFAULT_DATABASE_PATH),
       /**
        * Whole UTC days kept before today (today is always kept); null keeps everything. Pruned daily.
        * @defaultValue null

@@ -1,7 +1,7 @@
 // Where command output goes: an async sink that waits when the reader is slower than the query.
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
-import { EdgelogError } from '../errors/index.js';
+import { EdgelogError } from '../errors/edgelog-error.js';
 
 export interface Output {
   /** Resolves when the text is accepted and more may be written. */

@@ -1,4 +1,4 @@
-import { EdgelogError } from '../errors/index.js';
+import { EdgelogError } from '../errors/edgelog-error.js';
 
 /**
  * A query edgelog will not run (it would write, holds several statements, returns no rows) or that

@@ -1,4 +1,4 @@
-import { formatDuration } from '../config/index.js';
+import { formatDuration } from '../config/duration.js';
 import { QueryError } from './query-error.js';
 
 /** The statement ran longer than `edgelog query --timeout` allows and was stopped. */

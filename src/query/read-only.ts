@@ -2,7 +2,7 @@
 // a user who may read the archive but not write its directory.
 import { accessSync, constants, statSync, type BigIntStats } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { EdgelogError } from '../errors/index.js';
+import { EdgelogError } from '../errors/edgelog-error.js';
 import { openDatabase, type Db } from '../store/database.js';
 import { OutputClosedError, type Output } from './output.js';
 import { readPlan, type ArchiveFiles } from './read-plan.js';

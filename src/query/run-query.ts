@@ -15,6 +15,8 @@ export const QUERY_FORMATS: readonly QueryFormat[] = ['table', 'json', 'ndjson',
 export const DEFAULT_TABLE_LIMIT = 1000;
 
 export interface QueryOptions {
+  /** Called every few rows and before each write; throws to stop the query (its time bound). */
+  check?: () => void;
   /** @defaultValue 'table' */
   format?: QueryFormat;
   /**
@@ -43,6 +45,7 @@ const CHUNK = 64 * 1024;
 export async function runQuery(db: Db, sql: string, opts: QueryOptions, out: Output): Promise<QueryResult> {
   const format = opts.format ?? 'table';
   const limit = opts.limit ?? (format === 'table' ? DEFAULT_TABLE_LIMIT : 0);
+  const check = opts.check ?? (() => {});
   const stmt = prepareQuery(db, sql);
   const columns = stmt.columns().map((c) => c.name);
   const rows = stmt.iterate();
@@ -52,6 +55,7 @@ export async function runQuery(db: Db, sql: string, opts: QueryOptions, out: Out
       let more = false;
       // Breaking out of the loop resets the statement: the rest of the result is never computed.
       for (const row of rows) {
+        if ((shown.length & 1023) === 0) check();
         if (limit !== 0 && shown.length === limit) {
           more = true;
           break;
@@ -66,12 +70,14 @@ export async function runQuery(db: Db, sql: string, opts: QueryOptions, out: Out
     let count = 0;
     let more = false;
     for (const row of rows) {
+      if ((count & 1023) === 0) check();
       if (limit !== 0 && count === limit) {
         more = true;
         break;
       }
       text += encoder.row(row, count++);
       if (text.length >= CHUNK) {
+        check();
         await out.write(text);
         text = '';
       }

@@ -3,7 +3,7 @@ import Database from 'better-sqlite3';
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { EdgelogError } from '../errors/index.js';
+import { EdgelogError } from '../errors/edgelog-error.js';
 
 export type Db = Database.Database;
 

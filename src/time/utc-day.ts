@@ -1,6 +1,6 @@
 // Pure helpers for UTC calendar days. The API's dates are UTC days (API-NOTES); edgelog writes them as
 // ISO `YYYY-MM-DD` everywhere and converts to the API's `MM-dd-yyyy` only when building a URL.
-import { UsageError } from '../errors/index.js';
+import { UsageError } from '../errors/usage-error.js';
 
 /** A UTC calendar day written `YYYY-MM-DD`. */
 export type Day = string & { readonly __brand: 'Day' };

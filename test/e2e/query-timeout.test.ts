@@ -1,5 +1,5 @@
 // `edgelog query` on a runaway statement, as a user runs it: bounded by --limit and --timeout.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -36,13 +36,16 @@ describe('edgelog query on an endless result', () => {
     );
   });
 
-  it('a statement that never yields a row stops at --timeout, exit 1, one line', async () => {
+  // Stuck inside one SQLite step, nothing in the main thread runs: the watchdog thread says so and kills
+  // the process (the shell sees 137).
+  it('a statement that never yields a row stops at --timeout, with one line', async () => {
     const r = await query(`SELECT count(*) FROM (${ENDLESS})`, '--timeout', '1s');
-    expect(r.code).toBe(1);
+    expect(r.signal).toBe('SIGKILL');
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe(
       'edgelog: query stopped after 1s (--timeout): narrow it (a WHERE on log_date or timestamp, a LIMIT), or raise --timeout (0 for no bound)\n',
     );
+    expect(r.seconds).toBeGreaterThanOrEqual(1);
     expect(r.seconds).toBeLessThan(10);
   });
 
@@ -56,32 +59,14 @@ describe('edgelog query on an endless result', () => {
     expect(r.seconds).toBeLessThan(10);
   });
 
-  it('a signal sent to the CLI alone stops the query process with it', async () => {
+  it('a signal stops a query stuck in its statement (it runs in the CLI process itself)', async () => {
     const { child, done } = startCli(['-c', config, 'query', `SELECT count(*) FROM (${ENDLESS})`], {
       cwd: dir,
     });
-    const children = `/proc/${child.pid}/task/${child.pid}/children`;
-    let queryPid = 0;
-    while (queryPid === 0) {
-      await sleep(50);
-      queryPid = Number(readFileSync(children, 'utf8').trim().split(' ')[0] || 0);
-    }
-    // Running (R) or gone, or a zombie waiting for init: not running.
-    const state = () => {
-      try {
-        return readFileSync(`/proc/${queryPid}/stat`, 'utf8').split(') ')[1]![0];
-      } catch {
-        return 'gone';
-      }
-    };
-    try {
-      await sleep(300); // into its statement
-      expect(state()).toMatch(/[RS]/);
-      child.kill('SIGTERM');
-      expect((await done).signal).toBe('SIGTERM');
-      await expect.poll(state, { timeout: 5000 }).toMatch(/^(gone|Z)$/);
-    } finally {
-      if (state() !== 'gone') process.kill(queryPid, 'SIGKILL');
-    }
+    await sleep(800); // into its statement
+    const sent = performance.now();
+    child.kill('SIGTERM');
+    expect((await done).signal).toBe('SIGTERM');
+    expect(performance.now() - sent).toBeLessThan(3000);
   });
 });

@@ -1,0 +1,51 @@
+// Argument parsers for commander, and JSON output: light enough for every command to import (no
+// configuration schema, no logger).
+import { InvalidArgumentError } from 'commander';
+import { parseDuration } from '../config/duration.js';
+import type { UsageError } from '../errors/index.js';
+import { parseDay, type Day } from '../time/utc-day.js';
+
+/** commander argParser for ids. */
+export function idArg(value: string): number {
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(Number(value)) || Number(value) <= 0) {
+    throw new InvalidArgumentError('expected a positive integer id');
+  }
+  return Number(value);
+}
+
+/** commander argParser for repeatable / comma-separated ids. */
+export function idListArg(value: string, previous: number[] = []): number[] {
+  return [...previous, ...value.split(',').filter(Boolean).map(idArg)];
+}
+
+/** commander argParser for UTC days (YYYY-MM-DD, or MM-dd-yyyy). */
+export function dayArg(value: string): Day {
+  try {
+    return parseDay(value);
+  } catch (err) {
+    throw new InvalidArgumentError((err as UsageError).message);
+  }
+}
+
+export function durationArg(value: string): number {
+  const ms = parseDuration(value);
+  if (ms === undefined) throw new InvalidArgumentError('expected a duration such as 500ms, 30s, 15m, 1h');
+  return ms;
+}
+
+export function intArg(value: string): number {
+  const n = Number(value);
+  if (!Number.isSafeInteger(n) || n < 0) throw new InvalidArgumentError('expected a non-negative integer');
+  return n;
+}
+
+export function numberArg(value: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n)) throw new InvalidArgumentError('expected a number');
+  return n;
+}
+
+/** Writes a JSON value to stdout, pretty-printed. */
+export function printJson(value: unknown): void {
+  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+}
