@@ -2,6 +2,7 @@
 // Start-up is part of every command's cost: only the module of the command that runs is loaded (its
 // imports pull in bullmq, ioredis, undici, zod, better-sqlite3 or the engine as it needs them); the
 // others appear in `edgelog --help` from the table below without being imported.
+import { readFileSync } from 'node:fs';
 import { Command, CommanderError, Help } from 'commander';
 
 export interface CommandEntry {
@@ -39,7 +40,8 @@ export const COMMANDS: readonly CommandEntry[] = [
   {
     name: 'status',
     term: 'status [options]',
-    description: 'show the ingestion ledger per zone and day, queue counts, and the last success per zone',
+    description:
+      'per zone: freshness, the oldest day not yet complete and when the API forgets it, the last error; then the recent days, the queue and its schedulers',
     load: async () => (await import('./commands/status.js')).statusCommand(),
   },
   {
@@ -86,6 +88,14 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
 ];
 
+/** The version in package.json (from dist/ and src/ alike, one folder up). */
+function packageVersion(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+    version: string;
+  };
+  return pkg.version;
+}
+
 /** The program with its global options and no subcommands. */
 function baseProgram(): Command {
   const terms = new Map(COMMANDS.map((c) => [c.name, c.term]));
@@ -93,6 +103,7 @@ function baseProgram(): Command {
     .description('Archive CDN origin error logs and Shield event logs into SQLite; query, report and alert.')
     .option('-c, --config <file>', 'configuration file (default: $EDGELOG_CONFIG or ./edgelog.config.json)')
     .option('--log-level <level>', 'fatal, error, warn, info, debug, trace or silent')
+    .version(packageVersion(), '-V, --version', 'the version of edgelog')
     .showHelpAfterError('(run with --help for usage)')
     .configureHelp({
       // Unloaded commands declare no options or arguments; the table says how to list them.

@@ -9,6 +9,7 @@ import { UsageError } from '../errors/index.js';
 import { formatTable } from '../format/table.js';
 import { openArchive } from '../store/archive.js';
 import { commandContext, printJson } from './shared.js';
+import { formatOption, jsonOption, outputFormat, type FormatOptions } from './args.js';
 
 const iso = (ms: number | null) => (ms === null ? '' : new Date(ms).toISOString().replace('.000Z', 'Z'));
 
@@ -20,15 +21,16 @@ export function alertsCommand(): Command {
   alerts
     .command('list')
     .description('the configured rules, their state per zone, and recent notices')
-    .option('--json', 'print as JSON')
-    .action(async (opts: { json?: boolean }, cmd: Command) => {
+    .addOption(formatOption())
+    .addOption(jsonOption())
+    .action(async (opts: FormatOptions, cmd: Command) => {
       const { config } = commandContext(cmd);
       const archive = openArchive(config.database.path);
       try {
         const repo = new AlertsRepository(archive.db);
         const states = repo.listStates();
         const notices = repo.notifications(20);
-        if (opts.json) return printJson({ rules: config.alerts.rules, states, notices });
+        if (outputFormat(opts) === 'json') return printJson({ rules: config.alerts.rules, states, notices });
         const out: string[] = [];
         if (config.alerts.rules.length === 0) out.push('no alert rules configured (alerts.rules)');
         for (const r of config.alerts.rules) {
@@ -83,8 +85,9 @@ export function alertsCommand(): Command {
   alerts
     .command('check')
     .description('evaluate every rule now and deliver any notices')
-    .option('--json', 'print as JSON')
-    .action(async (opts: { json?: boolean }, cmd: Command) => {
+    .addOption(formatOption())
+    .addOption(jsonOption())
+    .action(async (opts: FormatOptions, cmd: Command) => {
       const { config, logger } = commandContext(cmd);
       const engine = await startEngine(config, logger);
       try {
@@ -92,7 +95,7 @@ export function alertsCommand(): Command {
         const results = await engine.alerts.check();
         engine.alerts.notifier.startWorker();
         const delivery = await engine.alerts.notifier.settleSince(started, 15_000);
-        if (opts.json) return printJson({ results, delivery });
+        if (outputFormat(opts) === 'json') return printJson({ results, delivery });
         process.stdout.write(
           results.length === 0
             ? 'no alert rules configured (alerts.rules)\n'

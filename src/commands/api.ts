@@ -36,7 +36,7 @@ export function apiCommand(): Command {
 
   api
     .command('video-play-data')
-    .description('4.1 play data of one video')
+    .description('play data of one video')
     .argument('<libraryId>', 'video library id', idArg)
     .argument('<videoId>', 'video GUID')
     .option('--token <token>', 'token for token-authenticated libraries')
@@ -48,7 +48,7 @@ export function apiCommand(): Command {
 
   api
     .command('origin-errors')
-    .description('4.2 origin error logs of a pull zone for one UTC day')
+    .description('origin error logs of a pull zone for one UTC day')
     .argument('<pullZoneId>', 'pull zone id', idArg)
     .argument('<date>', 'UTC day, YYYY-MM-DD (MM-dd-yyyy also accepted)', dayArg)
     .action(async (zone: number, date: string, _opts: unknown, cmd: Command) =>
@@ -57,7 +57,7 @@ export function apiCommand(): Command {
 
   api
     .command('edge-script')
-    .description('4.3 one edge script')
+    .description('one edge script')
     .argument('<id>', 'script id', idArg)
     .action(async (id: number, _opts: unknown, cmd: Command) =>
       call(cmd, (c, signal) => c.edgeScript(id, { signal })),
@@ -65,7 +65,7 @@ export function apiCommand(): Command {
 
   api
     .command('api-guardian')
-    .description('4.4 API Guardian metrics of a shield zone')
+    .description('API Guardian metrics of a shield zone')
     .argument('<shieldZoneId>', 'shield zone id', idArg)
     .action(async (zone: number, _opts: unknown, cmd: Command) =>
       call(cmd, (c, signal) => c.apiGuardianMetrics(zone, { signal })),
@@ -73,12 +73,12 @@ export function apiCommand(): Command {
 
   api
     .command('ddos-enums')
-    .description('4.5 the DDoS enumeration catalogue')
+    .description('the DDoS enumeration catalogue')
     .action(async (_opts: unknown, cmd: Command) => call(cmd, (c, signal) => c.ddosEnums({ signal })));
 
   api
     .command('event-logs')
-    .description('4.6 Shield event logs of a zone for one UTC day: one page, or every page with --all')
+    .description('Shield event logs of a zone for one UTC day: one page, or every page with --all')
     .argument('<shieldZoneId>', 'shield zone id', idArg)
     .argument('<date>', 'UTC day, YYYY-MM-DD (MM-dd-yyyy also accepted)', dayArg)
     .option('--token <token>', 'continuation token of the page to fetch (default: the first page)', '')
@@ -118,7 +118,7 @@ export function apiCommand(): Command {
 
   api
     .command('rate-limit')
-    .description('4.7 one rate limit rule')
+    .description('one rate limit rule')
     .argument('<id>', 'rate limit id', idArg)
     .action(async (id: number, _opts: unknown, cmd: Command) =>
       call(cmd, (c, signal) => c.rateLimit(id, { signal })),

@@ -1,8 +1,8 @@
 // Argument parsers for commander, and JSON output: light enough for every command to import (no
 // configuration schema, no logger).
-import { InvalidArgumentError } from 'commander';
+import { InvalidArgumentError, Option } from 'commander';
 import { parseDuration } from '../config/duration.js';
-import type { UsageError } from '../errors/index.js';
+import { UsageError } from '../errors/usage-error.js';
 import { parseDay, type Day } from '../time/utc-day.js';
 
 /** commander argParser for ids. */
@@ -48,4 +48,29 @@ export function numberArg(value: string): number {
 /** Writes a JSON value to stdout, pretty-printed. */
 export function printJson(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+}
+
+/** The output format options every printing command takes: `--format`, and `--json` for short. */
+export interface FormatOptions {
+  format?: string;
+  json?: boolean;
+}
+
+/** `--format <choices>`, default `fallback`; every printing command has it, with jsonOption. */
+export function formatOption(choices: readonly string[] = ['table', 'json'], fallback = 'table'): Option {
+  return new Option('--format <format>', `output format: ${choices.join(', ')}`)
+    .choices(choices)
+    .default(fallback);
+}
+
+export function jsonOption(): Option {
+  return new Option('--json', 'same as --format json');
+}
+
+/** `--json` wins over the default format; given both ways differently, it is a usage error. */
+export function outputFormat(opts: FormatOptions, fallback = 'table'): string {
+  if (opts.json && opts.format && opts.format !== fallback && opts.format !== 'json') {
+    throw new UsageError(`--json and --format ${opts.format} contradict each other`);
+  }
+  return opts.json ? 'json' : (opts.format ?? fallback);
 }

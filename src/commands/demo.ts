@@ -2,14 +2,16 @@
 // three days of a few zones into a local archive through the real engine (BullMQ on a local Redis),
 // evaluates a sample alert rule, and shows what landed with sample queries.
 import { Command } from 'commander';
-import { join } from 'node:path';
-import type { ConfigInput } from '../config/index.js';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { DEFAULT_CONFIG_FILE, type ConfigInput } from '../config/index.js';
+import { DEFAULT_DATABASE_PATH } from '../config/reader-config.js';
 import { startEngine } from '../engine.js';
 import { formatTable } from '../format/table.js';
 import { Simulator } from '../simulator/index.js';
 import { openDatabase } from '../store/database.js';
 import { addDays, dayOf } from '../time/utc-day.js';
-import { commandContext, intArg } from './shared.js';
+import { commandContext, intArg, type GlobalOptions } from './shared.js';
 import { executeSync, syncPlan } from './sync.js';
 
 const SAMPLE_QUERIES: Array<{ title: string; sql: string }> = [
@@ -31,14 +33,31 @@ GROUP BY hour ORDER BY hour DESC LIMIT 6`,
   },
 ];
 
+/** Whether a configuration file is in use (--config, EDGELOG_CONFIG, or ./edgelog.config.json). */
+function configFileInUse(cmd: Command): boolean {
+  return Boolean(
+    cmd.optsWithGlobals<GlobalOptions>().config ||
+    process.env.EDGELOG_CONFIG ||
+    existsSync(DEFAULT_CONFIG_FILE),
+  );
+}
+
 export function demoCommand(): Command {
   return new Command('demo')
     .description(
       'start the built-in API simulator, sync the last three days of a few zones, and show what landed',
     )
-    .option('--database <file>', 'archive to write (kept apart from the configured one)', 'data/demo.db')
+    .option(
+      '--database <file>',
+      'archive to write (default: the default archive, data/edgelog.db, so that status, query and report read it; data/demo.db when a configuration file is in use, kept apart from it)',
+    )
     .option('--entries <n>', 'entries per zone per day served by the simulator', intArg, 2000)
-    .action(async (opts: { database: string; entries: number }, cmd: Command) => {
+    .action(async (opts: { database?: string; entries: number }, cmd: Command) => {
+      // Without a configuration of one's own, the demo fills the default archive: the next commands
+      // (status, query, report) then just work. With one, the user's archive is not touched.
+      const configured = configFileInUse(cmd);
+      const database = opts.database ?? (configured ? 'data/demo.db' : DEFAULT_DATABASE_PATH);
+      const hint = database === DEFAULT_DATABASE_PATH && !configured ? '' : `EDGELOG_DB=${database} `;
       const sim = new Simulator({
         entriesPerDay: opts.entries,
         pageSize: 500,
@@ -59,7 +78,7 @@ export function demoCommand(): Command {
       const overrides: ConfigInput = {
         api: { ...urls, accessKey: sim.accessKey },
         redis: { prefix: 'edgelog-demo' },
-        database: { path: opts.database },
+        database: { path: database },
         pullZones: [
           { id: 101, name: 'demo-cdn' },
           { id: 102, name: 'demo-video' },
@@ -91,7 +110,7 @@ export function demoCommand(): Command {
         out(
           `  API simulator  ${urls.baseUrl.replace(/\/api$/, '')} (seeded data; zones 101, 102 origin; 201, 202 Shield)`,
         );
-        out(`  archive        ${join(process.cwd(), opts.database)}`);
+        out(`  archive        ${resolve(database)}`);
         out(
           `  Redis          ${engine.redis.display}${engine.redis.embedded ? ' (private redis-server started for you)' : ''}`,
         );
@@ -129,9 +148,9 @@ export function demoCommand(): Command {
         );
         out();
         out('Next:');
-        out(`  EDGELOG_DB=${opts.database} npx edgelog query "SELECT * FROM shield_event_logs LIMIT 5"`);
-        out(`  EDGELOG_DB=${opts.database} npx edgelog report origin --zone 101`);
-        out(`  EDGELOG_DB=${opts.database} npx edgelog status`);
+        out(`  ${hint}npx edgelog status`);
+        out(`  ${hint}npx edgelog query "SELECT * FROM shield_event_logs LIMIT 5"`);
+        out(`  ${hint}npx edgelog report origin --zone 101`);
         out('  npx edgelog simulate      # the simulator on its own; put its URLs in edgelog.config.json');
         if (!summary.ok) process.exitCode = 1;
       } finally {

@@ -4,17 +4,19 @@ import { openDatabase } from '../store/database.js';
 import { migrate } from '../store/migrate.js';
 import { formatTable } from '../format/table.js';
 import { commandContext, printJson } from './shared.js';
+import { formatOption, jsonOption, outputFormat, type FormatOptions } from './args.js';
 
 export function migrateCommand(): Command {
   return new Command('migrate')
     .description('apply pending database migrations and show the status of each')
-    .option('--json', 'print the result as JSON')
-    .action((opts: { json?: boolean }, cmd: Command) => {
+    .addOption(formatOption())
+    .addOption(jsonOption())
+    .action((opts: FormatOptions, cmd: Command) => {
       const { config } = commandContext(cmd);
       const db = openDatabase(config.database.path);
       try {
         const results = migrate(db);
-        if (opts.json) printJson({ database: config.database.path, migrations: results });
+        if (outputFormat(opts) === 'json') printJson({ database: config.database.path, migrations: results });
         else {
           process.stdout.write(`database ${config.database.path}\n`);
           process.stdout.write(

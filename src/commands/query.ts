@@ -3,11 +3,12 @@ import { Command, Option } from 'commander';
 import { OutputClosedError, streamOutput, type Stdout } from '../query/output.js';
 import { DEFAULT_QUERY_TIMEOUT_MS, runBoundedQuery } from '../query/run-bounded.js';
 import { DEFAULT_TABLE_LIMIT, QUERY_FORMATS, type QueryFormat } from '../query/run-query.js';
-import { durationArg, intArg } from './args.js';
+import { durationArg, intArg, jsonOption, outputFormat } from './args.js';
 import { readerConfig } from './reader-context.js';
 
 interface QueryCliOptions {
   format: QueryFormat;
+  json?: boolean;
   limit?: number;
   timeout?: number;
 }
@@ -26,6 +27,7 @@ export function queryCommand(stdout: Stdout = process.stdout): Command {
         .choices(QUERY_FORMATS)
         .default('table'),
     )
+    .addOption(jsonOption())
     .option(
       '--limit <n>',
       `rows at most, 0 for all (default: ${DEFAULT_TABLE_LIMIT} for table, which says when there are more; all for the others)`,
@@ -38,7 +40,8 @@ export function queryCommand(stdout: Stdout = process.stdout): Command {
     )
     .action(async (sql: string, opts: QueryCliOptions, cmd: Command) => {
       const config = readerConfig(cmd);
-      const { format, limit, timeout } = opts;
+      const { limit, timeout } = opts;
+      const format = outputFormat(opts) as QueryFormat;
       const request = { path: config.database.path, sql, format, ...(limit === undefined ? {} : { limit }) };
       try {
         await runBoundedQuery(request, streamOutput(stdout), {

@@ -1,10 +1,10 @@
 // `edgelog report origin|shield|guardian`: canned reports with terminal charts, or JSON for machines.
-import { Argument, Command, InvalidArgumentError, Option } from 'commander';
+import { Argument, Command, InvalidArgumentError } from 'commander';
 import { OutputClosedError, streamOutput, type Stdout } from '../query/output.js';
 import { openReadOnlyConnection, verifiedRead } from '../query/read-only.js';
 import { DEFAULT_TOP, REPORT_KINDS, runReport, type ReportKind } from '../report/run-report.js';
 import type { Day } from '../time/utc-day.js';
-import { dayArg, idArg } from './args.js';
+import { dayArg, formatOption, idArg, jsonOption, outputFormat } from './args.js';
 import { readerConfig } from './reader-context.js';
 
 interface ReportCliOptions {
@@ -12,6 +12,7 @@ interface ReportCliOptions {
   from?: Day;
   to?: Day;
   format: 'table' | 'json';
+  json?: boolean;
   top?: number;
 }
 
@@ -34,7 +35,8 @@ export function reportCommand(stdout: Stdout = process.stdout, clock: () => numb
     .option('--zone <id>', 'one zone: a pull zone for origin, a Shield zone otherwise (default: all)', idArg)
     .option('--from <day>', 'first UTC day, YYYY-MM-DD (default: six days before --to)', dayArg)
     .option('--to <day>', 'last UTC day, YYYY-MM-DD (default: today)', dayArg)
-    .addOption(new Option('--format <format>', 'table or json').choices(['table', 'json']).default('table'))
+    .addOption(formatOption())
+    .addOption(jsonOption())
     .option(
       '--top <n>',
       `entries per top list; for guardian, snapshots listed per zone (default: ${DEFAULT_TOP})`,
@@ -44,7 +46,8 @@ export function reportCommand(stdout: Stdout = process.stdout, clock: () => numb
       const config = readerConfig(cmd);
       const conn = openReadOnlyConnection(config.database.path);
       try {
-        const params = { ...opts, width: chartWidth(stdout), now: clock() };
+        const format = outputFormat(opts) as ReportCliOptions['format'];
+        const params = { ...opts, format, width: chartWidth(stdout), now: clock() };
         await verifiedRead(conn, streamOutput(stdout), (db, out) => runReport(db, kind, params, out));
       } catch (err) {
         if (!(err instanceof OutputClosedError)) throw err;

@@ -1,130 +1,268 @@
-// `edgelog status`: the ledger per zone and day, the queue, and the last success per zone.
+// `edgelog status`: per zone what an on-call engineer asks first (freshness, the oldest day not yet
+// complete and how long until the API forgets it, the last error), then the recent days of the ledger,
+// the queue and its schedulers. It only reads: the archive is opened read-only and never created.
+import { existsSync } from 'node:fs';
 import { Command, Option } from 'commander';
-import { Queue } from 'bullmq';
 import type { Config } from '../config/index.js';
 import { UsageError } from '../errors/index.js';
 import { formatTable, thousands } from '../format/table.js';
-import { INGEST_QUEUE } from '../queue/jobs.js';
-import { redisOptions } from '../redis/connection.js';
-import { findRedis } from '../redis/resolve.js';
-import { openArchive } from '../store/archive.js';
+import { openReadOnlyConnection } from '../query/read-only.js';
+import type { Db } from '../store/database.js';
 import type { LedgerRow, LogSource } from '../store/ledger.repository.js';
-import { commandContext, idArg, printJson } from './shared.js';
+import { span, zoneHealth, type ZoneHealth } from '../status/zone-health.js';
+import { addDays, dayOf } from '../time/utc-day.js';
+import { formatOption, idListArg, jsonOption, outputFormat, printJson, type FormatOptions } from './args.js';
+import { commandContext } from './shared.js';
 
-const iso = (ms: number | null) => (ms === null ? '' : new Date(ms).toISOString().replace('.000Z', 'Z'));
+type StatusSource = LogSource | 'guardian';
 
-/** Why `zone` is not one of the configured zones (of `source`, if given), or undefined when it is. */
-function notConfigured(config: Config, zone: number, source?: LogSource): string | undefined {
+interface StatusOptions extends FormatOptions {
+  source?: StatusSource[];
+  zone?: number[];
+  all?: boolean;
+}
+
+const iso = (ms: number | null) => (ms === null ? '' : new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z'));
+
+/** Why `zone` is not one of the configured zones (of the sources asked for), or undefined when it is. */
+function notConfigured(
+  config: Config,
+  zone: number,
+  sources: readonly StatusSource[],
+  explicit: boolean,
+): string | undefined {
   const lists = (
     [
       ['origin', 'pullZones', config.pullZones],
       ['shield', 'shieldZones', config.shieldZones],
+      ['guardian', 'shieldZones', config.shieldZones],
     ] as const
-  ).filter(([s]) => !source || s === source);
+  ).filter(([s]) => sources.includes(s));
   if (lists.some(([, , zones]) => zones.some((z) => z.id === zone))) return undefined;
-  const configured = lists
-    .map(([, key, zones]) => `${key}: ${zones.map((z) => z.id).join(', ') || 'none'}`)
+  const configured = [...new Map(lists.map(([, key, zones]) => [key, zones])).entries()]
+    .map(([key, zones]) => `${key}: ${zones.map((z) => z.id).join(', ') || 'none'}`)
     .join('; ');
-  return `zone ${zone} is not configured${source ? ` for ${source}` : ''} (${configured}): check the zone id`;
+  const which = explicit ? ` for ${sources.join('/')}` : '';
+  return `zone ${zone} is not configured${which} (${configured}): check the zone id`;
+}
+
+interface GuardianHealth {
+  zone: number;
+  lastSnapshot: string | null;
+  lastError: string | null;
+}
+
+function readArchive(db: Db, opts: StatusOptions, sources: readonly StatusSource[]) {
+  const zones = opts.zone ?? null;
+  const inZones = (col: string) => (zones ? `AND ${col} IN (${zones.map(() => '?').join(', ')})` : '');
+  const ledger = db
+    .prepare(
+      `SELECT * FROM ingest_ledger WHERE source IN (${sources.map(() => '?').join(', ')}) ${inZones('zone_id')}
+       ORDER BY source, zone_id, log_date DESC`,
+    )
+    .all(...sources, ...(zones ?? [])) as LedgerRow[];
+  const guardian = sources.includes('guardian')
+    ? (db
+        .prepare(
+          `SELECT shield_zone_id AS zone, max(taken_at) AS lastSnapshot,
+             (SELECT error FROM api_guardian_snapshots s2 WHERE s2.shield_zone_id = s.shield_zone_id
+              ORDER BY taken_at DESC LIMIT 1) AS lastError
+           FROM api_guardian_snapshots s WHERE 1 = 1 ${inZones('shield_zone_id')} GROUP BY shield_zone_id`,
+        )
+        .all(...(zones ?? [])) as GuardianHealth[])
+    : [];
+  return { ledger, guardian };
+}
+
+async function readQueue(config: Config) {
+  const [{ Queue }, { INGEST_QUEUE }, { redisOptions }, { findRedis }] = await Promise.all([
+    import('bullmq'),
+    import('../queue/jobs.js'),
+    import('../redis/connection.js'),
+    import('../redis/resolve.js'),
+  ]);
+  const redis = await findRedis(config);
+  if (!redis) return null;
+  const q = new Queue(INGEST_QUEUE, { connection: redisOptions(redis.target), prefix: config.redis.prefix });
+  try {
+    return {
+      redis: redis.display,
+      counts: await q.getJobCounts('waiting', 'active', 'delayed', 'prioritized', 'completed', 'failed'),
+      schedulers: (await q.getJobSchedulers(0, -1)).map((s) => s.key).sort(),
+    };
+  } finally {
+    await q.close();
+  }
 }
 
 export function statusCommand(): Command {
-  return new Command('status')
-    .description('show the ingestion ledger per zone and day, queue counts, and the last success per zone')
-    .addOption(new Option('--source <source>', 'origin or shield').choices(['origin', 'shield']))
-    .option('--zone <id>', 'one zone', idArg)
-    .option('--json', 'print as JSON')
-    .action(async (opts: { source?: LogSource; zone?: number; json?: boolean }, cmd: Command) => {
-      const { config } = commandContext(cmd);
-      const archive = openArchive(config.database.path);
-      let ledger: LedgerRow[];
+  const cmd = new Command('status')
+    .description(
+      'per zone: freshness, the oldest day not yet complete and when the API forgets it, the last error; then the recent days, the queue and its schedulers',
+    )
+    .addOption(
+      new Option('--source <source...>', 'origin, shield and/or guardian (default: all three)').choices([
+        'origin',
+        'shield',
+        'guardian',
+      ]),
+    )
+    .option('--zone <id...>', 'only these zone ids (comma-separated or repeated)', idListArg)
+    .option('--all', 'every day of the ledger (default: the days of the lookback)')
+    .addOption(formatOption())
+    .addOption(jsonOption());
+  return cmd.action(async (opts: StatusOptions, command: Command) => {
+    const { config } = commandContext(command);
+    const format = outputFormat(opts);
+    const sources: StatusSource[] = opts.source ?? ['origin', 'shield', 'guardian'];
+    const path = config.database.path;
+    // Nothing is created: with no archive yet, the zones and the queue are still worth showing.
+    let data: ReturnType<typeof readArchive> = { ledger: [], guardian: [] };
+    const archived = existsSync(path);
+    if (archived) {
+      const conn = openReadOnlyConnection(path);
       try {
-        ledger = archive.ledger.list({
-          ...(opts.source ? { source: opts.source } : {}),
-          ...(opts.zone ? { zone: opts.zone } : {}),
-        });
+        data = readArchive(conn.db, opts, sources);
       } finally {
-        await archive.close();
+        conn.db.close();
       }
-      // A zone with history is shown even if no longer configured; one with none is most likely a typo.
-      if (opts.zone && ledger.length === 0) {
-        const unknown = notConfigured(config, opts.zone, opts.source);
-        if (unknown) throw new UsageError(unknown);
-      }
-      const lastSuccess = new Map<string, number>();
-      for (const r of ledger) {
-        if ((r.state === 'complete' || r.state === 'partial') && r.finished_at !== null) {
-          const key = `${r.source} ${r.zone_id}`;
-          lastSuccess.set(key, Math.max(lastSuccess.get(key) ?? 0, r.finished_at));
-        }
-      }
-      const redis = await findRedis(config);
-      let queue: Record<string, number> | null = null;
-      let schedulers: string[] = [];
-      if (redis) {
-        const q = new Queue(INGEST_QUEUE, {
-          connection: redisOptions(redis.target),
-          prefix: config.redis.prefix,
-        });
-        try {
-          queue = await q.getJobCounts('waiting', 'active', 'delayed', 'prioritized', 'completed', 'failed');
-          schedulers = (await q.getJobSchedulers(0, -1)).map((s) => s.key);
-        } finally {
-          await q.close();
-        }
-      }
-      if (opts.json) {
-        printJson({
-          ledger,
-          lastSuccess: Object.fromEntries(lastSuccess),
-          queue,
-          schedulers,
-          redis: redis?.display ?? null,
-        });
-        return;
-      }
-      const out: string[] = [];
-      out.push(
-        ledger.length === 0
-          ? 'ledger: empty (nothing fetched yet; run `edgelog sync` or `edgelog run`)'
-          : formatTable(
-              [
-                { header: 'source', value: (r: LedgerRow) => r.source },
-                { header: 'zone', value: (r) => r.zone_id, right: true },
-                { header: 'day', value: (r) => r.log_date },
-                { header: 'state', value: (r) => r.state },
-                // The day over every pass: what the archive holds, and what could not be keyed.
-                { header: 'archived', value: (r) => thousands(r.archived_entries), right: true },
-                { header: 'quarantined', value: (r) => thousands(r.quarantined_entries), right: true },
-                // The last (or current) pass.
-                { header: 'pages', value: (r) => r.pages, right: true },
-                { header: 'entries', value: (r) => thousands(r.entries), right: true },
-                { header: 'new', value: (r) => thousands(r.new_entries), right: true },
-                { header: 'malformed', value: (r) => r.malformed, right: true },
-                { header: 'covered until', value: (r) => iso(r.covered_until) },
-                { header: 'last error', value: (r) => r.last_error ?? '' },
-              ],
-              ledger,
-              80,
-            ),
-      );
-      out.push('');
-      out.push('last success:');
-      for (const [key, ms] of lastSuccess) out.push(`  ${key}: ${iso(ms)}`);
-      if (lastSuccess.size === 0) out.push('  none');
-      out.push('');
-      if (queue) {
-        out.push(
-          `queue (${redis!.display}): ${Object.entries(queue)
-            .map(([k, v]) => `${k} ${v}`)
-            .join(', ')}`,
-        );
-        out.push(
-          `schedulers: ${schedulers.length > 0 ? schedulers.sort().join(', ') : 'none (start `edgelog run`)'}`,
-        );
-      } else {
-        out.push('queue: Redis unreachable (is `edgelog run` or redis-server running?)');
-      }
-      process.stdout.write(`${out.join('\n')}\n`);
-    });
+    }
+    // A zone with history is shown even if no longer configured; one with none is most likely a typo.
+    for (const zone of opts.zone ?? []) {
+      if (data.ledger.some((r) => r.zone_id === zone) || data.guardian.some((g) => g.zone === zone)) continue;
+      const unknown = notConfigured(config, zone, sources, opts.source !== undefined);
+      if (unknown) throw new UsageError(unknown);
+    }
+    const now = Date.now();
+    const wanted = [
+      ...config.pullZones.map((z) => ({
+        source: 'origin' as const,
+        zone: z.id,
+        lookbackDays: config.schedule.originLookbackDays,
+      })),
+      ...config.shieldZones.map((z) => ({
+        source: 'shield' as const,
+        zone: z.id,
+        lookbackDays: config.schedule.shieldLookbackDays,
+      })),
+    ].filter((z) => sources.includes(z.source) && (!opts.zone || opts.zone.includes(z.zone)));
+    const zones = zoneHealth(data.ledger, wanted, now);
+    const queue = await readQueue(config);
+    if (format === 'json') {
+      printJson({
+        now: iso(now),
+        archive: archived ? path : null,
+        zones,
+        guardian: data.guardian,
+        ledger: data.ledger,
+        queue,
+      });
+      return;
+    }
+    const firstShown = addDays(
+      dayOf(now),
+      -Math.max(config.schedule.originLookbackDays, config.schedule.shieldLookbackDays),
+    );
+    const days = opts.all
+      ? data.ledger
+      : data.ledger.filter((r) => r.log_date >= firstShown || r.state !== 'complete');
+    const text = renderStatus(zones, data.guardian, days, data.ledger.length, queue, now, opts.all === true);
+    const note = archived
+      ? ''
+      : `archive: none at ${path} yet (\`edgelog sync\` or \`edgelog run\` creates it)\n`;
+    process.stdout.write(`${note}${text.replace(/^\n/, '')}\n`);
+  });
+}
+
+function renderStatus(
+  zones: ZoneHealth[],
+  guardian: GuardianHealth[],
+  days: LedgerRow[],
+  allDays: number,
+  queue: Awaited<ReturnType<typeof readQueue>>,
+  now: number,
+  all: boolean,
+): string {
+  const out: string[] = [];
+  if (zones.length > 0) {
+    out.push(
+      formatTable(
+        [
+          { header: 'source', value: (z: ZoneHealth) => z.source },
+          { header: 'zone', value: (z) => z.zone, right: true },
+          { header: 'newest entry', value: (z) => iso(z.newestEntry) || 'none yet' },
+          { header: 'behind', value: (z) => (z.lagMs === null ? '' : span(z.lagMs)), right: true },
+          { header: 'last complete day', value: (z) => z.lastCompleteDay ?? '' },
+          {
+            header: 'oldest day not complete',
+            value: (z) => (z.oldestOpen ? `${z.oldestOpen.day} (${z.oldestOpen.state})` : ''),
+          },
+          {
+            header: 'API forgets it in',
+            value: (z) =>
+              z.forgottenAt === null
+                ? z.oldestOpen
+                  ? 'unknown'
+                  : ''
+                : span(Math.max(0, z.forgottenAt - now)),
+            right: true,
+          },
+          { header: 'archived', value: (z) => thousands(z.archived), right: true },
+          { header: 'quarantined', value: (z) => thousands(z.quarantined), right: true },
+          {
+            header: 'last error',
+            value: (z) => (z.lastError ? `${z.lastError.day}: ${z.lastError.error}` : ''),
+          },
+        ],
+        zones,
+        70,
+      ),
+    );
+  }
+  for (const g of guardian) {
+    out.push(
+      `guardian ${g.zone}: last snapshot ${g.lastSnapshot ?? 'none'}${g.lastError ? ` (failed: ${g.lastError})` : ''}`,
+    );
+  }
+  out.push('');
+  if (days.length === 0) out.push('ledger: empty (nothing fetched yet; run `edgelog sync` or `edgelog run`)');
+  else {
+    out.push(all ? 'days:' : `days (of the lookback, and any not complete; ${allDays} in all: --all):`);
+    out.push(
+      formatTable(
+        [
+          { header: 'source', value: (r: LedgerRow) => r.source },
+          { header: 'zone', value: (r) => r.zone_id, right: true },
+          { header: 'day', value: (r) => r.log_date },
+          { header: 'state', value: (r) => r.state },
+          // The day over every pass: what the archive holds, and what could not be keyed.
+          { header: 'archived', value: (r) => thousands(r.archived_entries), right: true },
+          { header: 'quarantined', value: (r) => thousands(r.quarantined_entries), right: true },
+          // The last (or current) pass.
+          { header: 'pages', value: (r) => r.pages, right: true },
+          { header: 'entries', value: (r) => thousands(r.entries), right: true },
+          { header: 'new', value: (r) => thousands(r.new_entries), right: true },
+          { header: 'malformed', value: (r) => r.malformed, right: true },
+          { header: 'covered until', value: (r) => iso(r.covered_until) },
+          { header: 'last error', value: (r) => r.last_error ?? '' },
+        ],
+        days,
+        70,
+      ),
+    );
+  }
+  out.push('');
+  if (queue) {
+    out.push(
+      `queue (${queue.redis}): ${Object.entries(queue.counts)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', ')}`,
+    );
+    out.push(
+      `schedulers: ${queue.schedulers.length > 0 ? queue.schedulers.join(', ') : 'none (start `edgelog run`)'}`,
+    );
+  } else {
+    out.push('queue: Redis unreachable (is `edgelog run` or redis-server running?)');
+  }
+  return out.join('\n');
 }

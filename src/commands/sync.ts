@@ -14,6 +14,7 @@ import type { JobOutcome } from '../queue/runtime.js';
 import type { LedgerRepository, LogSource } from '../store/ledger.repository.js';
 import { dayOf, dayRange, type Day } from '../time/utc-day.js';
 import { commandContext, dayArg, idListArg, intArg, printJson } from './shared.js';
+import { formatOption, jsonOption, outputFormat } from './args.js';
 import { untilSignal } from './signals.js';
 
 type SyncSource = LogSource | 'guardian';
@@ -25,6 +26,7 @@ interface SyncOptions {
   source?: SyncSource[];
   zone?: number[];
   concurrency?: number;
+  format?: string;
   json?: boolean;
   /** False with --no-progress. */
   progress?: boolean;
@@ -90,7 +92,8 @@ export function syncCommand(): Command {
     )
     .option('--zone <id...>', 'only these zone ids (comma-separated or repeated)', idListArg)
     .option('--concurrency <n>', 'jobs at once in this process (default: worker.concurrency)', intArg)
-    .option('--json', 'print the summary as JSON')
+    .addOption(formatOption())
+    .addOption(jsonOption())
     .option('--no-progress', 'no progress on stderr (a redrawn line on a terminal, else a line every 10 s)')
     .action(async (opts: SyncOptions, cmd: Command) => {
       const { config, logger } = commandContext(cmd, undefined, { terminalLogLevel: 'warn' });
@@ -121,7 +124,7 @@ export function syncCommand(): Command {
           process.exitCode = 130;
           return;
         }
-        if (opts.json) printJson(done.summary);
+        if (outputFormat(opts) === 'json') printJson(done.summary);
         else process.stdout.write(`${done.text}\n`);
         if (!done.summary.ok) process.exitCode = 1;
       } finally {

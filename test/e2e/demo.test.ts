@@ -26,12 +26,17 @@ describe('edgelog demo', () => {
       /12 days, \d+ pages, [\d,]+ entries, [\d,]+ new, \d+ malformed, 0 quarantined, 0 incomplete, 0 expired, 0 failed/,
     );
     expect(r.stdout).toContain('Sample alert rule origin-5xx-spike on zone 101:');
-    const db = openDatabase(join(dir, 'data', 'demo.db'), { readonly: true });
+    // Without a configuration of one's own, the demo fills the default archive, so the next steps just work.
+    const db = openDatabase(join(dir, 'data', 'edgelog.db'), { readonly: true });
     const states = db.prepare('SELECT state FROM ingest_ledger').pluck().all() as string[];
     db.close();
     // Today is partial and the days before complete, except yesterday for an hour after midnight.
     expect(states).toHaveLength(12);
     expect(states.filter((state) => state === 'partial').length).toBeGreaterThanOrEqual(4);
     expect(states.every((state) => state === 'partial' || state === 'complete')).toBe(true);
+    const status = await runCli(['status'], { cwd: dir, env: { REDIS_URL: redisUrl() } });
+    expect(status.code).toBe(0);
+    expect(status.stdout).toMatch(/^origin +101 +\d{4}-\d\d-\d\dT/m);
+    expect(r.stdout).toContain('  npx edgelog status\n');
   });
 });
