@@ -1,5 +1,6 @@
 // The BullMQ side: the ingest queue, its schedulers, a worker running the handlers, and a clean stop.
 import { randomUUID } from 'node:crypto';
+import { resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DelayedError, Queue, QueueEvents, UnrecoverableError, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
@@ -8,6 +9,7 @@ import { ownerId, type DayResult } from '../ingest/day-ingestor.js';
 import { redactError } from '../redact.js';
 import { InterruptedError, LeaseBusyError } from '../ingest/errors.js';
 import type { Logger } from '../logger.js';
+import { asStoreError } from '../store/store-error.js';
 import { closeOrDrop, dropWithin, idleFor, IDLE_GRACE_MS } from '../redis/close-or-drop.js';
 import { redisOptions, type RedisTarget } from '../redis/connection.js';
 import {
@@ -284,7 +286,9 @@ export class IngestRuntime {
   }
 
   /** Sorts a failure: wait and retry without using an attempt, retry with backoff, or fail for good. */
-  private async onError(err: Error, job: Job<JobData, unknown, string>, token?: string): Promise<never> {
+  private async onError(raw: Error, job: Job<JobData, unknown, string>, token?: string): Promise<never> {
+    // Any job's write to the archive (a guardian snapshot, alert state) may meet a full disk too.
+    const err = asStoreError(raw, resolve(this.deps.config.database.path));
     if (err instanceof LeaseBusyError || err instanceof InterruptedError) {
       // Not a failure of this job: give the day back to the queue (shortly, or at once on shutdown).
       const delay = err instanceof LeaseBusyError ? 1_000 + Math.floor(Math.random() * 1_000) : 0;
