@@ -10,6 +10,7 @@ import type { Logger } from './logger.js';
 import { registerConfigSecrets } from './redact.js';
 import type { HandlerDeps } from './queue/handlers.js';
 import { IngestRuntime } from './queue/runtime.js';
+import { RedisOutage } from './redis/outage.js';
 import { resolveRedis, type ResolvedRedis } from './redis/resolve.js';
 import { openArchive, type Archive } from './store/archive.js';
 
@@ -21,6 +22,8 @@ export interface Engine {
   archive: Archive;
   client: ApiClient;
   redis: ResolvedRedis;
+  /** Every Redis error of the queues and workers goes here: an outage is logged once, not per retry. */
+  redisOutage: RedisOutage;
   /** The shared ingest queue (what `edgelog run` works). */
   runtime: IngestRuntime;
   /**
@@ -107,7 +110,10 @@ export async function startEngine(config: Config, logger: Logger, opts: EngineOp
     logger: logger.child({ component: 'alerts' }),
     now,
   });
+  const redisOutage = new RedisOutage({ logger: logger.child({ component: 'redis' }) });
+  const onRedisError = (client: string, err: Error) => redisOutage.report(client, err);
   const notifier = new Notifier({
+    onRedisError,
     redis: redis.target,
     prefix: config.redis.prefix,
     config,
@@ -137,7 +143,12 @@ export async function startEngine(config: Config, logger: Logger, opts: EngineOp
     now,
     ...hooks,
   };
-  const runtime = new IngestRuntime({ redis: redis.target, prefix: config.redis.prefix, handlers });
+  const runtime = new IngestRuntime({
+    redis: redis.target,
+    prefix: config.redis.prefix,
+    handlers,
+    onRedisError,
+  });
   const privates = new Set<IngestRuntime>();
   let closed = false;
   return {
@@ -147,12 +158,14 @@ export async function startEngine(config: Config, logger: Logger, opts: EngineOp
     archive,
     client: api.client,
     redis,
+    redisOutage,
     runtime,
     privateRuntime(name) {
       const own: IngestRuntime = new IngestRuntime({
         redis: redis.target,
         prefix: config.redis.prefix,
         handlers,
+        onRedisError,
         queueName: name,
         onDiscard: () => privates.delete(own),
       });

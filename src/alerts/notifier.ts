@@ -9,6 +9,7 @@ import { retryDecision } from '../api/retry-timing.js';
 import type { Config } from '../config/index.js';
 import { coerceError } from '../errors/index.js';
 import type { Logger } from '../logger.js';
+import { closeOrDrop, dropWithin, idleFor, IDLE_GRACE_MS } from '../redis/close-or-drop.js';
 import { redisOptions, type RedisTarget } from '../redis/connection.js';
 import { waitForJobs } from '../redis/wait-for-jobs.js';
 import type { AlertsRepository } from './alerts.repository.js';
@@ -34,6 +35,8 @@ export interface NotifierDeps {
   logger: Logger;
   now: () => number;
   dispatcher?: Dispatcher;
+  /** Where the Redis errors of the queue and worker go (the engine's RedisOutage). @defaultValue logged */
+  onRedisError?: (client: string, err: Error) => void;
 }
 
 interface RunningWorker {
@@ -49,13 +52,15 @@ export class Notifier {
   private closed = false;
   private events: QueueEvents | undefined;
   private readonly slots = new HookSlots();
+  /** Fired by close(): from then on, the queue's lost connections end instead of reconnecting. */
+  private readonly closing = new AbortController();
   private readonly log: Logger;
 
   constructor(private readonly deps: NotifierDeps) {
     this.log = deps.logger.child({ component: 'notify' });
     const { alerts } = deps.config;
     this.queue = new Queue(NOTIFY_QUEUE, {
-      connection: redisOptions(deps.redis),
+      connection: redisOptions(deps.redis, { until: this.closing.signal }),
       prefix: deps.prefix,
       defaultJobOptions: {
         attempts: alerts.deliveryAttempts,
@@ -65,7 +70,7 @@ export class Notifier {
         removeOnFail: { age: 30 * 86_400, count: 10_000 },
       },
     });
-    this.queue.on('error', (err) => this.log.error({ err: coerceError(err).message }, 'notify queue error'));
+    this.queue.on('error', (err) => this.redisError('notify queue', err));
   }
 
   /** Hands every notice still in the outbox to the queue; returns the jobs added. */
@@ -101,7 +106,7 @@ export class Notifier {
       (job, token, signal) =>
         this.process(job, token, signal ? AbortSignal.any([signal, abort.signal]) : abort.signal),
       {
-        connection: redisOptions(this.deps.redis),
+        connection: redisOptions(this.deps.redis, { until: abort.signal }),
         prefix: this.deps.prefix,
         // A few slots per hook (see hook-slots.ts): a hook that hangs cannot take another hook's.
         concurrency: this.slots.concurrency(Object.keys(alerts.hooks).length),
@@ -115,7 +120,7 @@ export class Notifier {
       },
     );
     this.running = { worker, abort };
-    worker.on('error', (err) => this.log.error({ err: coerceError(err).message }, 'notify worker error'));
+    worker.on('error', (err) => this.redisError('notify worker', err));
     worker.on('failed', (job, err) => {
       this.log.warn(
         { notice: job?.data.notice.id, hook: job?.data.hook, attempt: job?.attemptsMade, err: err.message },
@@ -133,10 +138,13 @@ export class Notifier {
     timeoutMs: number,
   ): Promise<{ delivered: number; pending: number }> {
     if (jobs.length === 0) return { delivered: 0, pending: 0 };
-    this.events ??= new QueueEvents(NOTIFY_QUEUE, {
-      connection: redisOptions(this.deps.redis),
-      prefix: this.deps.prefix,
-    });
+    if (!this.events) {
+      this.events = new QueueEvents(NOTIFY_QUEUE, {
+        connection: redisOptions(this.deps.redis, { until: this.closing.signal }),
+        prefix: this.deps.prefix,
+      });
+      this.events.on('error', (err) => this.redisError('notify events', err));
+    }
     const outcomes = await waitForJobs(this.queue, this.events, jobs, {
       settleOnFailedAttempt: true,
       timeoutMs,
@@ -173,18 +181,25 @@ export class Notifier {
   async close(drainMs = 0): Promise<void> {
     this.closed = true;
     await this.stopWorker(drainMs);
-    await this.events?.close();
-    await this.queue.close();
+    this.closing.abort();
+    // Bounded: Redis may be away.
+    await Promise.all([this.events && closeOrDrop(this.events), closeOrDrop(this.queue)]);
   }
 
   private async stop({ worker, abort }: RunningWorker, drainMs: number): Promise<void> {
     // close() stops fetching and resolves once the jobs in hand are done. BullMQ's close(true) after
     // close() returns that same promise, so it cannot cut the wait short: aborting the deliveries does.
+    let closed = false;
     const closing = worker.close().then(
-      () => true,
-      () => true,
+      () => (closed = true),
+      () => (closed = true),
     );
-    if (await within(closing, drainMs)) return;
+    // With no delivery in hand, what close() still waits for is Redis, which may be away: not for long.
+    const idle = new AbortController();
+    const handsFree = idleFor(() => Object.keys(this.slots.busy()).length === 0, IDLE_GRACE_MS, idle.signal);
+    await within(Promise.race([closing, handsFree]), drainMs);
+    idle.abort();
+    if (closed) return;
     const inFlight = this.slots.busy();
     if (Object.keys(inFlight).length > 0) {
       this.log.warn(
@@ -195,7 +210,7 @@ export class Notifier {
     abort.abort(new Error('shutting down'));
     if (await within(closing, HAND_BACK_MS)) return;
     this.log.warn({ timeoutMs: HAND_BACK_MS }, 'the delivery worker did not stop in time; disconnecting it');
-    await worker.disconnect().catch(() => {});
+    await dropWithin(worker, HAND_BACK_MS);
   }
 
   /** `stop` is fired by stopWorker() (or by BullMQ when the job's lock is lost). */
@@ -223,6 +238,12 @@ export class Notifier {
     } finally {
       this.slots.release(hook);
     }
+  }
+
+  private redisError(client: string, raw: unknown): void {
+    const err = coerceError(raw);
+    if (this.deps.onRedisError) this.deps.onRedisError(client, err);
+    else this.log.error({ err: err.message }, `${client} error`);
   }
 
   /** Returns the job to the queue after `delayMs` without using an attempt (BullMQ's manual delay). */

@@ -2,6 +2,7 @@
 import { Command } from 'commander';
 import { requireAccessKey } from '../config/index.js';
 import { startEngine } from '../engine.js';
+import { RedisWatch } from '../redis/redis-watch.js';
 import { commandContext } from './shared.js';
 import { untilSignal } from './signals.js';
 
@@ -18,12 +19,23 @@ export function runCommand(): Command {
       }
       const stop = untilSignal();
       const engine = await startEngine(config, logger);
+      // Schedulers, a plan per zone and the notices a crash left in the outbox: put into Redis now, and
+      // again whenever Redis comes back from an outage or without its data.
+      const watch = new RedisWatch({
+        target: engine.redis.target,
+        prefix: config.redis.prefix,
+        outage: engine.redisOutage,
+        logger,
+        restore: async () => {
+          await engine.runtime.replan();
+          await engine.alerts.notifier.flushOutbox();
+        },
+      });
       try {
-        await engine.runtime.reconcileSchedulers();
-        await engine.runtime.catchUp();
+        // Redis gone at this point does not stop the worker: the watch restores once it is back.
+        if ((await Promise.race([watch.start().then(() => null), stop.promise])) !== null) return;
         engine.runtime.startWorker();
         engine.alerts.notifier.startWorker();
-        await engine.alerts.notifier.flushOutbox(); // notices a crash left in the outbox
         logger.info(
           {
             redis: engine.redis.display,
@@ -40,10 +52,14 @@ export function runCommand(): Command {
           'stopping: finishing the pages and deliveries in hand',
         );
       } finally {
+        watch.stop();
         await engine.close();
         stop.dispose();
         logger.info('stopped');
         logger.flush();
+        // Everything of ours is closed, the archive too. A Redis client that lost its server between two
+        // reconnection attempts may never end (an ioredis limit) and would hold the process: not past this.
+        setTimeout(() => process.exit(), 1_000).unref();
       }
     });
 }

@@ -14,6 +14,7 @@ import type { Logger } from '../logger.js';
 import { redactError } from '../redact.js';
 import type { StoreResult } from '../store/batch-insert.js';
 import type { Db } from '../store/database.js';
+import { asStoreError } from '../store/store-error.js';
 import type { Claim, DayKey, DayState, LedgerRepository, LogSource } from '../store/ledger.repository.js';
 import type { OriginLogsRepository } from '../store/origin-logs.repository.js';
 import type { QuarantineRepository } from '../store/quarantine.repository.js';
@@ -143,14 +144,19 @@ export class DayIngestor {
     const { ledger } = this.deps;
     const started = this.now();
     const context = { source: key.source, zone: key.zone, date: key.day };
-    const claim = ledger.claim(
-      key,
-      opts.owner,
-      started,
-      this.leaseMs,
-      opts.resume ?? true,
-      this.deps.abandoned ?? ownerIsGone,
-    );
+    let claim: Claim;
+    try {
+      claim = ledger.claim(
+        key,
+        opts.owner,
+        started,
+        this.leaseMs,
+        opts.resume ?? true,
+        this.deps.abandoned ?? ownerIsGone,
+      );
+    } catch (raw) {
+      throw asStoreError(coerceError(raw), this.deps.db.name);
+    }
     if (claim.kind === 'busy') throw new LeaseBusyError(claim.owner, claim.until, { context });
     const log = this.deps.logger.child(context);
     const passStartedAt = claim.row.pass_started_at ?? started;
@@ -196,7 +202,8 @@ export class DayIngestor {
       log.info(figures, 'day fetched');
       return r;
     } catch (raw) {
-      const err = redactError(coerceError(raw));
+      // A full disk, a read-only file…: named, with the cause and the fix (store-error.ts).
+      const err = asStoreError(redactError(coerceError(raw)), this.deps.db.name);
       if (lease.lost()) throw new LeaseBusyError('another job', this.now(), { context, cause: err });
       if (err instanceof WindowExpiredError) {
         ledger.stop(key, opts.owner, 'expired', err.message, this.now());
@@ -209,11 +216,42 @@ export class DayIngestor {
       }
       const retryable = err instanceof EdgelogError ? err.retryable : true;
       const state = retryable && !opts.finalAttempt ? 'running' : 'failed';
-      ledger.stop(key, opts.owner, state, describeError(err), this.now(), retryable);
+      const stop = () => ledger.stop(key, opts.owner, state, describeError(err), this.now(), retryable);
+      try {
+        stop();
+      } catch (stopRaw) {
+        // The ledger shares the archive's file: a full disk may refuse this write too. The pages stored
+        // are committed with their checkpoint; only the lease and the error wait for the write to go through.
+        log.error(
+          {
+            err: describeError(err),
+            ledgerErr: describeError(asStoreError(coerceError(stopRaw), this.deps.db.name)),
+          },
+          'day failed, and the ledger could not record it yet; trying again every second',
+        );
+        this.retryLater(stop);
+      }
       throw err;
     } finally {
       lease.release();
     }
+  }
+
+  /**
+   * Retries a ledger write that failed every second while the lease would last, so that the day is free
+   * for the job's retry as soon as the disk has room again, not only when the lease runs out.
+   */
+  private retryLater(write: () => void): void {
+    let left = Math.ceil(this.leaseMs / 1_000);
+    const timer = setInterval(() => {
+      try {
+        write();
+        clearInterval(timer);
+      } catch {
+        if (--left <= 0) clearInterval(timer);
+      }
+    }, 1_000);
+    timer.unref();
   }
 
   /**

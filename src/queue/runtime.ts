@@ -1,5 +1,6 @@
 // The BullMQ side: the ingest queue, its schedulers, a worker running the handlers, and a clean stop.
 import { randomUUID } from 'node:crypto';
+import { resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DelayedError, Queue, QueueEvents, UnrecoverableError, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
@@ -8,6 +9,8 @@ import { ownerId, type DayResult } from '../ingest/day-ingestor.js';
 import { redactError } from '../redact.js';
 import { InterruptedError, LeaseBusyError } from '../ingest/errors.js';
 import type { Logger } from '../logger.js';
+import { asStoreError } from '../store/store-error.js';
+import { closeOrDrop, dropWithin, idleFor, IDLE_GRACE_MS } from '../redis/close-or-drop.js';
 import { redisOptions, type RedisTarget } from '../redis/connection.js';
 import {
   runDay,
@@ -42,6 +45,11 @@ export interface RuntimeOptions {
   queueName?: string;
   /** Called when discard() begins. */
   onDiscard?: () => void;
+  /**
+   * Where the Redis errors of the queue and the worker go (`client` says whose): the engine's
+   * RedisOutage, which logs an outage once instead of every retry. @defaultValue each one logged
+   */
+  onRedisError?: (client: string, err: Error) => void;
 }
 
 export class IngestRuntime {
@@ -52,13 +60,15 @@ export class IngestRuntime {
   private readonly deps: HandlerDeps;
   private readonly log: Logger;
   private readonly queueName: string;
+  /** Jobs whose work (not yet their report to Redis) is under way in this process. */
+  private working = 0;
 
   constructor(private readonly opts: RuntimeOptions) {
     const { config } = opts.handlers;
     this.log = opts.handlers.logger.child({ component: 'queue' });
     this.queueName = opts.queueName ?? INGEST_QUEUE;
     this.queue = new Queue(this.queueName, {
-      connection: redisOptions(opts.redis),
+      connection: redisOptions(opts.redis, { until: this.shutdown.signal }),
       prefix: opts.prefix,
       defaultJobOptions: {
         attempts: config.worker.jobAttempts,
@@ -73,7 +83,7 @@ export class IngestRuntime {
         },
       },
     });
-    this.queue.on('error', (err) => this.log.error({ err: coerceError(err).message }, 'queue error'));
+    this.queue.on('error', (err) => this.redisError('queue', err));
     this.deps = { ...opts.handlers, enqueueDays: (jobs) => this.enqueueScheduledDays(jobs) };
   }
 
@@ -92,6 +102,15 @@ export class IngestRuntime {
       );
       return plan;
     });
+  }
+
+  /**
+   * Puts into Redis what `edgelog run` needs there: the schedulers, and a plan per zone (from the ledger).
+   * At start, and again whenever Redis comes back from an outage or without its data (redis-watch.ts).
+   */
+  async replan(): Promise<void> {
+    await this.reconcileSchedulers();
+    await this.catchUp();
   }
 
   /** Schedulers do not backfill missed runs: plan every zone now, from the ledger. */
@@ -121,14 +140,14 @@ export class IngestRuntime {
   startWorker(concurrency = this.deps.config.worker.concurrency): void {
     if (this.worker) return;
     this.worker = new Worker(this.queueName, (job, token, signal) => this.process(job, token, signal), {
-      connection: redisOptions(this.opts.redis),
+      connection: redisOptions(this.opts.redis, { until: this.shutdown.signal }),
       prefix: this.opts.prefix,
       concurrency,
       // Each page is one short transaction, so the default 30 s lock is ample; a stalled job re-runs
       // from its checkpoint.
       maxStalledCount: 2,
     });
-    this.worker.on('error', (err) => this.log.error({ err: coerceError(err).message }, 'worker error'));
+    this.worker.on('error', (err) => this.redisError('worker', err));
     this.worker.on('failed', (job, err) => {
       this.log.warn({ jobId: job?.id, name: job?.name, data: job?.data, err: err.message }, 'job failed');
     });
@@ -169,12 +188,10 @@ export class IngestRuntime {
     if (jobs.length === 0) return [];
     if (!this.events) {
       this.events = new QueueEvents(this.queueName, {
-        connection: redisOptions(this.opts.redis),
+        connection: redisOptions(this.opts.redis, { until: this.shutdown.signal }),
         prefix: this.opts.prefix,
       });
-      this.events.on('error', (err) =>
-        this.log.error({ err: coerceError(err).message }, 'queue events error'),
-      );
+      this.events.on('error', (err) => this.redisError('queue events', err));
     }
     return waitForJobs<JobData, R>(this.queue, this.events, jobs, {
       ...(signal ? { signal } : {}),
@@ -189,24 +206,28 @@ export class IngestRuntime {
   async close(timeoutMs = this.deps.config.worker.shutdownTimeout): Promise<void> {
     this.shutdown.abort(new Error('shutting down'));
     await this.closeWorker(timeoutMs);
-    await this.events?.close();
-    await this.queue.close();
+    await Promise.all([this.events && closeOrDrop(this.events), closeOrDrop(this.queue)]);
   }
 
   private async closeWorker(timeoutMs: number): Promise<void> {
-    if (this.worker) {
-      const closing = this.worker.close();
-      const timer = new AbortController();
-      const timedOut = await Promise.race([
-        closing.then(() => false),
-        sleep(timeoutMs, true, { signal: timer.signal }).catch(() => false),
-      ]);
-      timer.abort(); // do not keep the process alive for the rest of the bound
-      if (timedOut) {
-        this.log.warn({ timeoutMs }, 'jobs did not stop in time; forcing the worker closed');
-        await this.worker.close(true);
-      }
-    }
+    if (!this.worker) return;
+    const closing = this.worker.close().then(
+      () => 'closed' as const,
+      () => 'closed' as const,
+    );
+    const timer = new AbortController(); // the waits below do not outlive the race
+    const ended = await Promise.race([
+      closing,
+      idleFor(() => this.working === 0, IDLE_GRACE_MS, timer.signal).then(() => 'idle' as const),
+      sleep(timeoutMs, 'late' as const, { signal: timer.signal }).catch(() => 'late' as const),
+    ]);
+    timer.abort();
+    if (ended === 'closed') return;
+    if (ended === 'late')
+      this.log.warn({ timeoutMs }, 'jobs did not stop in time; forcing the worker closed');
+    else this.log.warn('the worker did not finish closing (is Redis away?); dropping its connections');
+    // close(true) after close() is the same wait: dropping the connections ends it.
+    await dropWithin(this.worker);
   }
 
   /** close(), after removing every key of this runtime's queue from Redis (a private queue, once done). */
@@ -232,33 +253,46 @@ export class IngestRuntime {
     signal?: AbortSignal,
   ): Promise<unknown> {
     const jobSignal = signal ? AbortSignal.any([signal, this.shutdown.signal]) : this.shutdown.signal;
+    // `working` counts jobs whose work is under way; telling Redis how it ended comes after (see close).
+    let failure: { err: unknown } | undefined;
+    let value: unknown;
+    this.working++;
     try {
-      switch (job.name) {
-        case 'plan':
-          return await runPlan(this.deps, job.data as PlanJob);
-        case 'day':
-          return await runDay(this.deps, job.data as DayJob, {
-            owner: ownerId(`job-${job.id}`),
-            signal: jobSignal,
-            finalAttempt: job.attemptsMade + 1 >= (job.opts.attempts ?? 1),
-            enqueuedAt: job.timestamp,
-          });
-        case 'guardian':
-          return await runGuardian(this.deps, job.data as GuardianJob, jobSignal);
-        case 'maintenance':
-          return runMaintenance(this.deps);
-        case 'alerts':
-          return await this.deps.evaluateAlerts?.();
-        default:
-          throw new UnrecoverableError(`unknown job name "${job.name}"`);
-      }
-    } catch (raw) {
-      return this.onError(coerceError(raw), job, token);
+      value = await this.work(job, jobSignal);
+    } catch (err) {
+      failure = { err };
+    } finally {
+      this.working--;
+    }
+    return failure ? this.onError(coerceError(failure.err), job, token) : value;
+  }
+
+  private async work(job: Job<JobData, unknown, string>, jobSignal: AbortSignal): Promise<unknown> {
+    switch (job.name) {
+      case 'plan':
+        return await runPlan(this.deps, job.data as PlanJob);
+      case 'day':
+        return await runDay(this.deps, job.data as DayJob, {
+          owner: ownerId(`job-${job.id}`),
+          signal: jobSignal,
+          finalAttempt: job.attemptsMade + 1 >= (job.opts.attempts ?? 1),
+          enqueuedAt: job.timestamp,
+        });
+      case 'guardian':
+        return await runGuardian(this.deps, job.data as GuardianJob, jobSignal);
+      case 'maintenance':
+        return runMaintenance(this.deps);
+      case 'alerts':
+        return await this.deps.evaluateAlerts?.();
+      default:
+        throw new UnrecoverableError(`unknown job name "${job.name}"`);
     }
   }
 
   /** Sorts a failure: wait and retry without using an attempt, retry with backoff, or fail for good. */
-  private async onError(err: Error, job: Job<JobData, unknown, string>, token?: string): Promise<never> {
+  private async onError(raw: Error, job: Job<JobData, unknown, string>, token?: string): Promise<never> {
+    // Any job's write to the archive (a guardian snapshot, alert state) may meet a full disk too.
+    const err = asStoreError(raw, resolve(this.deps.config.database.path));
     if (err instanceof LeaseBusyError || err instanceof InterruptedError) {
       // Not a failure of this job: give the day back to the queue (shortly, or at once on shutdown).
       const delay = err instanceof LeaseBusyError ? 1_000 + Math.floor(Math.random() * 1_000) : 0;
@@ -270,6 +304,12 @@ export class IngestRuntime {
     if (err instanceof EdgelogError && !err.retryable)
       throw redactError(new UnrecoverableError(describeError(err)));
     throw redactError(err);
+  }
+
+  private redisError(client: string, raw: unknown): void {
+    const err = coerceError(raw);
+    if (this.opts.onRedisError) this.opts.onRedisError(client, err);
+    else this.log.error({ err: err.message }, `${client} error`);
   }
 
   private async withLock<T>(name: string, fn: () => Promise<T>): Promise<T> {

@@ -3,7 +3,9 @@ import Database from 'better-sqlite3';
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { coerceError } from '../errors/coerce-error.js';
 import { EdgelogError } from '../errors/edgelog-error.js';
+import { asStoreError, StoreError } from './store-error.js';
 
 export type Db = Database.Database;
 
@@ -46,11 +48,35 @@ export function openDatabase(path: string, opts: OpenOptions = {}): Db {
     db.pragma('foreign_keys = ON');
     db.pragma('busy_timeout = 5000');
     db.pragma(`cache_size = -${(opts.cacheMiB ?? 64) * 1024}`);
+    if (!readonly && file !== ':memory:') probeWrite(db);
     return db;
   } catch (cause) {
     db?.close();
+    // A writer's full disk, read-only file or directory: named, with the fix (store-error.ts).
+    const named = readonly ? cause : asStoreError(coerceError(cause), file, 'opening');
+    if (named instanceof StoreError) throw named;
     const hint =
       readonly && !existsSync(file) ? ' (run `edgelog sync` or `edgelog migrate` first to create it)' : '';
     throw new EdgelogError(`cannot open the database ${file}: ${(cause as Error).message}${hint}`, { cause });
+  }
+}
+
+/**
+ * SQLite opens a file this user may not write read-only, without a word: the first write (a page of the
+ * first day) would fail. A write rolled back at once finds that out now. A lock held by another writer
+ * proves nothing either way, and is left to the busy timeout of real writes.
+ */
+function probeWrite(db: Db): void {
+  try {
+    db.exec('BEGIN IMMEDIATE');
+  } catch (err) {
+    if (String((err as { code?: unknown }).code).startsWith('SQLITE_BUSY')) return;
+    throw err;
+  }
+  try {
+    const version = Number(db.pragma('user_version', { simple: true }));
+    db.pragma(`user_version = ${version}`);
+  } finally {
+    db.exec('ROLLBACK');
   }
 }
