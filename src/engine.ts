@@ -7,6 +7,7 @@ import type { Config } from './config/index.js';
 import { DayIngestor } from './ingest/day-ingestor.js';
 import { defaultPageThreads, PageThreads } from './ingest/page-threads.js';
 import type { Logger } from './logger.js';
+import { createMetrics, serveMetrics, type Metrics, type MetricsServer } from './metrics/index.js';
 import { registerConfigSecrets } from './redact.js';
 import type { HandlerDeps } from './queue/handlers.js';
 import { IngestRuntime } from './queue/runtime.js';
@@ -35,6 +36,10 @@ export interface Engine {
     /** Evaluates rules in scope and hands any new notices to the delivery queue. */
     check(scope?: EvaluationScope): Promise<ReturnType<AlertEvaluator['evaluate']>>;
   };
+  /** The engine's own registry, fed by the client, the ingestor, the runtime and the notifier. */
+  metrics: Metrics;
+  /** Serves /metrics, /healthz and /readyz on metrics.listen (null when off); closed with the engine. */
+  serveMetrics(): Promise<MetricsServer | null>;
   /** Closes everything this engine opened, in reverse order. */
   close(): Promise<void>;
 }
@@ -50,9 +55,13 @@ export interface EngineOptions {
 export async function startEngine(config: Config, logger: Logger, opts: EngineOptions = {}): Promise<Engine> {
   const now = opts.now ?? Date.now;
   registerConfigSecrets(config);
+  const metrics = createMetrics(config);
   // First, so that the threads load their modules while the rest starts up.
   const threads = config.worker.pageThreads ?? defaultPageThreads();
-  let pageThreads = threads > 0 ? new PageThreads({ threads, api: config.api, logger }) : undefined;
+  let pageThreads =
+    threads > 0
+      ? new PageThreads({ threads, api: config.api, logger, metrics: metrics.recorder })
+      : undefined;
   const warm = pageThreads?.warm();
   // The writer keeps a modest page cache (its inserts land at the end of the keys) and leaves WAL
   // checkpoints to a background thread.
@@ -67,7 +76,7 @@ export async function startEngine(config: Config, logger: Logger, opts: EngineOp
     await pageThreads?.close();
     throw err;
   }
-  const api = createApiClient(config.api, logger);
+  const api = createApiClient(config.api, logger, metrics.recorder);
   let redis: ResolvedRedis;
   try {
     redis = await resolveRedis(config, logger);
@@ -99,6 +108,7 @@ export async function startEngine(config: Config, logger: Logger, opts: EngineOp
     now,
     pageCap: config.api.pageCap,
     finalizeDelayMs: config.schedule.finalizeDelay,
+    metrics: metrics.recorder,
   });
   const alertsRepo = new AlertsRepository(archive.db);
   const evaluator = new AlertEvaluator({
@@ -114,6 +124,7 @@ export async function startEngine(config: Config, logger: Logger, opts: EngineOp
     repo: alertsRepo,
     logger,
     now,
+    metrics: metrics.recorder,
   });
   const check = async (scope: EvaluationScope = {}) => {
     const results = config.alerts.rules.length > 0 ? evaluator.evaluate(scope) : [];
@@ -137,9 +148,15 @@ export async function startEngine(config: Config, logger: Logger, opts: EngineOp
     now,
     ...hooks,
   };
-  const runtime = new IngestRuntime({ redis: redis.target, prefix: config.redis.prefix, handlers });
+  const runtime = new IngestRuntime({
+    redis: redis.target,
+    prefix: config.redis.prefix,
+    handlers,
+    metrics: metrics.recorder,
+  });
   const privates = new Set<IngestRuntime>();
   let closed = false;
+  let server: Promise<MetricsServer | null> | undefined;
   return {
     config,
     now,
@@ -155,15 +172,36 @@ export async function startEngine(config: Config, logger: Logger, opts: EngineOp
         handlers,
         queueName: name,
         onDiscard: () => privates.delete(own),
+        metrics: metrics.recorder,
       });
       privates.add(own);
       return own;
     },
     alerts: { repo: alertsRepo, evaluator, notifier, check },
+    metrics,
+    serveMetrics() {
+      const listen = config.metrics.listen;
+      server ??= listen
+        ? serveMetrics(metrics, {
+            listen,
+            config,
+            db: archive.db,
+            dbPath: config.database.path,
+            redis,
+            ingestQueue: runtime.queue,
+            notifyQueue: notifier.queue,
+            logger,
+            now,
+          })
+        : Promise.resolve(null);
+      return server;
+    },
     close: async () => {
       if (closed) return;
       closed = true;
       logger.debug('closing the engine');
+      // First: no scrape may read what is closed below (a server that failed to start has nothing to close).
+      await (await server?.catch(() => null))?.close();
       // One bound for every wait: the jobs and the deliveries in hand stop side by side within
       // worker.shutdownTimeout, less a reserve for what follows (forced stops, queues, archive).
       const timeout = config.worker.shutdownTimeout;

@@ -19,6 +19,8 @@ export function runCommand(): Command {
       const stop = untilSignal();
       const engine = await startEngine(config, logger);
       try {
+        // First, so that /healthz answers at once and /readyz tells what start-up still lacks.
+        const metrics = await engine.serveMetrics();
         await engine.runtime.reconcileSchedulers();
         await engine.runtime.catchUp();
         engine.runtime.startWorker();
@@ -31,6 +33,7 @@ export function runCommand(): Command {
             pullZones: config.pullZones.map((z) => z.id),
             shieldZones: config.shieldZones.map((z) => z.id),
             concurrency: config.worker.concurrency,
+            metrics: metrics?.url ?? null,
           },
           'worker running',
         );

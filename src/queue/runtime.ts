@@ -8,6 +8,8 @@ import { ownerId, type DayResult } from '../ingest/day-ingestor.js';
 import { redactError } from '../redact.js';
 import { InterruptedError, LeaseBusyError } from '../ingest/errors.js';
 import type { Logger } from '../logger.js';
+import { countDayJob } from '../metrics/day-outcome.js';
+import { NO_METRICS, type DayJobMetrics } from '../metrics/events.js';
 import { redisOptions, type RedisTarget } from '../redis/connection.js';
 import {
   runDay,
@@ -42,6 +44,8 @@ export interface RuntimeOptions {
   queueName?: string;
   /** Called when discard() begins. */
   onDiscard?: () => void;
+  /** Told how each day job ended. @defaultValue NO_METRICS */
+  metrics?: DayJobMetrics;
 }
 
 export class IngestRuntime {
@@ -232,13 +236,18 @@ export class IngestRuntime {
       switch (job.name) {
         case 'plan':
           return await runPlan(this.deps, job.data as PlanJob);
-        case 'day':
-          return await runDay(this.deps, job.data as DayJob, {
-            owner: ownerId(`job-${job.id}`),
-            signal: jobSignal,
-            finalAttempt: job.attemptsMade + 1 >= (job.opts.attempts ?? 1),
-            enqueuedAt: job.timestamp,
-          });
+        case 'day': {
+          const day = job.data as DayJob;
+          const finalAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+          return await countDayJob(this.opts.metrics ?? NO_METRICS, day.source, finalAttempt, () =>
+            runDay(this.deps, day, {
+              owner: ownerId(`job-${job.id}`),
+              signal: jobSignal,
+              finalAttempt,
+              enqueuedAt: job.timestamp,
+            }),
+          );
+        }
         case 'guardian':
           return await runGuardian(this.deps, job.data as GuardianJob, jobSignal);
         case 'maintenance':
