@@ -7,7 +7,8 @@ import type { Config } from './config/index.js';
 import { DayIngestor } from './ingest/day-ingestor.js';
 import { defaultPageThreads, PageThreads } from './ingest/page-threads.js';
 import type { Logger } from './logger.js';
-import { createMetrics, serveMetrics, type Metrics, type MetricsServer } from './metrics/index.js';
+import { NO_METRICS, type IngestMetrics } from './metrics/events.js';
+import type { Metrics, MetricsServer } from './metrics/index.js';
 import { registerConfigSecrets } from './redact.js';
 import type { HandlerDeps } from './queue/handlers.js';
 import { IngestRuntime } from './queue/runtime.js';
@@ -36,9 +37,15 @@ export interface Engine {
     /** Evaluates rules in scope and hands any new notices to the delivery queue. */
     check(scope?: EvaluationScope): Promise<ReturnType<AlertEvaluator['evaluate']>>;
   };
-  /** The engine's own registry, fed by the client, the ingestor, the runtime and the notifier. */
-  metrics: Metrics;
-  /** Serves /metrics, /healthz and /readyz on metrics.listen (null when off); closed with the engine. */
+  /**
+   * The engine's own registry, fed by the client, the ingestor, the runtime and the notifier; undefined
+   * unless EngineOptions.metrics.
+   */
+  metrics: Metrics | undefined;
+  /**
+   * Serves /metrics, /healthz and /readyz on metrics.listen; null when that is null or the engine counts
+   * no metrics. Closed with the engine.
+   */
   serveMetrics(): Promise<MetricsServer | null>;
   /** Closes everything this engine opened, in reverse order. */
   close(): Promise<void>;
@@ -50,18 +57,22 @@ const CLOSE_RESERVE_MS = 2_000;
 export interface EngineOptions {
   /** @defaultValue Date.now */
   now?: () => number;
+  /**
+   * Count metrics (edgelog run, which serves them). Off, prom-client is not even loaded: other commands
+   * would only pay its start-up time. @defaultValue false
+   */
+  metrics?: boolean;
 }
 
 export async function startEngine(config: Config, logger: Logger, opts: EngineOptions = {}): Promise<Engine> {
   const now = opts.now ?? Date.now;
   registerConfigSecrets(config);
-  const metrics = createMetrics(config);
+  const metrics = opts.metrics ? (await import('./metrics/index.js')).createMetrics(config) : undefined;
+  const recorder: IngestMetrics = metrics?.recorder ?? NO_METRICS;
   // First, so that the threads load their modules while the rest starts up.
   const threads = config.worker.pageThreads ?? defaultPageThreads();
   let pageThreads =
-    threads > 0
-      ? new PageThreads({ threads, api: config.api, logger, metrics: metrics.recorder })
-      : undefined;
+    threads > 0 ? new PageThreads({ threads, api: config.api, logger, metrics: recorder }) : undefined;
   const warm = pageThreads?.warm();
   // The writer keeps a modest page cache (its inserts land at the end of the keys) and leaves WAL
   // checkpoints to a background thread.
@@ -76,7 +87,7 @@ export async function startEngine(config: Config, logger: Logger, opts: EngineOp
     await pageThreads?.close();
     throw err;
   }
-  const api = createApiClient(config.api, logger, metrics.recorder);
+  const api = createApiClient(config.api, logger, recorder);
   let redis: ResolvedRedis;
   try {
     redis = await resolveRedis(config, logger);
@@ -108,7 +119,7 @@ export async function startEngine(config: Config, logger: Logger, opts: EngineOp
     now,
     pageCap: config.api.pageCap,
     finalizeDelayMs: config.schedule.finalizeDelay,
-    metrics: metrics.recorder,
+    metrics: recorder,
   });
   const alertsRepo = new AlertsRepository(archive.db);
   const evaluator = new AlertEvaluator({
@@ -124,7 +135,7 @@ export async function startEngine(config: Config, logger: Logger, opts: EngineOp
     repo: alertsRepo,
     logger,
     now,
-    metrics: metrics.recorder,
+    metrics: recorder,
   });
   const check = async (scope: EvaluationScope = {}) => {
     const results = config.alerts.rules.length > 0 ? evaluator.evaluate(scope) : [];
@@ -152,7 +163,7 @@ export async function startEngine(config: Config, logger: Logger, opts: EngineOp
     redis: redis.target,
     prefix: config.redis.prefix,
     handlers,
-    metrics: metrics.recorder,
+    metrics: recorder,
   });
   const privates = new Set<IngestRuntime>();
   let closed = false;
@@ -172,7 +183,7 @@ export async function startEngine(config: Config, logger: Logger, opts: EngineOp
         handlers,
         queueName: name,
         onDiscard: () => privates.delete(own),
-        metrics: metrics.recorder,
+        metrics: recorder,
       });
       privates.add(own);
       return own;
@@ -181,19 +192,22 @@ export async function startEngine(config: Config, logger: Logger, opts: EngineOp
     metrics,
     serveMetrics() {
       const listen = config.metrics.listen;
-      server ??= listen
-        ? serveMetrics(metrics, {
-            listen,
-            config,
-            db: archive.db,
-            dbPath: config.database.path,
-            redis,
-            ingestQueue: runtime.queue,
-            notifyQueue: notifier.queue,
-            logger,
-            now,
-          })
-        : Promise.resolve(null);
+      server ??=
+        metrics && listen
+          ? import('./metrics/index.js').then((m) =>
+              m.serveMetrics(metrics, {
+                listen,
+                config,
+                db: archive.db,
+                dbPath: config.database.path,
+                redis,
+                ingestQueue: runtime.queue,
+                notifyQueue: notifier.queue,
+                logger,
+                now,
+              }),
+            )
+          : Promise.resolve(null);
       return server;
     },
     close: async () => {

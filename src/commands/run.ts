@@ -17,7 +17,7 @@ export function runCommand(): Command {
         logger.warn('no pullZones or shieldZones configured: the worker has nothing to fetch');
       }
       const stop = untilSignal();
-      const engine = await startEngine(config, logger);
+      const engine = await startEngine(config, logger, { metrics: true });
       try {
         // First, so that /healthz answers at once and /readyz tells what start-up still lacks.
         const metrics = await engine.serveMetrics();

@@ -82,8 +82,8 @@ export function defineMetrics(registry: Registry) {
       zoneLabels,
     ),
     daysAtRisk: gauge(
-      'edgelog_zone_days_at_risk',
-      'Days of the lookback window the API still serves that should be complete by now and are not.',
+      'edgelog_zone_dates_at_risk',
+      'UTC days (dates) of the lookback window the API still serves that should be complete by now and are not.',
       zoneLabels,
     ),
     queueJobs: gauge(

@@ -6,21 +6,24 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Engine } from '../../src/engine.js';
+import { startEngine, type Engine } from '../../src/engine.js';
 import type { DayResult } from '../../src/ingest/day-ingestor.js';
+import { silentLogger } from '../../src/logger.js';
 import { freePort, startRedisServer, type EmbeddedRedis } from '../../src/redis/embedded-redis.js';
 import { addDays, dayEndMs } from '../../src/time/utc-day.js';
 import { harness, NOW, TODAY, type Harness } from '../support/harness.js';
 import { parsePromText, sampleValue, type Family } from '../support/prom-text.js';
 
 let h: Harness | undefined;
+let engine: Engine | undefined;
 let redis: EmbeddedRedis | undefined;
 let redisDir: string | undefined;
 afterEach(async () => {
+  await engine?.close();
   await h?.close();
   await redis?.stop();
   if (redisDir) rmSync(redisDir, { recursive: true, force: true });
-  h = redis = redisDir = undefined;
+  h = engine = redis = redisDir = undefined;
 });
 
 async function scrape(url: string): Promise<Map<string, Family>> {
@@ -72,7 +75,7 @@ const EXPECTED = [
   'edgelog_zone_last_complete_day_timestamp_seconds',
   'edgelog_zone_newest_entry_timestamp_seconds',
   'edgelog_zone_ingestion_lag_seconds',
-  'edgelog_zone_days_at_risk',
+  'edgelog_zone_dates_at_risk',
   'edgelog_queue_jobs',
   'edgelog_redis_up',
   'edgelog_alert_states',
@@ -99,16 +102,22 @@ describe('metrics and health endpoints', () => {
         { kind: '503', times: 1, operation: 'originErrorLogs' },
       ],
     });
-    const engine = await h.engine({
-      redis: { url: redis.display },
-      metrics: { listen: '127.0.0.1:0' },
-      worker: { pageThreads: 1 }, // Shield requests on a page thread: their metrics are relayed
-      alerts: {
-        hooks: { ops: { type: 'webhook', url: 'http://127.0.0.1:9/never' } },
-        rules: [{ name: 'flat', type: 'flatline', source: 'shield', maxAge: '3h', hooks: [] }],
-      },
-    });
+    // As edgelog run starts it: counting metrics (other commands do not load prom-client).
+    engine = await startEngine(
+      h.config({
+        redis: { url: redis.display },
+        metrics: { listen: '127.0.0.1:0' },
+        worker: { pageThreads: 1 }, // Shield requests on a page thread: their metrics are relayed
+        alerts: {
+          hooks: { ops: { type: 'webhook', url: 'http://127.0.0.1:9/never' } },
+          rules: [{ name: 'flat', type: 'flatline', source: 'shield', maxAge: '3h', hooks: [] }],
+        },
+      }),
+      silentLogger(),
+      { now: () => NOW, metrics: true },
+    );
     const server = (await engine.serveMetrics())!;
+    expect(server).not.toBeNull();
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
 
     // Before anything: every family has HELP and TYPE (the parser refuses it otherwise).
@@ -122,7 +131,7 @@ describe('metrics and health endpoints', () => {
     expect(sampleValue(before, 'edgelog_zone_ingestion_lag_seconds', { source: 'shield', zone: '201' })).toBe(
       Infinity,
     );
-    expect(sampleValue(before, 'edgelog_zone_days_at_risk', { source: 'shield', zone: '201' })).toBe(2);
+    expect(sampleValue(before, 'edgelog_zone_dates_at_risk', { source: 'shield', zone: '201' })).toBe(2);
     expect(sampleValue(before, 'edgelog_redis_up')).toBe(1);
     expect(sampleValue(before, 'edgelog_alert_states', { rule: 'flat', state: 'firing' })).toBe(0);
 
@@ -218,8 +227,8 @@ describe('metrics and health endpoints', () => {
     );
     // Today's partial pass started at NOW: the archive is known complete up to then.
     expect(sampleValue(after, 'edgelog_zone_ingestion_lag_seconds', shieldZone)).toBe(0);
-    expect(sampleValue(after, 'edgelog_zone_days_at_risk', shieldZone)).toBe(1); // the day before yesterday
-    expect(sampleValue(after, 'edgelog_zone_days_at_risk', { source: 'origin', zone: '101' })).toBe(1);
+    expect(sampleValue(after, 'edgelog_zone_dates_at_risk', shieldZone)).toBe(1); // the day before yesterday
+    expect(sampleValue(after, 'edgelog_zone_dates_at_risk', { source: 'origin', zone: '101' })).toBe(1);
     // The schedulers' first jobs wait in the shared queue (no worker takes them in this test).
     const depths = await engine.runtime.queue.getJobCounts('waiting', 'delayed');
     expect(depths.waiting).toBeGreaterThan(0);
@@ -263,5 +272,12 @@ describe('metrics and health endpoints', () => {
     });
     expect(back.body.status).toBe('ready');
     expect(sampleValue(await scrape(server.url), 'edgelog_redis_up')).toBe(1);
+  });
+
+  it('an engine of another command (sync, demo) counts nothing and serves nothing', async () => {
+    h = await harness({ entriesPerDay: 10 });
+    const other = await h.engine({ metrics: { listen: '127.0.0.1:0' } });
+    expect(other.metrics).toBeUndefined();
+    expect(await other.serveMetrics()).toBeNull();
   });
 });

@@ -23,7 +23,8 @@ function served(): Set<string> {
   const names = new Set<string>();
   for (const m of set.registry.getMetricsAsArray()) {
     names.add(m.name);
-    if (m.type === 'histogram') for (const s of ['_bucket', '_sum', '_count']) names.add(`${m.name}${s}`);
+    if (String(m.type) === 'histogram')
+      for (const s of ['_bucket', '_sum', '_count']) names.add(`${m.name}${s}`);
   }
   return names;
 }
@@ -71,7 +72,7 @@ describe('deploy/', () => {
     const exprs = [...text.matchAll(/^\s*expr: (.+)$/gm)].map((m) => m[1]!);
     expect(exprs).toHaveLength(alerts.length);
     expect(exprs[0]).toMatch(/^edgelog_zone_ingestion_lag_seconds > /);
-    expect(exprs[1]).toBe('edgelog_zone_days_at_risk > 0');
+    expect(exprs[1]).toBe('edgelog_zone_dates_at_risk > 0');
     for (const e of exprs) {
       const found = e.match(METRIC) ?? [];
       expect(found.length, e).toBeGreaterThan(0);
