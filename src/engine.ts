@@ -7,6 +7,8 @@ import type { Config } from './config/index.js';
 import { DayIngestor } from './ingest/day-ingestor.js';
 import { defaultPageThreads, PageThreads } from './ingest/page-threads.js';
 import type { Logger } from './logger.js';
+import { NO_METRICS, type IngestMetrics } from './metrics/events.js';
+import type { Metrics, MetricsServer } from './metrics/index.js';
 import { registerConfigSecrets } from './redact.js';
 import type { HandlerDeps } from './queue/handlers.js';
 import { IngestRuntime } from './queue/runtime.js';
@@ -38,6 +40,16 @@ export interface Engine {
     /** Evaluates rules in scope and hands any new notices to the delivery queue. */
     check(scope?: EvaluationScope): Promise<ReturnType<AlertEvaluator['evaluate']>>;
   };
+  /**
+   * The engine's own registry, fed by the client, the ingestor, the runtime and the notifier; undefined
+   * unless EngineOptions.metrics.
+   */
+  metrics: Metrics | undefined;
+  /**
+   * Serves /metrics, /healthz and /readyz on metrics.listen; null when that is null or the engine counts
+   * no metrics. Closed with the engine.
+   */
+  serveMetrics(): Promise<MetricsServer | null>;
   /** Closes everything this engine opened, in reverse order. */
   close(): Promise<void>;
 }
@@ -48,14 +60,22 @@ const CLOSE_RESERVE_MS = 2_000;
 export interface EngineOptions {
   /** @defaultValue Date.now */
   now?: () => number;
+  /**
+   * Count metrics (edgelog run, which serves them). Off, prom-client is not even loaded: other commands
+   * would only pay its start-up time. @defaultValue false
+   */
+  metrics?: boolean;
 }
 
 export async function startEngine(config: Config, logger: Logger, opts: EngineOptions = {}): Promise<Engine> {
   const now = opts.now ?? Date.now;
   registerConfigSecrets(config);
+  const metrics = opts.metrics ? (await import('./metrics/index.js')).createMetrics(config) : undefined;
+  const recorder: IngestMetrics = metrics?.recorder ?? NO_METRICS;
   // First, so that the threads load their modules while the rest starts up.
   const threads = config.worker.pageThreads ?? defaultPageThreads();
-  let pageThreads = threads > 0 ? new PageThreads({ threads, api: config.api, logger }) : undefined;
+  let pageThreads =
+    threads > 0 ? new PageThreads({ threads, api: config.api, logger, metrics: recorder }) : undefined;
   const warm = pageThreads?.warm();
   // The writer keeps a modest page cache (its inserts land at the end of the keys) and leaves WAL
   // checkpoints to a background thread.
@@ -70,7 +90,7 @@ export async function startEngine(config: Config, logger: Logger, opts: EngineOp
     await pageThreads?.close();
     throw err;
   }
-  const api = createApiClient(config.api, logger);
+  const api = createApiClient(config.api, logger, recorder);
   let redis: ResolvedRedis;
   try {
     redis = await resolveRedis(config, logger);
@@ -102,6 +122,7 @@ export async function startEngine(config: Config, logger: Logger, opts: EngineOp
     now,
     pageCap: config.api.pageCap,
     finalizeDelayMs: config.schedule.finalizeDelay,
+    metrics: recorder,
   });
   const alertsRepo = new AlertsRepository(archive.db);
   const evaluator = new AlertEvaluator({
@@ -120,6 +141,7 @@ export async function startEngine(config: Config, logger: Logger, opts: EngineOp
     repo: alertsRepo,
     logger,
     now,
+    metrics: recorder,
   });
   const check = async (scope: EvaluationScope = {}) => {
     const results = config.alerts.rules.length > 0 ? evaluator.evaluate(scope) : [];
@@ -148,9 +170,11 @@ export async function startEngine(config: Config, logger: Logger, opts: EngineOp
     prefix: config.redis.prefix,
     handlers,
     onRedisError,
+    metrics: recorder,
   });
   const privates = new Set<IngestRuntime>();
   let closed = false;
+  let server: Promise<MetricsServer | null> | undefined;
   return {
     config,
     now,
@@ -168,15 +192,39 @@ export async function startEngine(config: Config, logger: Logger, opts: EngineOp
         onRedisError,
         queueName: name,
         onDiscard: () => privates.delete(own),
+        metrics: recorder,
       });
       privates.add(own);
       return own;
     },
     alerts: { repo: alertsRepo, evaluator, notifier, check },
+    metrics,
+    serveMetrics() {
+      const listen = config.metrics.listen;
+      server ??=
+        metrics && listen
+          ? import('./metrics/index.js').then((m) =>
+              m.serveMetrics(metrics, {
+                listen,
+                config,
+                db: archive.db,
+                dbPath: config.database.path,
+                redis,
+                ingestQueue: runtime.queue,
+                notifyQueue: notifier.queue,
+                logger,
+                now,
+              }),
+            )
+          : Promise.resolve(null);
+      return server;
+    },
     close: async () => {
       if (closed) return;
       closed = true;
       logger.debug('closing the engine');
+      // First: no scrape may read what is closed below (a server that failed to start has nothing to close).
+      await (await server?.catch(() => null))?.close();
       // One bound for every wait: the jobs and the deliveries in hand stop side by side within
       // worker.shutdownTimeout, less a reserve for what follows (forced stops, queues, archive).
       const timeout = config.worker.shutdownTimeout;

@@ -10,6 +10,7 @@ import type { Config } from '../config/index.js';
 import { coerceError } from '../errors/index.js';
 import type { Logger } from '../logger.js';
 import { closeOrDrop, dropWithin, idleFor, IDLE_GRACE_MS } from '../redis/close-or-drop.js';
+import { NO_METRICS, type DeliveryMetrics } from '../metrics/events.js';
 import { redisOptions, type RedisTarget } from '../redis/connection.js';
 import { waitForJobs } from '../redis/wait-for-jobs.js';
 import type { AlertsRepository } from './alerts.repository.js';
@@ -37,6 +38,8 @@ export interface NotifierDeps {
   dispatcher?: Dispatcher;
   /** Where the Redis errors of the queue and worker go (the engine's RedisOutage). @defaultValue logged */
   onRedisError?: (client: string, err: Error) => void;
+  /** Told how each delivery attempt ended. @defaultValue NO_METRICS */
+  metrics?: DeliveryMetrics;
 }
 
 interface RunningWorker {
@@ -225,6 +228,7 @@ export class Notifier {
         signal: stop,
       });
       this.deps.repo.markAttempt(notice.id, hook, this.deps.now(), null);
+      (this.deps.metrics ?? NO_METRICS).delivery(hook, 'delivered');
       this.log.info(
         { notice: notice.id, hook, status: notice.status, rule: notice.rule, zone: notice.zone },
         'notice delivered',
@@ -234,6 +238,8 @@ export class Notifier {
       // Stopped by shutdown, not failed by the receiver: back to the queue at once, no attempt used.
       if (stop.aborted) return this.putBack(job, token, 0);
       this.deps.repo.markAttempt(notice.id, hook, this.deps.now(), coerceError(err).message);
+      const last = err instanceof UnrecoverableError || job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+      (this.deps.metrics ?? NO_METRICS).delivery(hook, last ? 'abandoned' : 'failed');
       throw err;
     } finally {
       this.slots.release(hook);

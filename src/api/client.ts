@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { Dispatcher } from 'undici';
 import type { z } from 'zod';
 import { InlineApiError, ResponseError, WindowExpiredError, type ErrorContext } from '../errors/index.js';
+import type { RequestMetrics } from '../metrics/events.js';
 import { redactError, registerSecret, registerUrlCredentials } from '../redact.js';
 import type { Day } from '../time/utc-day.js';
 import { HttpJson, WINDOW_EXPIRED_KEY, type JsonResponse } from './http.js';
@@ -47,6 +48,8 @@ export interface ApiClientOptions extends ApiHosts {
   bodyTimeoutMs: number;
   logger: Logger;
   random?: () => number;
+  /** Told of every request attempt and retry. @defaultValue NO_METRICS */
+  metrics?: RequestMetrics | undefined;
 }
 
 export interface CallOptions {
@@ -71,6 +74,7 @@ export class ApiClient {
       bodyTimeoutMs: opts.bodyTimeoutMs,
       logger: opts.logger,
       ...(opts.random ? { random: opts.random } : {}),
+      ...(opts.metrics ? { metrics: opts.metrics } : {}),
     });
   }
 

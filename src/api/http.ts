@@ -3,6 +3,7 @@
 // ours because a page must be re-requested whole (undici's RetryHandler resumes with Range, which this
 // API does not serve), a truncated JSON body is only detectable after reading it, and the final error
 // must keep the server's error body.
+import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import { Agent, type Dispatcher } from 'undici';
@@ -17,6 +18,8 @@ import {
   coerceError,
   type ErrorContext,
 } from '../errors/index.js';
+import { NO_METRICS, type RequestMetrics } from '../metrics/events.js';
+import { retryReason } from '../metrics/labels.js';
 import { redact, redactError } from '../redact.js';
 import { describeBody, printable } from './describe-body.js';
 import { requestPath } from './paths.js';
@@ -34,6 +37,8 @@ export interface HttpOptions {
   random?: () => number;
   /** @defaultValue Date.now */
   now?: () => number;
+  /** Told of every attempt and retry. @defaultValue NO_METRICS */
+  metrics?: RequestMetrics;
 }
 
 export interface DispatcherOptions {
@@ -71,10 +76,12 @@ const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEO
 export class HttpJson {
   private readonly random: () => number;
   private readonly now: () => number;
+  private readonly metrics: RequestMetrics;
 
   constructor(private readonly opts: HttpOptions) {
     this.random = opts.random ?? Math.random;
     this.now = opts.now ?? Date.now;
+    this.metrics = opts.metrics ?? NO_METRICS;
   }
 
   /** GETs `url` and returns its 2xx JSON body; retries what is retryable; throws an EdgelogError otherwise. */
@@ -123,14 +130,21 @@ export class HttpJson {
   ): Promise<{ status: number; body: T }> {
     const started = this.now();
     const { deadlineMs } = this.opts.retry;
+    const operation = opts.context.operation ?? 'unknown';
     for (let attempt = 1; ; attempt++) {
+      // A monotonic clock: durations must not jump with the wall clock (nor stand still with a test's).
+      const attemptStarted = performance.now();
+      const took = () => (performance.now() - attemptStarted) / 1000;
       try {
         const remaining = Math.max(0, deadlineMs - (this.now() - started));
-        return await this.attempt(url, opts, remaining, (res) => read(res, attempt));
+        const done = await this.attempt(url, opts, remaining, (res) => read(res, attempt));
+        this.metrics.request(operation, done.status, took());
+        return done;
       } catch (raw) {
         if (opts.signal?.aborted) throw raw; // the caller stopped us: not a failure to retry
         if (raw instanceof ConsumerError) throw raw.cause; // the reader's own failure (e.g. storing)
         const err = redactError(this.classify(raw, opts));
+        this.metrics.request(operation, err instanceof HttpStatusError ? err.status : null, took());
         if (!err.retryable) throw err;
         const decision = retryDecision(this.opts.retry, {
           attempt,
@@ -143,6 +157,7 @@ export class HttpJson {
           err.message = `${err.message} (${decision.reason})`;
           throw err;
         }
+        this.metrics.retry(operation, retryReason(err));
         this.opts.logger.warn(
           { url: opts.displayUrl, attempt, delayMs: decision.delayMs, err: err.message },
           'request failed; retrying',

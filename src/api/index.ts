@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config/index.js';
+import type { RequestMetrics } from '../metrics/events.js';
 import { ApiClient } from './client.js';
 import { createDispatcher } from './http.js';
 
@@ -16,6 +17,7 @@ export type { ApiGuardianMetrics, DdosEnums, RateLimit } from './schemas/shield.
 export function createApiClient(
   api: Config['api'],
   logger: Logger,
+  metrics?: RequestMetrics,
 ): { client: ApiClient; close: () => Promise<void> } {
   const dispatcher = createDispatcher({
     connectTimeoutMs: api.connectTimeout,
@@ -37,6 +39,7 @@ export function createApiClient(
     headersTimeoutMs: api.headersTimeout,
     bodyTimeoutMs: api.bodyTimeout,
     logger: logger.child({ component: 'api' }),
+    metrics,
   });
   return { client, close: () => dispatcher.close() };
 }

@@ -18,7 +18,7 @@ export function runCommand(): Command {
         logger.warn('no pullZones or shieldZones configured: the worker has nothing to fetch');
       }
       const stop = untilSignal();
-      const engine = await startEngine(config, logger);
+      const engine = await startEngine(config, logger, { metrics: true });
       // Schedulers, a plan per zone and the notices a crash left in the outbox: put into Redis now, and
       // again whenever Redis comes back from an outage or without its data.
       const watch = new RedisWatch({
@@ -32,6 +32,8 @@ export function runCommand(): Command {
         },
       });
       try {
+        // First, so that /healthz answers at once and /readyz tells what start-up still lacks.
+        const metrics = await engine.serveMetrics();
         // Redis gone at this point does not stop the worker: the watch restores once it is back.
         if ((await Promise.race([watch.start().then(() => null), stop.promise])) !== null) return;
         engine.runtime.startWorker();
@@ -43,6 +45,7 @@ export function runCommand(): Command {
             pullZones: config.pullZones.map((z) => z.id),
             shieldZones: config.shieldZones.map((z) => z.id),
             concurrency: config.worker.concurrency,
+            metrics: metrics?.url ?? null,
           },
           'worker running',
         );

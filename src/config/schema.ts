@@ -230,6 +230,26 @@ const alertsSchema = z
     });
   });
 
+// "host:port", the host a name, an IPv4 address or a bracketed IPv6 one; port 0 picks a free port.
+const LISTEN = /^(?:\[([0-9A-Fa-f:.]+)\]|([A-Za-z0-9.-]+)):(\d{1,5})$/;
+const listenExample = 'e.g. "127.0.0.1:9469", or "0.0.0.0:9469" for every interface';
+
+/** A "host:port" to listen on, parsed; null turns the endpoint off. */
+const listenAddress = z
+  .string({ error: `expected "host:port" or null, ${listenExample}` })
+  .transform((text, ctx) => {
+    const m = LISTEN.exec(text);
+    const port = m ? Number(m[3]) : NaN;
+    if (!m || port > 65_535) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `expected "host:port" with a port from 0 to 65535 (got "${text}"), ${listenExample}`,
+      });
+      return z.NEVER;
+    }
+    return { host: (m[1] ?? m[2])!, port };
+  });
+
 export const configSchema = z.strictObject({
   api: apiSchema.prefault({}),
   redis: z
@@ -269,6 +289,15 @@ export const configSchema = z.strictObject({
   schedule: scheduleSchema.prefault({}),
   worker: workerSchema.prefault({}),
   alerts: alertsSchema.prefault({}),
+  metrics: z
+    .strictObject({
+      /**
+       * Where `edgelog run` serves /metrics, /healthz and /readyz; null serves nothing.
+       * @defaultValue "127.0.0.1:9469"
+       */
+      listen: listenAddress.nullable().prefault('127.0.0.1:9469'),
+    })
+    .prefault({}),
   log: z
     .strictObject({
       level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

@@ -11,11 +11,19 @@ import {
 } from '../errors/index.js';
 import type { PagingFields } from '../api/schemas/log-pages.js';
 import type { Logger } from '../logger.js';
+import { NO_METRICS, type PageMetrics } from '../metrics/events.js';
 import { redactError } from '../redact.js';
 import type { StoreResult } from '../store/batch-insert.js';
 import type { Db } from '../store/database.js';
 import { asStoreError } from '../store/store-error.js';
-import type { Claim, DayKey, DayState, LedgerRepository, LogSource } from '../store/ledger.repository.js';
+import type {
+  Claim,
+  DayKey,
+  DayState,
+  LedgerRepository,
+  LogSource,
+  PageProgress,
+} from '../store/ledger.repository.js';
 import type { OriginLogsRepository } from '../store/origin-logs.repository.js';
 import type { QuarantineRepository } from '../store/quarantine.repository.js';
 import type { ShieldLogsRepository } from '../store/shield-logs.repository.js';
@@ -105,6 +113,8 @@ export interface DayIngestorDeps {
   chunkRows?: number;
   /** Tells whether a lease holder is gone. @defaultValue ownerIsGone (lease-owner.ts) */
   abandoned?: (owner: string) => boolean;
+  /** Told of each committed page. @defaultValue NO_METRICS */
+  metrics?: PageMetrics;
 }
 
 export interface RunOptions {
@@ -318,18 +328,21 @@ export class DayIngestor {
       for (let next = first; !next.done; next = await pages.next()) {
         const page = next.value;
         // The page's rows, its quarantined entries and the checkpoint naming the page after it commit together.
-        db.transaction(() => {
-          const stored = shield.store(key.zone, key.day, page.batch);
-          const kept = quarantine.store(
-            'shield',
-            key.zone,
-            key.day,
-            page.page,
-            page.batch.rejected,
-            this.now(),
-          );
-          this.recordPage(key, owner, page.nextToken, page.batch, stored, kept, 1);
-        }).immediate();
+        const progress = db
+          .transaction(() => {
+            const stored = shield.store(key.zone, key.day, page.batch);
+            const kept = quarantine.store(
+              'shield',
+              key.zone,
+              key.day,
+              page.page,
+              page.batch.rejected,
+              this.now(),
+            );
+            return this.recordPage(key, owner, page.nextToken, page.batch, stored, kept, 1);
+          })
+          .immediate();
+        this.counted(key, progress);
         if (page.stop) {
           return {
             message: `${page.stop.message}; the ${page.page} pages fetched are stored, and the next plan fetches the day again`,
@@ -357,14 +370,16 @@ export class DayIngestor {
     const paging = await source(
       { zone: key.zone, day: key.day, batchSize: this.chunkRows },
       // Each batch commits with the ledger's counts; the first one also counts the call.
-      (batch, first) =>
-        db
+      (batch, first) => {
+        const progress = db
           .transaction(() => {
             const stored = origin.store(key.zone, key.day, batch);
             const kept = quarantine.store('origin', key.zone, key.day, 0, batch.rejected, this.now());
-            this.recordPage(key, owner, null, batch, stored, kept, first ? 1 : 0);
+            return this.recordPage(key, owner, null, batch, stored, kept, first ? 1 : 0);
           })
-          .immediate(),
+          .immediate();
+        this.counted(key, progress);
+      },
       // A retried request starts the day's pass over, so its counts are not doubled.
       () => ledger.claim(key, owner, this.now(), this.leaseMs, false),
       signal,
@@ -387,26 +402,27 @@ export class DayIngestor {
     stored: StoreResult,
     quarantineInserted: number,
     pages: 0 | 1,
-  ): void {
-    const ok = this.deps.ledger.recordPage(
-      key,
-      owner,
-      {
-        nextToken,
-        entries: batchEntries(batch),
-        pages,
-        inserted: stored.inserted,
-        malformed: stored.malformed,
-        quarantined: batch.rejected.length,
-        quarantineInserted,
-        firstTs: stored.firstTs,
-        lastTs: stored.lastTs,
-      },
-      this.now(),
-      this.leaseMs,
-    );
+  ): PageProgress {
+    const progress: PageProgress = {
+      nextToken,
+      entries: batchEntries(batch),
+      pages,
+      inserted: stored.inserted,
+      malformed: stored.malformed,
+      quarantined: batch.rejected.length,
+      quarantineInserted,
+      firstTs: stored.firstTs,
+      lastTs: stored.lastTs,
+    };
+    const ok = this.deps.ledger.recordPage(key, owner, progress, this.now(), this.leaseMs);
     // Losing the lease means another run took the day over: roll this page back and let it continue.
     if (!ok)
       throw new LeaseBusyError('another job', this.now(), { context: { zone: key.zone, date: key.day } });
+    return progress;
+  }
+
+  /** Counts a page once its transaction has committed (a rolled-back page counts nothing). */
+  private counted(key: DayKey, p: PageProgress): void {
+    (this.deps.metrics ?? NO_METRICS).page(key.source, key.zone, p);
   }
 }

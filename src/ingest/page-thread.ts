@@ -4,6 +4,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { createApiClient } from '../api/index.js';
 import { toTransferable } from '../errors/transfer.js';
 import { createLogger } from '../logger.js';
+import { relayRequestMetrics } from '../metrics/relay.js';
 import { shieldPages, streamOriginDay } from './fetch-pages.js';
 import type { FromPages, PageThreadData, ToPages } from './page-threads.js';
 
@@ -16,7 +17,9 @@ const logger = createLogger({
   level: data.logLevel,
   destination: { write: (line) => post({ type: 'log', line }) },
 });
-const { client } = createApiClient(data.api, logger);
+// Request metrics too: the registry is the main thread's.
+const metrics = relayRequestMetrics((event) => post({ type: 'metric', event }));
+const { client } = createApiClient(data.api, logger, metrics);
 
 /** A job in hand: its stop switch and how many more pages it may send before the main thread takes one. */
 class Work {

@@ -11,6 +11,8 @@ import type { Config } from '../config/index.js';
 import { EdgelogError } from '../errors/index.js';
 import { fromTransferable, toTransferable, type TransferredError } from '../errors/transfer.js';
 import type { Logger } from '../logger.js';
+import type { RequestMetrics } from '../metrics/events.js';
+import { replayRequestEvent, type RequestEvent } from '../metrics/relay.js';
 import type { PagingFields } from '../api/schemas/log-pages.js';
 import type { OriginQuery, ShieldPageResult, ShieldPagesQuery } from './fetch-pages.js';
 import type { OriginBatch } from './row-batch.js';
@@ -35,9 +37,10 @@ export type FromPages =
   | { type: 'end'; id: number; paging: PagingFields | null }
   | { type: 'error'; id: number; error: TransferredError }
   | { type: 'log'; line: string }
+  | { type: 'metric'; event: RequestEvent }
   | { type: 'ready' };
 
-type JobMessage = Exclude<FromPages, { type: 'log' | 'ready' }>;
+type JobMessage = Exclude<FromPages, { type: 'log' | 'metric' | 'ready' }>;
 type Progress = Extract<JobMessage, { type: 'page' | 'batch' | 'restart' }>;
 
 /** The threads to start by default: one where there is a second core, else none. */
@@ -66,13 +69,19 @@ class PageThread {
   private stopped = false;
   private loaded: (ok: boolean) => void = () => {};
 
-  constructor(data: PageThreadData, logger: Logger, onExit: (t: PageThread) => void) {
+  constructor(
+    data: PageThreadData,
+    logger: Logger,
+    metrics: RequestMetrics | undefined,
+    onExit: (t: PageThread) => void,
+  ) {
     const { entry, isCode } = threadEntry();
     this.worker = new Worker(entry, { eval: isCode, workerData: data, resourceLimits: LIMITS });
     this.worker.unref(); // referenced only while it has passes (see start)
     this.ready = new Promise((resolve) => (this.loaded = resolve));
     this.worker.on('message', (m: FromPages) => {
       if (m.type === 'log') return relay(logger, m.line);
+      if (m.type === 'metric') return metrics && replayRequestEvent(metrics, m.event);
       if (m.type === 'ready') return this.loaded(true);
       this.passes.get(m.id)?.(m);
     });
@@ -140,6 +149,8 @@ export interface PageThreadsOptions {
   logger: Logger;
   /** Pages or batches a job may have sent ahead of the one being stored. @defaultValue 3 */
   credit?: number;
+  /** Told of the threads' request attempts and retries (relayed as messages). @defaultValue none */
+  metrics?: RequestMetrics;
 }
 
 /** A pool of page threads (see warm); a job goes to the thread with the fewest. */
@@ -168,7 +179,7 @@ export class PageThreads {
   }
 
   private spawn(): PageThread {
-    const thread = new PageThread(this.data, this.opts.logger, (t) => {
+    const thread = new PageThread(this.data, this.opts.logger, this.opts.metrics, (t) => {
       const i = this.threads.indexOf(t);
       if (i >= 0) this.threads.splice(i, 1);
     });

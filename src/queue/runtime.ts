@@ -11,6 +11,8 @@ import { InterruptedError, LeaseBusyError } from '../ingest/errors.js';
 import type { Logger } from '../logger.js';
 import { asStoreError } from '../store/store-error.js';
 import { closeOrDrop, dropWithin, idleFor, IDLE_GRACE_MS } from '../redis/close-or-drop.js';
+import { countDayJob } from '../metrics/day-outcome.js';
+import { NO_METRICS, type DayJobMetrics } from '../metrics/events.js';
 import { redisOptions, type RedisTarget } from '../redis/connection.js';
 import {
   runDay,
@@ -50,6 +52,8 @@ export interface RuntimeOptions {
    * RedisOutage, which logs an outage once instead of every retry. @defaultValue each one logged
    */
   onRedisError?: (client: string, err: Error) => void;
+  /** Told how each day job ended. @defaultValue NO_METRICS */
+  metrics?: DayJobMetrics;
 }
 
 export class IngestRuntime {
@@ -271,13 +275,18 @@ export class IngestRuntime {
     switch (job.name) {
       case 'plan':
         return await runPlan(this.deps, job.data as PlanJob);
-      case 'day':
-        return await runDay(this.deps, job.data as DayJob, {
-          owner: ownerId(`job-${job.id}`),
-          signal: jobSignal,
-          finalAttempt: job.attemptsMade + 1 >= (job.opts.attempts ?? 1),
-          enqueuedAt: job.timestamp,
-        });
+      case 'day': {
+        const day = job.data as DayJob;
+        const finalAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+        return await countDayJob(this.opts.metrics ?? NO_METRICS, day.source, finalAttempt, () =>
+          runDay(this.deps, day, {
+            owner: ownerId(`job-${job.id}`),
+            signal: jobSignal,
+            finalAttempt,
+            enqueuedAt: job.timestamp,
+          }),
+        );
+      }
       case 'guardian':
         return await runGuardian(this.deps, job.data as GuardianJob, jobSignal);
       case 'maintenance':

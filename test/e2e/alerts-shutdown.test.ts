@@ -57,6 +57,7 @@ describe('a hanging webhook and the CLI', () => {
       const config = writeConfig(h.dir, {
         api: { ...h.urls, accessKey: h.sim.accessKey },
         redis: { url: redisUrl(), prefix: h.prefix, embedded: false },
+        metrics: { listen: '127.0.0.1:0' }, // a free port: runs in parallel never collide on 9469
         database: { path: h.dbPath },
         pullZones: [],
         shieldZones: [],

@@ -58,6 +58,7 @@ describe('secrets', () => {
     const config = writeConfig(h.dir, {
       api: { ...h.urls, accessKey: KEY, retryBaseDelay: '10ms', retryAttempts: 2 },
       redis: { url: redisUrl(), prefix: h.prefix, embedded: false },
+      metrics: { listen: '127.0.0.1:0' }, // a free port: runs in parallel never collide on 9469
       database: { path: join(h.dir, 'data', 'edgelog.db') },
       pullZones: [101],
       shieldZones: [201],

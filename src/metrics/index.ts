@@ -1,0 +1,112 @@
+// Metrics for an engine, in two steps: create() before the components (they are fed the recorder), and
+// serve() once they exist (the collectors read the archive, the queues and Redis at scrape time).
+import type { JobType } from 'bullmq';
+import { collectDefaultMetrics, Registry } from 'prom-client';
+import type { Config } from '../config/index.js';
+import type { Logger } from '../logger.js';
+import { wantedSchedulers } from '../queue/schedules.js';
+import type { RedisTarget } from '../redis/connection.js';
+import type { Db } from '../store/database.js';
+import { alertsCollector } from './alerts-collector.js';
+import { archiveCollector } from './archive-collector.js';
+import { scrape } from './collect.js';
+import { defineMetrics, type MetricSet } from './definitions.js';
+import { ledgerCollector } from './ledger-collector.js';
+import { probe, type SchedulerQueue } from './probes.js';
+import { queueCollector, type CountableQueue } from './queue-collector.js';
+import { judgeReadiness } from './readiness.js';
+import { MetricsRecorder } from './recorder.js';
+import { startMetricsServer, type MetricsServer } from './server.js';
+
+export type { IngestMetrics } from './events.js';
+export { NO_METRICS } from './events.js';
+export type { MetricSet } from './definitions.js';
+export type { MetricsServer } from './server.js';
+
+export interface Metrics {
+  set: MetricSet;
+  /** What the ingest core feeds. */
+  recorder: MetricsRecorder;
+}
+
+/** A registry of its own with every metric defined, and the recorder that feeds the counters. */
+export function createMetrics(config: Pick<Config, 'pullZones' | 'shieldZones' | 'alerts'>): Metrics {
+  const set = defineMetrics(new Registry());
+  const recorder = new MetricsRecorder(set, {
+    pullZones: config.pullZones.map((z) => z.id),
+    shieldZones: config.shieldZones.map((z) => z.id),
+    hooks: Object.keys(config.alerts.hooks),
+  });
+  return { set, recorder };
+}
+
+/** The slice of a BullMQ Queue the collectors and probes use. */
+export interface BullQueue {
+  readonly name: string;
+  getBackend(): { connection: { client: Promise<{ status: string }> } };
+  getJobCounts(...types: JobType[]): Promise<Record<string, number>>;
+  getJobSchedulers(start?: number, end?: number): Promise<Array<{ key: string }>>;
+}
+
+function queueView(q: BullQueue): CountableQueue & SchedulerQueue {
+  return {
+    name: q.name,
+    connected: async () => (await q.getBackend().connection.client).status === 'ready',
+    getJobCounts: (...types) => q.getJobCounts(...(types as JobType[])),
+    getJobSchedulers: (start, end) => q.getJobSchedulers(start, end),
+  };
+}
+
+export interface ServeOptions {
+  listen: { host: string; port: number };
+  config: Config;
+  db: Db;
+  dbPath: string;
+  redis: { target: RedisTarget; display: string };
+  /** The ingest queue (depths, schedulers) and the delivery queue (depths). */
+  ingestQueue: BullQueue;
+  notifyQueue: BullQueue;
+  logger: Logger;
+  now: () => number;
+}
+
+/** Adds the scrape-time collectors and the process metrics, and serves /metrics, /healthz and /readyz. */
+export function serveMetrics(metrics: Metrics, opts: ServeOptions): Promise<MetricsServer> {
+  const { set } = metrics;
+  const { config } = opts;
+  collectDefaultMetrics({ register: set.registry });
+  const collectors = [
+    ledgerCollector(set, {
+      db: opts.db,
+      now: opts.now,
+      pullZones: config.pullZones.map((z) => z.id),
+      shieldZones: config.shieldZones.map((z) => z.id),
+      schedule: config.schedule,
+    }),
+    queueCollector(set, [queueView(opts.ingestQueue), queueView(opts.notifyQueue)]),
+    archiveCollector(set, opts.dbPath),
+    alertsCollector(
+      set,
+      opts.db,
+      config.alerts.rules.map((r) => r.name),
+    ),
+  ];
+  const wanted = wantedSchedulers(config).map((w) => w.id);
+  const log = opts.logger.child({ component: 'metrics' });
+  return startMetricsServer({
+    ...opts.listen,
+    metrics: () => scrape(set, collectors, log),
+    contentType: set.registry.contentType,
+    readiness: async () =>
+      judgeReadiness(
+        await probe({
+          redis: opts.redis,
+          db: opts.db,
+          dbPath: opts.dbPath,
+          queue: queueView(opts.ingestQueue),
+          wantedSchedulers: wanted,
+        }),
+      ),
+    logger: opts.logger,
+  });
+}

@@ -1,0 +1,92 @@
+// `edgelog run` as a user runs it serves /metrics, /healthz and /readyz on metrics.listen, stops serving
+// when it stops, and refuses to start on an address in use with a line that says what to set.
+import { createServer } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterEach, describe, expect, it } from 'vitest';
+import { freePort } from '../../src/redis/embedded-redis.js';
+import { runCli, startCli, writeConfig } from '../support/cli.js';
+import { harness, redisUrl, type Harness } from '../support/harness.js';
+import { parsePromText, sampleValue } from '../support/prom-text.js';
+
+let h: Harness;
+afterEach(async () => h?.close());
+
+function config(port: number) {
+  return writeConfig(h.dir, {
+    api: { ...h.urls, accessKey: h.sim.accessKey },
+    redis: { url: redisUrl(), prefix: h.prefix, embedded: false },
+    database: { path: h.dbPath },
+    pullZones: [101],
+    shieldZones: [201],
+    schedule: { originLookbackDays: 1, shieldLookbackDays: 1 },
+    worker: { shutdownTimeout: '5s' },
+    metrics: { listen: `127.0.0.1:${port}` },
+    log: { level: 'info' },
+  });
+}
+
+async function get(url: string): Promise<{ status: number; text: string } | undefined> {
+  try {
+    const res = await fetch(url);
+    return { status: res.status, text: await res.text() };
+  } catch {
+    return undefined; // not listening (yet, or any more)
+  }
+}
+
+describe('edgelog run and its metrics endpoint', () => {
+  it('serves /metrics that parse, counting what it archives; /readyz turns ready; stops serving on SIGINT', async () => {
+    h = await harness({ entriesPerDay: 300, pageSize: 100, now: Date.now });
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    const run = startCli(['--config', config(port), 'run'], { cwd: h.dir });
+    try {
+      // Ready once the schedulers exist; archived once the catch-up has stored the days.
+      let archived = 0;
+      for (const start = Date.now(); Date.now() - start < 20_000 && archived === 0; await sleep(200)) {
+        const page = await get(`${base}/metrics`);
+        if (!page) continue;
+        const f = parsePromText(page.text);
+        archived = sampleValue(f, 'edgelog_entries_archived_total', { source: 'shield', zone: '201' });
+      }
+      expect(archived).toBeGreaterThan(0);
+      const families = parsePromText((await get(`${base}/metrics`))!.text);
+      expect(families.get('edgelog_zone_ingestion_lag_seconds')!.type).toBe('gauge');
+      expect(families.get('process_cpu_seconds_total')!.type).toBe('counter');
+      expect(
+        sampleValue(families, 'edgelog_api_request_duration_seconds_count', {
+          operation: 'shieldEventLogs',
+          status_class: '2xx',
+        }),
+      ).toBeGreaterThan(0);
+      const ready = await get(`${base}/readyz`);
+      expect(ready?.status).toBe(200);
+      expect(JSON.parse(ready!.text)).toMatchObject({ status: 'ready' });
+      expect(JSON.parse((await get(`${base}/healthz`))!.text)).toMatchObject({ status: 'ok' });
+    } finally {
+      run.child.kill('SIGINT');
+    }
+    const result = await run.done;
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain(`"url":"${base}","msg":"serving /metrics, /healthz and /readyz"`);
+    expect(result.stderr).toContain(`"metrics":"${base}"`);
+    expect(result.stderr).not.toContain('"level":50');
+    expect(await get(`${base}/healthz`)).toBeUndefined();
+  });
+
+  it('refuses to start on an address in use, naming the key to set', async () => {
+    h = await harness({ entriesPerDay: 10 });
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const port = (taken.address() as { port: number }).port;
+    try {
+      const result = await runCli(['--config', config(port), 'run'], { cwd: h.dir });
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain(
+        `edgelog: cannot serve metrics on 127.0.0.1:${port}: the address is in use (another edgelog run?): set metrics.listen to a free "host:port", or null to turn it off`,
+      );
+    } finally {
+      taken.close();
+    }
+  });
+});
