@@ -309,7 +309,8 @@ export interface ReportStore {
 export type QueryValue = null | number | bigint | string | Uint8Array;
 
 export interface QueryCursor {
-  columns: string[];
+  /** The result's column names; known once `next` has been called (a result with no rows has them too). */
+  readonly columns: string[];
   /** Up to `max` more rows; an empty array at the end. */
   next(max: number): Promise<QueryValue[][]>;
 }

@@ -11,8 +11,24 @@ import type { QueryCursor, QueryStore, QueryValue, ReadOnlyQueryOptions } from '
 import { sqlState } from './transaction.js';
 
 // Values as SQLite's query path gives them: integers as bigint (every digit), floats as numbers, bytes
-// as bytes, booleans as 1/0; numeric and everything else as PostgreSQL's text.
-const OIDS = { bool: 16, bytea: 17, int8: 20, int2: 21, int4: 23, float4: 700, float8: 701 } as const;
+// as bytes, booleans as 1/0; a numeric as a number when a double holds it exactly (15 significant digits
+// at most), else as its text; everything else as PostgreSQL's text.
+const OIDS = {
+  bool: 16,
+  bytea: 17,
+  int8: 20,
+  int2: 21,
+  int4: 23,
+  float4: 700,
+  float8: 701,
+  numeric: 1700,
+} as const;
+
+export function numericValue(text: string): number | string {
+  if (!/^-?\d+(\.\d+)?$/.test(text)) return text; // NaN, Infinity
+  const digits = text.replace(/^-/, '').replace('.', '').replace(/^0+/, '').replace(/0+$/, '');
+  return digits.length <= 15 ? Number(text) : text;
+}
 const queryTypes: pg.CustomTypesConfig = {
   getTypeParser: ((oid: number): unknown => {
     switch (oid) {
@@ -23,6 +39,8 @@ const queryTypes: pg.CustomTypesConfig = {
       case OIDS.float4:
       case OIDS.float8:
         return (text: string) => Number(text);
+      case OIDS.numeric:
+        return numericValue;
       case OIDS.bool:
         return (text: string) => (text === 't' ? 1n : 0n);
       case OIDS.bytea:

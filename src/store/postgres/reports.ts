@@ -33,7 +33,8 @@ const RAW: Record<RawDimension, LogSource> = {
   method: 'shield',
 };
 
-const orderKey = (text: boolean) => `key${text ? ' COLLATE "C"' : ''} NULLS FIRST`;
+/** ORDER BY of a key: an expression (PostgreSQL takes an output name alone, not inside one). */
+const orderKey = (expr: string, text: boolean) => `(${expr})${text ? ' COLLATE "C"' : ''} NULLS FIRST`;
 
 /** WHERE and parameters bounding a rollup by zone (when given) and hour, along its primary key. */
 function bounds(source: LogSource, scope: ReadScope): { where: string; params: unknown[] } {
@@ -88,7 +89,7 @@ export class PostgresReportReads implements ReportReads {
     const { where, params } = bounds(source, scope);
     const { rows } = await this.c.query<TopItem<string | number | null>>(
       `SELECT ${d.expr} AS key, sum(count)::bigint AS count FROM ${t.rollup.table} WHERE ${where}
-       GROUP BY 1 ORDER BY count DESC, ${orderKey(d.text)} LIMIT $${params.length + 1}`,
+       GROUP BY 1 ORDER BY count DESC, ${orderKey(d.expr, d.text)} LIMIT $${params.length + 1}`,
       [...params, limit],
     );
     return rows;
@@ -107,7 +108,7 @@ export class PostgresReportReads implements ReportReads {
     const { rows } = await this.c.query<TopItem>(
       `SELECT ${column} AS key, count(*)::bigint AS count FROM ${t.table}
        WHERE ${t.zoneColumn} = ANY ($1::bigint[]) AND timestamp >= $2 AND timestamp < $3
-       GROUP BY 1 ORDER BY count DESC, ${orderKey(true)} LIMIT $4`,
+       GROUP BY 1 ORDER BY count DESC, ${orderKey(column, true)} LIMIT $4`,
       [zones, scope.startMs, scope.endMs, limit],
     );
     return rows;
