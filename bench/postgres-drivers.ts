@@ -88,6 +88,31 @@ const UNNEST = `unnest(${TYPES.map((t, i) => `$${i + 1}::${t}[]`).join(', ')}) A
 const LEDGER = `UPDATE ingest_ledger SET pages = pages + 1, new_entries = new_entries + $1, updated_at = $2
   WHERE source = 'shield' AND zone_id = ${ZONE} AND log_date = '${BENCH_DAY}' AND lease_owner = 'bench'`;
 
+/** The copy path: every row new, so the rollup is counted from the batch and upserted from arrays. */
+const DIRECT_COPY = `COPY shield_event_logs (shield_zone_id, log_date, ${COLS.join(', ')}) FROM STDIN`;
+const ROLLUP_ARRAYS = `INSERT INTO shield_hourly (shield_zone_id, hour, rule_id, severity, status, count)
+  SELECT ${ZONE}, h, r, s, st, n FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::bigint[]) AS u(h, r, s, st, n)
+  ORDER BY h, r, s, st
+  ON CONFLICT (shield_zone_id, hour, rule_id, severity, status) DO UPDATE SET count = shield_hourly.count + excluded.count`;
+function rollupArrays(b: ShieldBatch): unknown[][] {
+  const counts = new Map<string, [number, string, string, string, number]>();
+  for (let i = 0; i < b.logId.length; i++) {
+    const h = b.timestamp[i]! - (b.timestamp[i]! % 3_600_000);
+    const parts = [h, b.ruleId[i] ?? '', b.severity[i] ?? '', b.status[i] ?? ''] as const;
+    const k = parts.join('|');
+    const slot = counts.get(k);
+    if (slot) slot[4]++;
+    else counts.set(k, [...parts, 1]);
+  }
+  const out: unknown[][] = [[], [], [], [], []];
+  for (const row of counts.values()) row.forEach((v, i) => out[i]!.push(v));
+  return out;
+}
+const directText = (b: ShieldBatch) =>
+  copyRows(b.logId.length, FIELDS.length + 2, (i, c) =>
+    c === 0 ? ZONE : c === 1 ? BENCH_DAY : (b[FIELDS[c - 2]!][i] as string | number | null),
+  );
+
 const columns = (b: ShieldBatch) => FIELDS.map((f) => b[f] as unknown[]);
 const copyText = (b: ShieldBatch) =>
   copyRows(b.logId.length, FIELDS.length, (i, c) => b[FIELDS[c]!][i] as string | number | null);
@@ -154,6 +179,7 @@ async function main(): Promise<void> {
     };
 
     const methods: Method[] = [
+      // (first: the baseline the others are compared with)
       {
         name: 'baseline COPY, unindexed table (pg + pg-copy-streams)',
         page: async (b) => {
@@ -169,6 +195,27 @@ async function main(): Promise<void> {
           await js.begin(async (tx) => jsCopy(tx, baselineCopy, copyText(b)));
           return b.logId.length;
         },
+      },
+      {
+        name: 'COPY straight into the keyed table, rollup from the batch (pg) — the copy path',
+        page: async (b) => {
+          await pgc.query('BEGIN');
+          await pgCopy(DIRECT_COPY, directText(b));
+          await pgc.query(ROLLUP_ARRAYS, rollupArrays(b));
+          await pgc.query(LEDGER, [b.logId.length, Date.now()]);
+          await pgc.query('COMMIT');
+          return b.logId.length;
+        },
+      },
+      {
+        name: 'COPY straight into the keyed table, rollup from the batch (postgres.js)',
+        page: async (b) =>
+          js.begin(async (tx) => {
+            await jsCopy(tx, DIRECT_COPY, directText(b));
+            await tx.unsafe(ROLLUP_ARRAYS, rollupArrays(b) as never);
+            await tx.unsafe(LEDGER, [b.logId.length, Date.now()]);
+            return b.logId.length;
+          }),
       },
       {
         name: 'unnest arrays → INSERT … ON CONFLICT + rollup CTE (pg)',

@@ -34,6 +34,13 @@ export interface PostgresOptions {
   applicationName?: string;
   /** How long to wait for a connection. @defaultValue 10 s */
   connectionTimeoutMs?: number;
+  /**
+   * Wait for each commit to reach the server's disk. Off, a commit returns before its WAL is flushed
+   * (within a fraction of a second after): a crash of the server may lose the last commits, whole (rows
+   * and checkpoint together, so a lost page is fetched again), as SQLite's synchronous=NORMAL may on
+   * power loss. @defaultValue true
+   */
+  synchronousCommit?: boolean;
 }
 
 /** Connections for `concurrency` jobs: one each, and three for renewals, alerts and maintenance. */
@@ -78,6 +85,7 @@ export function poolConfig(opts: PostgresOptions): pg.PoolConfig {
     max: opts.max ?? poolSize(4),
     application_name: opts.applicationName ?? 'edgelog',
     connectionTimeoutMillis: opts.connectionTimeoutMs ?? 10_000,
+    ...(opts.synchronousCommit === false ? { options: '-c synchronous_commit=off' } : {}),
     types: storeTypes,
   };
 }
