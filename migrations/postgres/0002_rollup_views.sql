@@ -2,7 +2,9 @@
 -- SQLite: the same names, columns and values. Times are ISO-8601 UTC text; the rollups' ''/0 stand-ins for
 -- a missing attribute are NULL again, as in the entry tables. `reset` is 0/1 (an integer, as in SQLite).
 
--- ISO-8601 UTC text of an hour or a day, as SQLite's strftime('%Y-%m-%dT%H:00:00Z' | '%Y-%m-%d', ms / 1000, 'unixepoch').
+-- ISO-8601 UTC text of an hour or a day, as SQLite's strftime('%Y-%m-%dT%H:00:00Z' | '%Y-%m-%d', ms / 1000,
+-- 'unixepoch'). Integer interval arithmetic; to_char is only STABLE because of locale-dependent patterns,
+-- and these patterns have none, so the functions are IMMUTABLE.
 CREATE FUNCTION edgelog_iso_hour(ms bigint) RETURNS text
   LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
   AS $$ SELECT to_char(timestamp '1970-01-01' + (ms / 1000) * interval '1 second', 'YYYY-MM-DD"T"HH24":00:00Z"') $$;

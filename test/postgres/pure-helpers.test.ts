@@ -8,7 +8,11 @@ import { decideClaim, keepArchived, keepComplete } from '../../src/store/ledger-
 import type { DayState } from '../../src/store/ledger-types.js';
 import { poolConfig, poolSize, tlsConfig } from '../../src/store/postgres/connection.js';
 import { copyField, copyRows } from '../../src/store/postgres/copy-text.js';
-import { numericValue, withoutLeadingComments } from '../../src/store/postgres/read-only-query.js';
+import {
+  isoTimestamp,
+  numericValue,
+  withoutLeadingComments,
+} from '../../src/store/postgres/read-only-query.js';
 
 describe('COPY text', () => {
   it.each([
@@ -86,6 +90,15 @@ describe('query values and statements', () => {
     ['NaN', 'NaN'],
   ] as const)('numeric %s is %j', (text, value) => {
     expect(numericValue(text)).toBe(value);
+  });
+
+  it.each([
+    ['2026-11-20 00:16:37.003', '2026-11-20T00:16:37.003Z'],
+    ['2026-11-20 00:16:37.1', '2026-11-20T00:16:37.100Z'],
+    ['2026-11-20 00:16:37', '2026-11-20T00:16:37.000Z'],
+    ['infinity', 'infinity'],
+  ])('timestamp %s is %s', (text, iso) => {
+    expect(isoTimestamp(text)).toBe(iso);
   });
 
   it('finds the statement after leading comments', () => {

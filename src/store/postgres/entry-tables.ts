@@ -69,8 +69,3 @@ export const SHIELD_TABLE: EntryTable = {
 };
 
 export const ENTRY_TABLES: Record<LogSource, EntryTable> = { origin: ORIGIN_TABLE, shield: SHIELD_TABLE };
-
-/** Column `c` of row `i` (batch-field order). */
-export function fieldValue(t: EntryTable, b: AnyBatch, i: number, c: number): Value {
-  return (b as unknown as Record<string, Value[]>)[t.fields[c]!]![i]!;
-}

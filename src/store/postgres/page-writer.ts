@@ -20,7 +20,7 @@ import { RollupCounter, hourStart } from '../hourly-rollup.js';
 import type { DayKey } from '../ledger-types.js';
 import type { LeaseLost, PageInput, PageStored, StoreResult } from '../store.js';
 import { copyField } from './copy-text.js';
-import { ENTRY_TABLES, fieldValue, type AnyBatch, type EntryTable } from './entry-tables.js';
+import { ENTRY_TABLES, type AnyBatch, type EntryTable } from './entry-tables.js';
 import { copyEntriesSql, copyStageSql, createStageSql, mergeStageSql, pageSql } from './page-sql.js';
 import { daysOf } from './partition-plan.js';
 import type { Partitions } from './partitions.js';
@@ -156,14 +156,20 @@ export function batchStats(b: AnyBatch): Omit<StoreResult, 'inserted'> {
   return { malformed, firstTs, lastTs };
 }
 
+/** The batch's column arrays, in the table's column order. */
+function columnArrays(t: EntryTable, b: AnyBatch): Array<ReadonlyArray<string | number | null>> {
+  const byField = b as unknown as Record<string, Array<string | number | null>>;
+  return t.fields.map((f) => byField[f]!);
+}
+
 /** COPY text of the entry table's rows: zone, log_date, then the entry columns. */
 function entriesCopyText(t: EntryTable, key: DayKey, b: AnyBatch): string {
   const prefix = `${key.zone}\t${copyField(key.day)}`;
-  const width = t.columns.length;
+  const cols = columnArrays(t, b);
   let text = '';
   for (let i = 0; i < b.logId.length; i++) {
     text += prefix;
-    for (let c = 0; c < width; c++) text += '\t' + copyField(fieldValue(t, b, i, c));
+    for (const col of cols) text += '\t' + copyField(col[i]!);
     text += '\n';
   }
   return text;
@@ -171,10 +177,10 @@ function entriesCopyText(t: EntryTable, key: DayKey, b: AnyBatch): string {
 
 /** COPY text of the staging table's rows: the entry columns. */
 function stageCopyText(t: EntryTable, b: AnyBatch): string {
-  const width = t.columns.length;
+  const cols = columnArrays(t, b);
   let text = '';
   for (let i = 0; i < b.logId.length; i++) {
-    for (let c = 0; c < width; c++) text += (c === 0 ? '' : '\t') + copyField(fieldValue(t, b, i, c));
+    for (let c = 0; c < cols.length; c++) text += (c === 0 ? '' : '\t') + copyField(cols[c]![i]!);
     text += '\n';
   }
   return text;
@@ -189,7 +195,8 @@ function rollupArrays(t: EntryTable, b: AnyBatch): unknown[][] {
   const counter = new RollupCounter<unknown[]>();
   for (let i = 0; i < b.logId.length; i++) {
     const parts = [hourStart(b.timestamp[i]!), ...t.rollup.fromBatch(b, i)];
-    counter.add(JSON.stringify(parts), parts);
+    // U+0000 cannot be in a row PostgreSQL stores (text refuses it), so it separates the parts unambiguously.
+    counter.add(parts.join('\u0000'), parts);
   }
   const arrays: unknown[][] = [[], ...t.rollup.keys.map(() => []), []];
   for (const { parts, count } of counter.entries()) {

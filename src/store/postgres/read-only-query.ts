@@ -12,7 +12,8 @@ import { sqlState } from './transaction.js';
 
 // Values as SQLite's query path gives them: integers as bigint (every digit), floats as numbers, bytes
 // as bytes, booleans as 1/0; a numeric as a number when a double holds it exactly (15 significant digits
-// at most), else as its text; everything else as PostgreSQL's text.
+// at most), else as its text; a timestamp (the entry tables' `time`, UTC) as ISO-8601 text with a Z, as
+// SQLite shows `time`; everything else as PostgreSQL's text.
 const OIDS = {
   bool: 16,
   bytea: 17,
@@ -21,6 +22,7 @@ const OIDS = {
   int4: 23,
   float4: 700,
   float8: 701,
+  timestamp: 1114,
   numeric: 1700,
 } as const;
 
@@ -29,6 +31,14 @@ export function numericValue(text: string): number | string {
   const digits = text.replace(/^-/, '').replace('.', '').replace(/^0+/, '').replace(/0+$/, '');
   return digits.length <= 15 ? Number(text) : text;
 }
+
+/** `2026-11-20 00:00:02.15` → `2026-11-20T00:00:02.150Z` (milliseconds, as SQLite's %f; finer digits kept). */
+export function isoTimestamp(text: string): string {
+  const m = /^(\d{4,}-\d{2}-\d{2}) (\d{2}:\d{2}:\d{2})(?:\.(\d+))?$/.exec(text);
+  if (!m) return text; // infinity, BC dates
+  return `${m[1]}T${m[2]}.${(m[3] ?? '').padEnd(3, '0')}Z`;
+}
+
 const queryTypes: pg.CustomTypesConfig = {
   getTypeParser: ((oid: number): unknown => {
     switch (oid) {
@@ -41,6 +51,8 @@ const queryTypes: pg.CustomTypesConfig = {
         return (text: string) => Number(text);
       case OIDS.numeric:
         return numericValue;
+      case OIDS.timestamp:
+        return isoTimestamp;
       case OIDS.bool:
         return (text: string) => (text === 't' ? 1n : 0n);
       case OIDS.bytea:
