@@ -121,6 +121,27 @@ describe.skipIf(server === null)('PostgreSQL store', () => {
     expect(await partitions(store, 'shield_event_logs')).toContain('shield_event_logs_20261120');
   });
 
+  it('quarantines a row PostgreSQL cannot store (U+0000 in its text) instead of failing its page', async () => {
+    const key = { source: 'shield' as const, zone: 3, day: DAY };
+    await store.ledger.claim(key, 'w', NOW, LEASE, true);
+    const rows = shieldRows(5);
+    rows[2]!.message = 'nul \u0000 inside';
+    const first = await store.storePage(key, 'w', shieldPage(rows, 1, 't2'), NOW, LEASE);
+    expect(first).toMatchObject({ kind: 'stored', inserted: 4, quarantineInserted: 1 });
+    const again = await store.storePage(key, 'w', shieldPage(rows, 1, 't2'), NOW, LEASE);
+    expect(again).toMatchObject({ kind: 'stored', inserted: 0, quarantineInserted: 0 });
+    const [q] = await store.quarantine.list({ source: 'shield', zone: 3 });
+    expect(q).toMatchObject({ page: 1, position: -3, reason: expect.stringContaining('U+0000') as string });
+    expect((JSON.parse(q!.raw) as { message: string }).message).toBe('nul \u0000 inside');
+    expect((await store.ledger.get(key))!).toMatchObject({
+      entries: 10,
+      new_entries: 4,
+      quarantined: 2,
+      archived_entries: 4,
+      quarantined_entries: 1,
+    });
+  });
+
   it('runs a query in a read-only transaction: a write refused, a second statement refused', async () => {
     const pool = openPool({ url: db.url, max: 1 }, () => {});
     try {

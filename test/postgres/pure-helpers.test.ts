@@ -1,5 +1,5 @@
-// Pure helpers of the stores: COPY text, the ledger's claim rule and state rules, query values, and the
-// connection settings (TLS, pool size).
+// Pure helpers of the stores: COPY text, the ledger's claim rule and state rules, query values, rows
+// PostgreSQL cannot store, and the connection settings (TLS, pool size).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +13,10 @@ import {
   numericValue,
   withoutLeadingComments,
 } from '../../src/store/postgres/read-only-query.js';
+import { SHIELD_TABLE } from '../../src/store/postgres/entry-tables.js';
+import { NUL_REASON, rowsWithNul, withoutRows } from '../../src/store/postgres/unstorable.js';
+import { shieldBatch, shieldRowAt } from '../../src/store/rows.js';
+import { shieldRows } from './conformance.js';
 
 describe('COPY text', () => {
   it.each([
@@ -128,5 +132,26 @@ describe('connection settings', () => {
       rmSync(dir, { recursive: true });
     }
     expect(poolConfig({ url: 'postgres://x@h/db?sslmode=require' }).ssl).toBeUndefined(); // left to the URL
+  });
+});
+
+describe('rows PostgreSQL cannot store', () => {
+  it('moves rows with U+0000 in any text field to the rejected entries, at negative positions', () => {
+    const rows = shieldRows(4);
+    rows[1]!.url = '/a\u0000b';
+    rows[3]!.extraLabels = '{"x":"\u0000"}';
+    const b = shieldBatch(rows);
+    b.rejected = [{ position: 7, raw: '{}', reason: 'r' }];
+    expect(rowsWithNul(SHIELD_TABLE, b)).toEqual([1, 3]);
+    const kept = withoutRows(SHIELD_TABLE, b, [1, 3]);
+    expect(kept.logId).toEqual([rows[0]!.logId, rows[2]!.logId]);
+    expect(shieldRowAt(kept as typeof b, 1)).toEqual(rows[2]);
+    expect(kept.rejected.map((r) => [r.position, r.reason])).toEqual([
+      [7, 'r'],
+      [-2, NUL_REASON],
+      [-4, NUL_REASON],
+    ]);
+    expect(JSON.parse(kept.rejected[1]!.raw)).toEqual(rows[1]);
+    expect(withoutRows(SHIELD_TABLE, b, [])).toBe(b);
   });
 });

@@ -23,6 +23,7 @@ import { copyField } from './copy-text.js';
 import { ENTRY_TABLES, type AnyBatch, type EntryTable } from './entry-tables.js';
 import { copyEntriesSql, copyStageSql, createStageSql, mergeStageSql, pageSql } from './page-sql.js';
 import { daysOf } from './partition-plan.js';
+import { rowsWithNul, withoutRows } from './unstorable.js';
 import type { Partitions } from './partitions.js';
 import { NO_PARTITION, Rollback, UNIQUE_VIOLATION, sqlState, transaction } from './transaction.js';
 import type { Day } from '../../time/utc-day.js';
@@ -51,6 +52,8 @@ export class PageWriter {
       throw new TypeError(`storePage: a ${page.source} page for a ${key.source} day`);
     }
     const t = ENTRY_TABLES[key.source];
+    const unstorable = rowsWithNul(t, page.batch);
+    if (unstorable.length > 0) page = { ...page, batch: withoutRows(t, page.batch, unstorable) } as PageInput;
     const stats = batchStats(page.batch);
     await this.partitions.ensureDays([key.day as Day, ...daysOf(page.batch.timestamp)]);
     const dayId = `${key.source}|${key.zone}|${key.day}`;
