@@ -140,6 +140,9 @@ describe.skipIf(server === null)('PostgreSQL store', () => {
       archived_entries: 4,
       quarantined_entries: 1,
     });
+    // An error text quoting such a body is kept with the character escaped.
+    await store.ledger.stop(key, 'w', 'failed', 'HTTP 500: nul \u0000 body', NOW + 1);
+    expect((await store.ledger.get(key))!.last_error).toBe('HTTP 500: nul \\u0000 body');
   });
 
   it('runs a query in a read-only transaction: a write refused, a second statement refused', async () => {

@@ -14,7 +14,7 @@ import {
   withoutLeadingComments,
 } from '../../src/store/postgres/read-only-query.js';
 import { SHIELD_TABLE } from '../../src/store/postgres/entry-tables.js';
-import { NUL_REASON, rowsWithNul, withoutRows } from '../../src/store/postgres/unstorable.js';
+import { NUL_REASON, rowsWithNul, storableText, withoutRows } from '../../src/store/postgres/unstorable.js';
 import { shieldBatch, shieldRowAt } from '../../src/store/rows.js';
 import { shieldRows } from './conformance.js';
 
@@ -153,5 +153,10 @@ describe('rows PostgreSQL cannot store', () => {
     ]);
     expect(JSON.parse(kept.rejected[1]!.raw)).toEqual(rows[1]);
     expect(withoutRows(SHIELD_TABLE, b, [])).toBe(b);
+  });
+
+  it('writes U+0000 in a message as its escape', () => {
+    expect(storableText('a\u0000b')).toBe('a\\u0000b');
+    expect(storableText('plain')).toBe('plain');
   });
 });

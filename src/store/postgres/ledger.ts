@@ -7,6 +7,7 @@ import { decideClaim } from '../ledger-rules.js';
 import type { Claim, DayKey, FinishState, LedgerRow, LogSource, StopState } from '../ledger-types.js';
 import type { LedgerStore } from '../store.js';
 import { transaction } from './transaction.js';
+import { storableText } from './unstorable.js';
 
 // A state the archive already reached is never taken back by a later pass (ledger-rules.ts).
 const KEEP_ARCHIVED = (next: string) =>
@@ -101,7 +102,7 @@ export class PostgresLedger implements LedgerStore {
     keepCheckpoint = state === 'running',
   ): Promise<void> {
     // Error text may quote what the API sent: no secret is stored (see redact.ts).
-    const text = error === null ? null : redact(error);
+    const text = error === null ? null : storableText(redact(error));
     const expired = state === 'expired';
     await this.pool.query(
       `UPDATE ingest_ledger SET

@@ -23,7 +23,7 @@ import { copyField } from './copy-text.js';
 import { ENTRY_TABLES, type AnyBatch, type EntryTable } from './entry-tables.js';
 import { copyEntriesSql, copyStageSql, createStageSql, mergeStageSql, pageSql } from './page-sql.js';
 import { daysOf } from './partition-plan.js';
-import { rowsWithNul, withoutRows } from './unstorable.js';
+import { rowsWithNul, storableText, withoutRows } from './unstorable.js';
 import type { Partitions } from './partitions.js';
 import { NO_PARTITION, Rollback, UNIQUE_VIOLATION, sqlState, transaction } from './transaction.js';
 import type { Day } from '../../time/utc-day.js';
@@ -218,7 +218,7 @@ function quarantineArrays(b: AnyBatch): unknown[][] {
   for (const r of b.rejected) {
     raw.push(r.raw);
     hash.push(createHash('sha256').update(r.raw).digest('hex'));
-    reason.push(r.reason);
+    reason.push(storableText(r.reason));
     position.push(r.position);
   }
   return [raw, hash, reason, position];

@@ -39,3 +39,8 @@ export function withoutRows(t: EntryTable, b: AnyBatch, drop: readonly number[])
   out.rejected = [...b.rejected, ...moved];
   return out as unknown as AnyBatch;
 }
+
+/** A message (an error, a reason) made storable: U+0000 written as the escape `\\u0000`. */
+export function storableText(text: string): string {
+  return text.includes('\u0000') ? text.replaceAll('\u0000', '\\u0000') : text;
+}
