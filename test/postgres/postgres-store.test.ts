@@ -171,6 +171,21 @@ describe.skipIf(server === null)('PostgreSQL store', () => {
     // Leading comments and a trailing semicolon are fine; views answer as on SQLite.
     const rows = await select(store, '-- hourly\nSELECT count(*) AS n FROM origin_errors_hourly;');
     expect(rows).toEqual([{ n: 0 }]);
+    // A timestamp range reads its day's partition only.
+    const day = DAY_START + DAY_MS;
+    const plan = await select(
+      store,
+      `EXPLAIN SELECT count(*) FROM shield_event_logs WHERE timestamp >= ${day} AND timestamp < ${day + DAY_MS}`,
+    );
+    const text = plan.map((r) => String(r['QUERY PLAN'])).join('\n');
+    expect(text).toContain('shield_event_logs_20261121');
+    expect(text).not.toContain('shield_event_logs_20261120');
+    const analyze = store.queries.readOnly(
+      'EXPLAIN ANALYZE SELECT edgelog_test_write()',
+      { timeoutMs: 5000 },
+      (c) => c.next(1),
+    );
+    await expect(analyze).rejects.toMatchObject({ kind: 'refused' });
   });
 
   it('stops a slow query at the statement timeout', async () => {

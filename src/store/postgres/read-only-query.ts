@@ -4,7 +4,7 @@
 //
 // The statement is sent with the extended protocol (one statement only: `SELECT 1; COMMIT; DROP …` is
 // refused by the server before anything runs) inside DECLARE … CURSOR, which takes SELECT, VALUES and
-// WITH … SELECT. For a second lock on top, point `edgelog query` at a role that may only read.
+// WITH … SELECT (EXPLAIN runs as it is). For a second lock on top, point `edgelog query` at a role that may only read.
 import pg from 'pg';
 import { StoreQueryError } from '../store-query-error.js';
 import type { QueryCursor, QueryStore, QueryValue, ReadOnlyQueryOptions } from '../store.js';
@@ -66,6 +66,7 @@ const queryTypes: pg.CustomTypesConfig = {
 const CURSOR = 'edgelog_query';
 /** What DECLARE … CURSOR FOR takes (anything else would be a syntax error there). */
 const READS = /^\(*\s*(select|with|values|table)\b/i;
+const EXPLAIN = /^explain\b/i;
 
 /** The statement without the comments before it. */
 export function withoutLeadingComments(sql: string): string {
@@ -89,10 +90,12 @@ export class PostgresQueries implements QueryStore {
   ): Promise<T> {
     const statement = sql.trim().replace(/;\s*$/, '');
     if (statement === '') throw new StoreQueryError('refused', 'query refused: the SQL holds no statement');
-    if (!READS.test(withoutLeadingComments(statement))) {
+    const head = withoutLeadingComments(statement);
+    const explain = EXPLAIN.test(head);
+    if (!explain && !READS.test(head)) {
       throw new StoreQueryError(
         'refused',
-        'query refused: edgelog query runs SELECT, WITH … SELECT, VALUES and TABLE statements (it is read-only)',
+        'query refused: edgelog query runs SELECT, WITH … SELECT, VALUES, TABLE and EXPLAIN statements (it is read-only)',
       );
     }
     const client = new pg.Client({ ...this.config, types: queryTypes });
@@ -102,6 +105,7 @@ export class PostgresQueries implements QueryStore {
       if (opts.timeoutMs !== null && opts.timeoutMs > 0) {
         await client.query(`SET LOCAL statement_timeout = ${Math.floor(opts.timeoutMs)}`);
       }
+      if (explain) return await consume(await explainCursor(client, statement, opts));
       await run(client, `DECLARE ${CURSOR} NO SCROLL CURSOR FOR ${statement}`, opts);
       let columns: string[] | null = null;
       const cursor: QueryCursor = {
@@ -122,6 +126,24 @@ export class PostgresQueries implements QueryStore {
       await client.end().catch(() => {});
     }
   }
+}
+
+/** EXPLAIN cannot be a cursor's query: its few rows are read at once (ANALYZE of a write still fails). */
+async function explainCursor(
+  client: pg.Client,
+  statement: string,
+  opts: ReadOnlyQueryOptions,
+): Promise<QueryCursor> {
+  const r = await run(client, statement, opts);
+  let rows = r.rows as QueryValue[][];
+  return {
+    columns: r.fields.map((f) => f.name),
+    next: (max) => {
+      const out = rows.slice(0, max);
+      rows = rows.slice(max);
+      return Promise.resolve(out);
+    },
+  };
 }
 
 /** One statement by the extended protocol, rows as arrays; the server's refusals as StoreQueryError. */
