@@ -1,6 +1,7 @@
 // What only the PostgreSQL store has: migrations recorded under a lock, day partitions made ahead and
 // dropped by retention, read-only queries bounded by statement_timeout, and a URL whose password is
 // never shown.
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migratePostgres } from '../../src/store/postgres/migrate.js';
 import { openPostgresStore } from '../../src/store/postgres/postgres-store.js';
@@ -13,6 +14,16 @@ import { createTestDatabase, testServer, type TestDatabase } from './support/ser
 const server = await testServer();
 const DAY_MS = 86_400_000;
 const LEASE = 60_000;
+
+/** Polls `probe` until it gives a value (10 s at most). */
+async function waitFor<T>(probe: () => Promise<T | undefined>): Promise<T> {
+  for (let i = 0; i < 200; i++) {
+    const v = await probe();
+    if (v !== undefined) return v;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error('timed out waiting');
+}
 
 /** The day partitions of a parent table, by name. */
 async function partitions(store: ArchiveStore, parent: string): Promise<string[]> {
@@ -143,6 +154,50 @@ describe.skipIf(server === null)('PostgreSQL store', () => {
     // An error text quoting such a body is kept with the character escaped.
     await store.ledger.stop(key, 'w', 'failed', 'HTTP 500: nul \u0000 body', NOW + 1);
     expect((await store.ledger.get(key))!.last_error).toBe('HTTP 500: nul \\u0000 body');
+  });
+
+  it('keeps nothing of a page whose connection dies before it commits; the day resumes from its checkpoint', async () => {
+    const key = { source: 'shield' as const, zone: 4, day: DAY };
+    await store.ledger.claim(key, 'w', NOW, LEASE, true);
+    await store.storePage(key, 'w', shieldPage(shieldRows(10), 1, 't2'), NOW, LEASE);
+    const checkpoint = (await store.ledger.get(key))!;
+
+    // Another session holds the ledger row, so the next page waits on it after its rows are in.
+    const blocker = new pg.Client({ connectionString: db.url });
+    await blocker.connect();
+    try {
+      await blocker.query('BEGIN');
+      await blocker.query(`SELECT 1 FROM ingest_ledger WHERE zone_id = 4 FOR UPDATE`);
+      const page = store.storePage(key, 'w', shieldPage(shieldRows(20, 10), 2, 't3', 1), NOW + 1, LEASE);
+      const waiting = await waitFor(async () => {
+        const { rows } = await blocker.query<{ pid: number }>(
+          `SELECT pid FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND application_name = 'edgelog'
+           AND datname = current_database()`,
+        );
+        return rows[0]?.pid;
+      });
+      // The worker's connection dies mid-transaction (its process killed, its host gone).
+      await blocker.query('SELECT pg_terminate_backend($1)', [waiting]);
+      await expect(page).rejects.toThrow();
+      await blocker.query('ROLLBACK');
+    } finally {
+      await blocker.end();
+    }
+    expect(await count(store, 'SELECT count(*) FROM shield_event_logs WHERE shield_zone_id = 4')).toBe(10);
+    expect(await count(store, 'SELECT sum(count) FROM shield_hourly WHERE shield_zone_id = 4')).toBe(10);
+    expect(await count(store, 'SELECT count(*) FROM quarantined_entries WHERE zone_id = 4')).toBe(0);
+    expect(await store.ledger.get(key)).toEqual(checkpoint);
+    // Another worker, once the lease ran out, continues from page 2.
+    const resumed = await store.ledger.claim(key, 'w2', NOW + LEASE + 1, LEASE, true);
+    expect(resumed).toMatchObject({ kind: 'claimed', resumed: true, row: { next_token: 't2', pages: 1 } });
+    const stored = await store.storePage(
+      key,
+      'w2',
+      shieldPage(shieldRows(20, 10), 2, 't3', 1),
+      NOW + LEASE + 2,
+      LEASE,
+    );
+    expect(stored).toMatchObject({ kind: 'stored', inserted: 20, quarantineInserted: 1 });
   });
 
   it('runs a query in a read-only transaction: a write refused, a second statement refused', async () => {

@@ -99,6 +99,8 @@ export class PostgresQueries implements QueryStore {
       );
     }
     const client = new pg.Client({ ...this.config, types: queryTypes });
+    // A connection that dies emits 'error' (the query in flight fails as well); unheard, it would crash.
+    client.on('error', () => {});
     await client.connect();
     try {
       await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');

@@ -20,6 +20,10 @@ export async function transaction<T>(
 ): Promise<T> {
   const client = await pool.connect();
   let broken: Error | undefined;
+  // A connection that dies while checked out emits 'error' on its client (its query fails too); with no
+  // listener that event would crash the process.
+  const onError = (err: Error) => (broken = err);
+  client.on('error', onError);
   try {
     await client.query(opts.mode ? `BEGIN ${opts.mode}` : 'BEGIN');
     const result = await work(client);
@@ -33,6 +37,7 @@ export async function transaction<T>(
     await client.query('ROLLBACK').catch((e: Error) => (broken = e));
     throw err;
   } finally {
+    client.off('error', onError);
     client.release(broken);
   }
 }
