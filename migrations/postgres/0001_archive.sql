@@ -3,7 +3,7 @@
 -- - Integers are bigint (SQLite's INTEGER is 64-bit); `count`-like columns too.
 -- - The entry tables are partitioned by UTC day of `timestamp` (declarative RANGE partitions, one per
 --   day, created ahead by the worker: see src/store/postgres/partitions.ts), so retention drops whole
---   partitions. The partition key must be part of every unique key, and `timestamp` already is part of
+--   partitions; rows from the year 10000 on share one `_far` partition. The partition key must be part of every unique key, and `timestamp` already is part of
 --   the entry key (zone, timestamp, log_id): the key is exactly SQLite's. `id` is filled from an identity
 --   sequence but is not a key (a primary key would have to include `timestamp`); each connection takes
 --   ids 100 at a time, so ids grow per writer, not across writers.
@@ -56,15 +56,12 @@ CREATE TABLE shield_event_logs (
 ) PARTITION BY RANGE (timestamp);
 
 -- Rows with a timestamp from the year 10000 on (no day partition is made for them) land here instead of
--- failing their page. Day partitions are made before the rows of their day arrive; the CHECK keeps any
--- other row out (a row of a day whose partition is missing fails, and the writer makes the partition),
--- and lets PostgreSQL create a day partition without scanning this one.
-CREATE TABLE origin_error_logs_default PARTITION OF origin_error_logs DEFAULT;
-ALTER TABLE origin_error_logs_default ADD CONSTRAINT origin_error_logs_default_far
-  CHECK (timestamp >= 253402300800000);
-CREATE TABLE shield_event_logs_default PARTITION OF shield_event_logs DEFAULT;
-ALTER TABLE shield_event_logs_default ADD CONSTRAINT shield_event_logs_default_far
-  CHECK (timestamp >= 253402300800000);
+-- failing their page. There is no DEFAULT partition: a row of a day whose partition is missing fails
+-- (and the writer makes the partition), and new day partitions attach without locking any other one.
+CREATE TABLE origin_error_logs_far PARTITION OF origin_error_logs
+  FOR VALUES FROM (253402300800000) TO (MAXVALUE);
+CREATE TABLE shield_event_logs_far PARTITION OF shield_event_logs
+  FOR VALUES FROM (253402300800000) TO (MAXVALUE);
 
 -- Hourly rollups, maintained in the same transaction as the entries they count (only new entries are
 -- counted). `hour` is the hour's first millisecond; NULL attributes are stored as '' / 0 to fit the key.

@@ -38,7 +38,7 @@ describe('partition plan', () => {
 
   it('does not take a name it did not make', () => {
     for (const name of [
-      'shield_event_logs_default',
+      'shield_event_logs_far',
       'origin_error_logs_2026112',
       'ingest_ledger_20261120',
       'x',
@@ -47,7 +47,7 @@ describe('partition plan', () => {
     }
   });
 
-  it('lists the distinct days of a page, leaving the year 10000 on to the default partition', () => {
+  it('lists the distinct days of a page, leaving the year 10000 on to the far partition', () => {
     const ts = [
       ms('2026-11-20T23:59:59.999Z'),
       ms('2026-11-20T00:00:00Z'),

@@ -83,7 +83,7 @@ describe.skipIf(server === null)('PostgreSQL store', () => {
       new Date(NOW + offset * DAY_MS).toISOString().slice(0, 10).replaceAll('-', '');
     const ahead = [-1, 0, 1, 2, 3].map((d) => `shield_event_logs_${day(d)}`);
     expect(await partitions(store, 'shield_event_logs')).toEqual(
-      expect.arrayContaining(['shield_event_logs_default', ...ahead]),
+      expect.arrayContaining(['shield_event_logs_far', ...ahead]),
     );
     expect(await partitions(store, 'quarantined_entries')).toEqual(
       expect.arrayContaining([-1, 0, 1, 2, 3].map((d) => `quarantined_entries_${day(d)}`)),
@@ -98,9 +98,26 @@ describe.skipIf(server === null)('PostgreSQL store', () => {
     expect((await select(store, `SELECT ${where}`)).map((r) => r.part)).toEqual([
       'shield_event_logs_20261120',
       'shield_event_logs_20261121',
-      'shield_event_logs_default',
+      'shield_event_logs_far',
     ]);
     expect(await count(store, `SELECT count(*) FROM quarantined_entries_20261120 WHERE zone_id = 1`)).toBe(1);
+  });
+
+  it('makes a partition while another session reads the table (a long report does not hold up writers)', async () => {
+    const reader = new pg.Client({ connectionString: db.url });
+    await reader.connect();
+    try {
+      await reader.query('BEGIN');
+      await reader.query('SELECT count(*) FROM shield_event_logs');
+      const started = Date.now();
+      await store.prepareAhead(NOW + 20 * DAY_MS);
+      expect(Date.now() - started).toBeLessThan(5000);
+      const day = new Date(NOW + 23 * DAY_MS).toISOString().slice(0, 10).replaceAll('-', '');
+      expect(await partitions(store, 'shield_event_logs')).toContain(`shield_event_logs_${day}`);
+    } finally {
+      await reader.query('ROLLBACK');
+      await reader.end();
+    }
   });
 
   it('drops whole day partitions for retention, and makes one again for a day stored later', async () => {

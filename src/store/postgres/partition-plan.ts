@@ -41,7 +41,7 @@ const YEAR_10000 = Date.UTC(10000, 0, 1);
 
 /**
  * The distinct UTC days of some timestamps (a page's rows), in order. Days from the year 10000 on have
- * no partition of their own (their rows go to the DEFAULT partition, see migrations/postgres/0001).
+ * no partition of their own (their rows share the `_far` one, see migrations/postgres/0001).
  */
 export function daysOf(timestamps: readonly number[]): Day[] {
   const starts = new Set<number>();

@@ -1,6 +1,10 @@
 // The day partitions on the server: made ahead of the rows that need them, and dropped by retention.
-// Both take the parent table's lock, so they run in short transactions of their own (never inside a
-// page's, where two writers making partitions could deadlock), one process at a time (an advisory lock).
+// Both run in short transactions of their own (never inside a page's), one process at a time (an
+// advisory lock). A new partition is made as a table of its own and then attached, which takes only a
+// SHARE UPDATE EXCLUSIVE lock on the parent: writers and readers go on meanwhile (CREATE TABLE …
+// PARTITION OF would wait for every transaction on the parent, and hold up every new one behind it).
+// Dropping one takes the parent's ACCESS EXCLUSIVE lock: retention waits at most `dropLockTimeoutMs`
+// for it (writers queue behind it that long at most) and otherwise fails, to be tried again later.
 import type pg from 'pg';
 import type { Day } from '../../time/utc-day.js';
 import {
@@ -28,19 +32,32 @@ export class Partitions {
 
   constructor(
     private readonly pool: pg.Pool,
-    /** How long DDL waits for the parent's lock before it fails (and is tried again later). */
-    private readonly lockTimeoutMs = 10_000,
+    /** How long attaching a partition waits for its locks. */
+    private readonly attachLockTimeoutMs = 10_000,
+    /** How long dropping a partition waits for the parent's lock. */
+    private readonly dropLockTimeoutMs = 2_000,
   ) {}
 
   /** Makes the partitions of `days` that do not exist yet. */
   async ensureDays(days: readonly Day[]): Promise<void> {
-    const missing = partitionsOfDays(days).filter((p) => !this.known.has(p.name));
+    const missing = partitionsOfDays([...new Set(days)]).filter((p) => !this.known.has(p.name));
     if (missing.length === 0) return;
     await transaction(this.pool, async (c) => {
-      await this.lock(c);
-      for (const p of missing) {
+      await this.lock(c, this.attachLockTimeoutMs);
+      const { rows } = await c.query<{ name: string }>(
+        'SELECT n AS name FROM unnest($1::text[]) AS n WHERE to_regclass(n) IS NOT NULL',
+        [missing.map((p) => p.name)],
+      );
+      const existing = new Set(rows.map((r) => r.name));
+      for (const p of missing.filter((m) => !existing.has(m.name))) {
+        // The parent's columns, generated columns, NOT NULL and CHECK constraints (attaching needs them);
+        // the unique key's index is made when it is attached. The table is empty, so the bounds are
+        // checked at once.
         await c.query(
-          `CREATE TABLE IF NOT EXISTS ${p.name} PARTITION OF ${p.parent} FOR VALUES FROM (${p.from}) TO (${p.to})`,
+          `CREATE TABLE ${p.name} (LIKE ${p.parent} INCLUDING DEFAULTS INCLUDING GENERATED INCLUDING CONSTRAINTS)`,
+        );
+        await c.query(
+          `ALTER TABLE ${p.parent} ATTACH PARTITION ${p.name} FOR VALUES FROM (${p.from}) TO (${p.to})`,
         );
       }
     });
@@ -70,7 +87,7 @@ export class Partitions {
    */
   async prune(beforeMs: number): Promise<DroppedPartitions> {
     return transaction(this.pool, async (c) => {
-      await this.lock(c);
+      await this.lock(c, this.dropLockTimeoutMs);
       const plan = retentionPlan(await this.list(c), beforeMs);
       const rows: Record<string, number> = {};
       const add = (parent: string, n: number) => (rows[parent] = (rows[parent] ?? 0) + n);
@@ -88,9 +105,9 @@ export class Partitions {
     });
   }
 
-  /** One process at a time; then the DDL waits at most lockTimeoutMs for the tables' locks. */
-  private async lock(c: pg.ClientBase): Promise<void> {
+  /** One process at a time; then the DDL waits at most `timeoutMs` for the tables' locks. */
+  private async lock(c: pg.ClientBase, timeoutMs: number): Promise<void> {
     await c.query('SELECT pg_advisory_xact_lock($1)', [PARTITION_LOCK]);
-    await c.query(`SET LOCAL lock_timeout = ${Math.max(1, Math.floor(this.lockTimeoutMs))}`);
+    await c.query(`SET LOCAL lock_timeout = ${Math.max(1, Math.floor(timeoutMs))}`);
   }
 }
