@@ -9,40 +9,10 @@ import {
   type OriginBatch,
   type ShieldBatch,
 } from './row-batch.js';
+import type { OriginRow, ShieldRow } from '../store/rows.js';
 
-export interface OriginRow {
-  logId: string;
-  timestamp: number;
-  requestUrl: string | null;
-  message: string | null;
-  errorCode: string | null;
-  statusCode: number | null;
-  serverZone: string | null;
-  log: string | null;
-  /** The labels object as JSON text. */
-  labels: string | null;
-  parseError: string | null;
-}
-
-export interface ShieldRow {
-  logId: string;
-  timestamp: number;
-  asn: string | null;
-  country: string | null;
-  ruleId: string | null;
-  severity: string | null;
-  method: string | null;
-  ruleGroup: string | null;
-  status: string | null;
-  serverZone: string | null;
-  url: string | null;
-  remoteIp: string | null;
-  message: string | null;
-  log: string | null;
-  parseError: string | null;
-  /** Labels beyond the eight documented ones, as JSON text; null when there are none. */
-  extraLabels: string | null;
-}
+// The row types moved to the store, which owns them; re-exported here until callers import them from there.
+export type { OriginRow, ShieldRow } from '../store/rows.js';
 
 type Parsed = { obj: Record<string, unknown>; error: null } | { obj: null; error: string | null };
 

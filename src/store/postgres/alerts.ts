@@ -1,0 +1,177 @@
+// alert_state, alert_notifications and the figures alert rules measure, on PostgreSQL (the same
+// behaviour as src/alerts/alerts.repository.ts on SQLite).
+import type pg from 'pg';
+import type {
+  AlertsStore,
+  AlertStateRow,
+  NoticeRecord,
+  NotificationRow,
+  SpikeFilter,
+  StoredAlertState,
+} from '../store.js';
+import { transaction } from './transaction.js';
+
+const UPSERT_STATE = `INSERT INTO alert_state
+    (rule, zone_id, source, state, since, fingerprint, first_evaluated_at, last_evaluated_at, last_notified_at,
+     last_value, last_threshold, last_detail)
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+  ON CONFLICT (rule, zone_id) DO UPDATE SET
+    source = excluded.source, state = excluded.state, since = excluded.since, fingerprint = excluded.fingerprint,
+    last_evaluated_at = excluded.last_evaluated_at, last_notified_at = excluded.last_notified_at,
+    last_value = excluded.last_value, last_threshold = excluded.last_threshold, last_detail = excluded.last_detail`;
+
+const INSERT_NOTICE = `INSERT INTO alert_notifications (id, hook, rule, zone_id, status, notice, created_at)
+  VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (id, hook) DO NOTHING`;
+
+export class PostgresAlerts<N extends NoticeRecord = NoticeRecord> implements AlertsStore<N> {
+  constructor(private readonly pool: pg.Pool) {}
+
+  async getState(rule: string, zone: number): Promise<StoredAlertState | undefined> {
+    const { rows } = await this.pool.query<AlertStateRow>(
+      'SELECT * FROM alert_state WHERE rule = $1 AND zone_id = $2',
+      [rule, zone],
+    );
+    const row = rows[0];
+    return row
+      ? {
+          state: row.state,
+          since: row.since,
+          lastNotifiedAt: row.last_notified_at,
+          firstEvaluatedAt: row.first_evaluated_at,
+        }
+      : undefined;
+  }
+
+  async save(
+    key: { rule: string; zone: number; source: string; fingerprint: string },
+    state: StoredAlertState,
+    measured: { value: number | null; threshold: number | null; detail: unknown },
+    notices: ReadonlyArray<{ hook: string; notice: N }>,
+    now: number,
+  ): Promise<void> {
+    await transaction(this.pool, async (c) => {
+      await c.query(UPSERT_STATE, [
+        key.rule,
+        key.zone,
+        key.source,
+        state.state,
+        state.since,
+        key.fingerprint,
+        state.firstEvaluatedAt,
+        now,
+        state.lastNotifiedAt,
+        measured.value,
+        measured.threshold,
+        JSON.stringify(measured.detail),
+      ]);
+      for (const { hook, notice } of notices) {
+        await c.query(INSERT_NOTICE, [
+          notice.id,
+          hook,
+          notice.rule,
+          notice.zone,
+          notice.status,
+          JSON.stringify(notice),
+          now,
+        ]);
+      }
+    });
+  }
+
+  async listStates(): Promise<AlertStateRow[]> {
+    return (await this.pool.query<AlertStateRow>('SELECT * FROM alert_state ORDER BY rule, zone_id')).rows;
+  }
+
+  async unqueued(limit = 1000): Promise<Array<{ id: string; hook: string; notice: N }>> {
+    const { rows } = await this.pool.query<{ id: string; hook: string; notice: string }>(
+      'SELECT id, hook, notice FROM alert_notifications WHERE enqueued_at IS NULL ORDER BY created_at LIMIT $1',
+      [limit],
+    );
+    return rows.map((r) => ({ id: r.id, hook: r.hook, notice: JSON.parse(r.notice) as N }));
+  }
+
+  async createdSince(sinceMs: number): Promise<Array<{ id: string; hook: string }>> {
+    const { rows } = await this.pool.query<{ id: string; hook: string }>(
+      'SELECT id, hook FROM alert_notifications WHERE created_at >= $1 ORDER BY created_at',
+      [sinceMs],
+    );
+    return rows;
+  }
+
+  async markEnqueued(id: string, hook: string, now: number): Promise<void> {
+    await this.pool.query('UPDATE alert_notifications SET enqueued_at = $1 WHERE id = $2 AND hook = $3', [
+      now,
+      id,
+      hook,
+    ]);
+  }
+
+  async markAttempt(id: string, hook: string, now: number, error: string | null): Promise<void> {
+    await this.pool.query(
+      `UPDATE alert_notifications SET attempts = attempts + 1, last_error = $1,
+         delivered_at = CASE WHEN $1::text IS NULL THEN $2 ELSE delivered_at END WHERE id = $3 AND hook = $4`,
+      [error, now, id, hook],
+    );
+  }
+
+  async notifications(limit = 50): Promise<NotificationRow[]> {
+    const { rows } = await this.pool.query<NotificationRow>(
+      `SELECT id, hook, rule, zone_id, status, delivered_at, attempts, last_error FROM alert_notifications
+       ORDER BY created_at DESC LIMIT $1`,
+      [limit],
+    );
+    return rows;
+  }
+
+  async coverage(source: string, zone: number): Promise<Map<string, number>> {
+    const { rows } = await this.pool.query<{ log_date: string; covered_until: number }>(
+      `SELECT log_date, covered_until FROM ingest_ledger
+       WHERE source = $1 AND zone_id = $2 AND covered_until IS NOT NULL`,
+      [source, zone],
+    );
+    return new Map(rows.map((r) => [r.log_date, r.covered_until]));
+  }
+
+  async count(
+    source: 'origin' | 'shield',
+    zone: number,
+    from: number,
+    to: number,
+    f: SpikeFilter,
+  ): Promise<number> {
+    const sql =
+      source === 'origin'
+        ? `SELECT coalesce(sum(count), 0)::bigint AS n FROM origin_hourly
+           WHERE pull_zone_id = $1 AND hour >= $2 AND hour < $3
+             AND status_code BETWEEN $4 AND $5 AND ($6::text IS NULL OR error_code = $6)`
+        : `SELECT coalesce(sum(count), 0)::bigint AS n FROM shield_hourly
+           WHERE shield_zone_id = $1 AND hour >= $2 AND hour < $3
+             AND ($4::text IS NULL OR severity = $4) AND ($5::text IS NULL OR rule_id = $5)
+             AND ($6::text IS NULL OR status = $6)`;
+    const params =
+      source === 'origin'
+        ? [zone, from, to, f.statusCodeMin ?? 0, f.statusCodeMax ?? 999, f.errorCode ?? null]
+        : [zone, from, to, f.severity ?? null, f.ruleId ?? null, f.status ?? null];
+    const { rows } = await this.pool.query<{ n: number }>(sql, params);
+    return rows[0]!.n;
+  }
+
+  async lastSuccess(source: string, zone: number): Promise<number | null> {
+    const { rows } = await this.pool.query<{ t: number | null }>(
+      `SELECT max(finished_at) AS t FROM ingest_ledger
+       WHERE source = $1 AND zone_id = $2 AND state IN ('complete', 'partial')`,
+      [source, zone],
+    );
+    return rows[0]!.t;
+  }
+
+  async lastTwoSnapshots(zone: number, column: string): Promise<Array<{ taken_at: string; value: number }>> {
+    if (!/^total_[a-z_]+$/.test(column)) throw new Error(`not a snapshot counter: ${column}`);
+    const { rows } = await this.pool.query<{ taken_at: string; value: number }>(
+      `SELECT taken_at, ${column} AS value FROM api_guardian_snapshots
+       WHERE shield_zone_id = $1 AND ${column} IS NOT NULL ORDER BY taken_at DESC, id DESC LIMIT 2`,
+      [zone],
+    );
+    return rows;
+  }
+}

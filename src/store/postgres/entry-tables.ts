@@ -1,0 +1,71 @@
+// Pure: how each source's page maps onto its entry table and hourly rollup (column names, types, and
+// which batch field fills each column), so one writer serves both sources.
+import type { LogSource } from '../ledger-types.js';
+import { ORIGIN_FIELDS, SHIELD_FIELDS, type OriginBatch, type ShieldBatch } from '../rows.js';
+
+export type AnyBatch = OriginBatch | ShieldBatch;
+type Value = string | number | null;
+
+export interface EntryTable {
+  source: LogSource;
+  table: string;
+  zoneColumn: string;
+  /** The entry columns after the zone and log_date, in batch-field order. */
+  columns: readonly string[];
+  /** Their SQL types (for the staging table). */
+  types: readonly string[];
+  /** The batch field of each column. */
+  fields: readonly string[];
+  rollup: {
+    table: string;
+    /** The rollup key columns after zone and hour. */
+    keys: readonly string[];
+    keyTypes: readonly string[];
+    /** Each key's value from an entry column (NULL stored as '' or 0 to fit the key). */
+    fromColumns: readonly string[];
+    /** Each key's value from row `i` of a batch, as fromColumns computes it. */
+    fromBatch: (b: AnyBatch, i: number) => Value[];
+  };
+}
+
+const snake = (field: string) => field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
+export const ORIGIN_TABLE: EntryTable = {
+  source: 'origin',
+  table: 'origin_error_logs',
+  zoneColumn: 'pull_zone_id',
+  columns: ORIGIN_FIELDS.map(snake),
+  types: ORIGIN_FIELDS.map((f) => (f === 'timestamp' || f === 'statusCode' ? 'bigint' : 'text')),
+  fields: ORIGIN_FIELDS,
+  rollup: {
+    table: 'origin_hourly',
+    keys: ['status_code', 'error_code'],
+    keyTypes: ['bigint', 'text'],
+    fromColumns: ['coalesce(status_code, 0)', "coalesce(error_code, '')"],
+    fromBatch: (b, i) => {
+      const o = b as OriginBatch;
+      return [o.statusCode[i] ?? 0, o.errorCode[i] ?? ''];
+    },
+  },
+};
+
+export const SHIELD_TABLE: EntryTable = {
+  source: 'shield',
+  table: 'shield_event_logs',
+  zoneColumn: 'shield_zone_id',
+  columns: SHIELD_FIELDS.map(snake),
+  types: SHIELD_FIELDS.map((f) => (f === 'timestamp' ? 'bigint' : 'text')),
+  fields: SHIELD_FIELDS,
+  rollup: {
+    table: 'shield_hourly',
+    keys: ['rule_id', 'severity', 'status'],
+    keyTypes: ['text', 'text', 'text'],
+    fromColumns: ["coalesce(rule_id, '')", "coalesce(severity, '')", "coalesce(status, '')"],
+    fromBatch: (b, i) => {
+      const s = b as ShieldBatch;
+      return [s.ruleId[i] ?? '', s.severity[i] ?? '', s.status[i] ?? ''];
+    },
+  },
+};
+
+export const ENTRY_TABLES: Record<LogSource, EntryTable> = { origin: ORIGIN_TABLE, shield: SHIELD_TABLE };

@@ -1,0 +1,225 @@
+// storePage on PostgreSQL: a page's rows, their rollup counts, its quarantined entries and the ledger's
+// progress in one transaction.
+//
+// Two paths, measured in bench/postgres-drivers.ts (docs/POSTGRES.md has the figures):
+// - copy (the common case, every row new): COPY straight into the entry table. The unique key makes the
+//   COPY fail whole on any row already archived; when it succeeds every row was new, so the rollup is
+//   counted from the batch itself. Fastest measured: about the rate of a COPY into an unindexed table
+//   plus the key's index.
+// - merge (a page re-fetched, or a failed copy): COPY into a per-connection staging table, then INSERT …
+//   SELECT … ON CONFLICT DO NOTHING RETURNING, whose returned rows are counted into the rollup in the
+//   same statement.
+// The writer remembers per day whether its last page met archived rows, and takes the merge path
+// straight away while they do (a day fetched again meets them on every page).
+import { createHash } from 'node:crypto';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type pg from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
+import { RollupCounter, hourStart } from '../hourly-rollup.js';
+import type { DayKey } from '../ledger-types.js';
+import type { LeaseLost, PageInput, PageStored, StoreResult } from '../store.js';
+import { copyField } from './copy-text.js';
+import { ENTRY_TABLES, type AnyBatch, type EntryTable } from './entry-tables.js';
+import { copyEntriesSql, copyStageSql, createStageSql, mergeStageSql, pageSql } from './page-sql.js';
+import { daysOf } from './partition-plan.js';
+import { rowsWithNul, storableText, withoutRows } from './unstorable.js';
+import type { Partitions } from './partitions.js';
+import { NO_PARTITION, Rollback, UNIQUE_VIOLATION, sqlState, transaction } from './transaction.js';
+import type { Day } from '../../time/utc-day.js';
+
+type Path = 'copy' | 'merge';
+
+/** Days remembered as "meets archived rows"; beyond this many the memory starts over. */
+const MAX_REMEMBERED = 10_000;
+
+export class PageWriter {
+  private readonly mergeDays = new Set<string>();
+
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly partitions: Partitions,
+  ) {}
+
+  async store(
+    key: DayKey,
+    owner: string,
+    page: PageInput,
+    now: number,
+    leaseMs: number,
+  ): Promise<PageStored | LeaseLost> {
+    if (page.source !== key.source) {
+      throw new TypeError(`storePage: a ${page.source} page for a ${key.source} day`);
+    }
+    const t = ENTRY_TABLES[key.source];
+    const unstorable = rowsWithNul(t, page.batch);
+    if (unstorable.length > 0) page = { ...page, batch: withoutRows(t, page.batch, unstorable) } as PageInput;
+    const stats = batchStats(page.batch);
+    await this.partitions.ensureDays([key.day as Day, ...daysOf(page.batch.timestamp)]);
+    const dayId = `${key.source}|${key.zone}|${key.day}`;
+    let path: Path = this.mergeDays.has(dayId) ? 'merge' : 'copy';
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const result = await this.attempt(t, key, owner, page, stats, now, leaseMs, path);
+        if (result.kind === 'stored') this.remember(dayId, result.inserted < page.batch.logId.length);
+        return result;
+      } catch (err) {
+        if (path === 'copy' && sqlState(err) === UNIQUE_VIOLATION) {
+          path = 'merge'; // some row was archived already: the COPY stored nothing
+          continue;
+        }
+        if (sqlState(err) === NO_PARTITION && attempt < 2) {
+          // A partition this process knew of was dropped (retention elsewhere): make it again.
+          this.partitions.forget();
+          await this.partitions.ensureDays([key.day as Day, ...daysOf(page.batch.timestamp)]);
+          continue;
+        }
+        throw err;
+      }
+    }
+  }
+
+  private remember(dayId: string, metArchived: boolean): void {
+    if (!metArchived) {
+      this.mergeDays.delete(dayId);
+      return;
+    }
+    if (this.mergeDays.size >= MAX_REMEMBERED) this.mergeDays.clear();
+    this.mergeDays.add(dayId);
+  }
+
+  private attempt(
+    t: EntryTable,
+    key: DayKey,
+    owner: string,
+    page: PageInput,
+    stats: Omit<StoreResult, 'inserted'>,
+    now: number,
+    leaseMs: number,
+    path: Path,
+  ): Promise<PageStored | LeaseLost> {
+    const b = page.batch;
+    const n = b.logId.length;
+    return transaction<PageStored | LeaseLost>(this.pool, async (c) => {
+      let inserted = 0;
+      let rollup: unknown[][] = emptyRollup(t);
+      if (n > 0 && path === 'copy') {
+        await copy(c, copyEntriesSql(t), entriesCopyText(t, key, b));
+        inserted = n;
+        rollup = rollupArrays(t, b);
+      } else if (n > 0) {
+        await c.query(createStageSql(t));
+        await copy(c, copyStageSql(t), stageCopyText(t, b));
+        const r = await c.query<{ inserted: number }>(mergeStageSql(t), [key.zone, key.day]);
+        inserted = r.rows[0]!.inserted;
+      }
+      const q = quarantineArrays(b);
+      const { rows } = await c.query<{ held: number; kept: number }>(pageSql(t), [
+        key.source,
+        key.zone,
+        key.day,
+        owner,
+        page.nextToken,
+        page.pages,
+        n + b.rejected.length,
+        inserted,
+        stats.malformed,
+        b.rejected.length,
+        stats.firstTs,
+        stats.lastTs,
+        now + leaseMs,
+        now,
+        page.page,
+        ...rollup,
+        ...q,
+      ]);
+      const { held, kept } = rows[0]!;
+      // Another run holds the day now: nothing of this page is kept.
+      if (held !== 1) return new Rollback<PageStored | LeaseLost>({ kind: 'lease-lost' });
+      return { kind: 'stored', inserted, ...stats, quarantineInserted: kept } satisfies PageStored;
+    });
+  }
+}
+
+async function copy(c: pg.PoolClient, sql: string, text: string): Promise<void> {
+  await pipeline(Readable.from([Buffer.from(text)]), c.query(copyFrom(sql)));
+}
+
+/** malformed, firstTs, lastTs of a batch (every row, new or not, as the SQLite store counts them). */
+export function batchStats(b: AnyBatch): Omit<StoreResult, 'inserted'> {
+  let malformed = 0;
+  let firstTs: number | null = null;
+  let lastTs: number | null = null;
+  for (let i = 0; i < b.logId.length; i++) {
+    const ts = b.timestamp[i]!;
+    if (b.parseError[i] !== null) malformed++;
+    if (firstTs === null || ts < firstTs) firstTs = ts;
+    if (lastTs === null || ts > lastTs) lastTs = ts;
+  }
+  return { malformed, firstTs, lastTs };
+}
+
+/** The batch's column arrays, in the table's column order. */
+function columnArrays(t: EntryTable, b: AnyBatch): Array<ReadonlyArray<string | number | null>> {
+  const byField = b as unknown as Record<string, Array<string | number | null>>;
+  return t.fields.map((f) => byField[f]!);
+}
+
+/** COPY text of the entry table's rows: zone, log_date, then the entry columns. */
+function entriesCopyText(t: EntryTable, key: DayKey, b: AnyBatch): string {
+  const prefix = `${key.zone}\t${copyField(key.day)}`;
+  const cols = columnArrays(t, b);
+  let text = '';
+  for (let i = 0; i < b.logId.length; i++) {
+    text += prefix;
+    for (const col of cols) text += '\t' + copyField(col[i]!);
+    text += '\n';
+  }
+  return text;
+}
+
+/** COPY text of the staging table's rows: the entry columns. */
+function stageCopyText(t: EntryTable, b: AnyBatch): string {
+  const cols = columnArrays(t, b);
+  let text = '';
+  for (let i = 0; i < b.logId.length; i++) {
+    for (let c = 0; c < cols.length; c++) text += (c === 0 ? '' : '\t') + copyField(cols[c]![i]!);
+    text += '\n';
+  }
+  return text;
+}
+
+function emptyRollup(t: EntryTable): unknown[][] {
+  return [[], ...t.rollup.keys.map(() => []), []];
+}
+
+/** The rollup counts of a batch whose rows were all new, as arrays: hours, each key, counts. */
+function rollupArrays(t: EntryTable, b: AnyBatch): unknown[][] {
+  const counter = new RollupCounter<unknown[]>();
+  for (let i = 0; i < b.logId.length; i++) {
+    const parts = [hourStart(b.timestamp[i]!), ...t.rollup.fromBatch(b, i)];
+    // U+0000 cannot be in a row PostgreSQL stores (text refuses it), so it separates the parts unambiguously.
+    counter.add(parts.join('\u0000'), parts);
+  }
+  const arrays: unknown[][] = [[], ...t.rollup.keys.map(() => []), []];
+  for (const { parts, count } of counter.entries()) {
+    parts.forEach((v, k) => arrays[k]!.push(v));
+    arrays[parts.length]!.push(count);
+  }
+  return arrays;
+}
+
+/** The rejected entries as arrays: raw, raw_hash (SHA-256, hex), reason, position. */
+function quarantineArrays(b: AnyBatch): unknown[][] {
+  const raw: string[] = [];
+  const hash: string[] = [];
+  const reason: string[] = [];
+  const position: number[] = [];
+  for (const r of b.rejected) {
+    raw.push(r.raw);
+    hash.push(createHash('sha256').update(r.raw).digest('hex'));
+    reason.push(storableText(r.reason));
+    position.push(r.position);
+  }
+  return [raw, hash, reason, position];
+}

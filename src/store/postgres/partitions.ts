@@ -1,0 +1,113 @@
+// The day partitions on the server: made ahead of the rows that need them, and dropped by retention.
+// Both run in short transactions of their own (never inside a page's), one process at a time (an
+// advisory lock). A new partition is made as a table of its own and then attached, which takes only a
+// SHARE UPDATE EXCLUSIVE lock on the parent: writers and readers go on meanwhile (CREATE TABLE …
+// PARTITION OF would wait for every transaction on the parent, and hold up every new one behind it).
+// Dropping one takes the parent's ACCESS EXCLUSIVE lock: retention waits at most `dropLockTimeoutMs`
+// for it (writers queue behind it that long at most) and otherwise fails, to be tried again later.
+import type pg from 'pg';
+import type { Day } from '../../time/utc-day.js';
+import {
+  ENTRY_PARENTS,
+  QUARANTINE_PARENT,
+  parsePartition,
+  partitionsOfDays,
+  retentionPlan,
+  type Partition,
+} from './partition-plan.js';
+import { transaction } from './transaction.js';
+
+/** pg_advisory_xact_lock key of partition changes ('edgelog partitions'). */
+const PARTITION_LOCK = 0x65_64_67_70;
+
+export interface DroppedPartitions {
+  /** Rows removed per parent table. */
+  rows: Record<string, number>;
+  dropped: string[];
+}
+
+export class Partitions {
+  /** Partitions known to exist (made or seen by this process). */
+  private readonly known = new Set<string>();
+
+  constructor(
+    private readonly pool: pg.Pool,
+    /** How long attaching a partition waits for its locks. */
+    private readonly attachLockTimeoutMs = 10_000,
+    /** How long dropping a partition waits for the parent's lock. */
+    private readonly dropLockTimeoutMs = 2_000,
+  ) {}
+
+  /** Makes the partitions of `days` that do not exist yet. */
+  async ensureDays(days: readonly Day[]): Promise<void> {
+    const missing = partitionsOfDays([...new Set(days)]).filter((p) => !this.known.has(p.name));
+    if (missing.length === 0) return;
+    await transaction(this.pool, async (c) => {
+      await this.lock(c, this.attachLockTimeoutMs);
+      const { rows } = await c.query<{ name: string }>(
+        'SELECT n AS name FROM unnest($1::text[]) AS n WHERE to_regclass(n) IS NOT NULL',
+        [missing.map((p) => p.name)],
+      );
+      const existing = new Set(rows.map((r) => r.name));
+      for (const p of missing.filter((m) => !existing.has(m.name))) {
+        // The parent's columns, generated columns, NOT NULL and CHECK constraints (attaching needs them);
+        // the unique key's index is made when it is attached. The table is empty, so the bounds are
+        // checked at once.
+        await c.query(
+          `CREATE TABLE ${p.name} (LIKE ${p.parent} INCLUDING DEFAULTS INCLUDING GENERATED INCLUDING CONSTRAINTS)`,
+        );
+        await c.query(
+          `ALTER TABLE ${p.parent} ATTACH PARTITION ${p.name} FOR VALUES FROM (${p.from}) TO (${p.to})`,
+        );
+      }
+    });
+    for (const p of missing) this.known.add(p.name);
+  }
+
+  /** Forgets what this process knew (a partition was dropped elsewhere): the next ensure looks again. */
+  forget(): void {
+    this.known.clear();
+  }
+
+  /** The day partitions that exist now. */
+  async list(c: pg.ClientBase | pg.Pool = this.pool): Promise<Partition[]> {
+    const parents = [...ENTRY_PARENTS, QUARANTINE_PARENT];
+    const { rows } = await c.query<{ name: string }>(
+      `SELECT child.relname AS name FROM pg_inherits i
+       JOIN pg_class child ON child.oid = i.inhrelid
+       WHERE i.inhparent = ANY ($1::regclass[])`,
+      [parents],
+    );
+    return rows.map((r) => parsePartition(r.name)).filter((p): p is Partition => p !== null);
+  }
+
+  /**
+   * Retention at `beforeMs`: drops every partition whose rows all precede it, and deletes the rows before
+   * it from the partitions it falls inside (none when it is a day's start, as retention's cutoffs are).
+   */
+  async prune(beforeMs: number): Promise<DroppedPartitions> {
+    return transaction(this.pool, async (c) => {
+      await this.lock(c, this.dropLockTimeoutMs);
+      const plan = retentionPlan(await this.list(c), beforeMs);
+      const rows: Record<string, number> = {};
+      const add = (parent: string, n: number) => (rows[parent] = (rows[parent] ?? 0) + n);
+      for (const p of plan.trim) {
+        const r = await c.query(`DELETE FROM ${p.name} WHERE timestamp < $1`, [beforeMs]);
+        add(p.parent, r.rowCount ?? 0);
+      }
+      for (const p of plan.drop) {
+        const { rows: counted } = await c.query<{ n: number }>(`SELECT count(*)::bigint AS n FROM ${p.name}`);
+        add(p.parent, counted[0]!.n);
+        await c.query(`DROP TABLE ${p.name}`);
+        this.known.delete(p.name);
+      }
+      return { rows, dropped: plan.drop.map((p) => p.name) };
+    });
+  }
+
+  /** One process at a time; then the DDL waits at most `timeoutMs` for the tables' locks. */
+  private async lock(c: pg.ClientBase, timeoutMs: number): Promise<void> {
+    await c.query('SELECT pg_advisory_xact_lock($1)', [PARTITION_LOCK]);
+    await c.query(`SET LOCAL lock_timeout = ${Math.max(1, Math.floor(timeoutMs))}`);
+  }
+}

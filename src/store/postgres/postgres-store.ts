@@ -1,0 +1,96 @@
+// The archive on PostgreSQL: one pool, migrated at open, with the day partitions made ahead.
+import type pg from 'pg';
+import { EdgelogError } from '../../errors/index.js';
+import type { Logger } from '../../logger.js';
+import { redact } from '../../redact.js';
+import { HOUR_MS } from '../hourly-rollup.js';
+import type { ArchiveStore, MigrationResult, PruneResult } from '../store.js';
+import { PostgresAlerts } from './alerts.js';
+import { displayDatabaseUrl, openPool, poolConfig, type PostgresOptions } from './connection.js';
+import { PostgresGuardian } from './guardian.js';
+import { PostgresLedger } from './ledger.js';
+import { POSTGRES_MIGRATIONS_DIR, migratePostgres } from './migrate.js';
+import { PageWriter } from './page-writer.js';
+import { daysAround } from './partition-plan.js';
+import { Partitions } from './partitions.js';
+import { PostgresQuarantine } from './quarantine.js';
+import { PostgresQueries } from './read-only-query.js';
+import { PostgresReports } from './reports.js';
+import { transaction } from './transaction.js';
+
+export interface PostgresStoreOptions extends PostgresOptions {
+  logger?: Logger;
+  /** Day partitions made ahead of today. @defaultValue 3 */
+  partitionDaysAhead?: number;
+  /** @defaultValue POSTGRES_MIGRATIONS_DIR */
+  migrationsDir?: string;
+  /** @defaultValue Date.now */
+  now?: () => number;
+}
+
+/**
+ * Opens the archive at `opts.url`, applies pending migrations and makes the partitions of the days
+ * around now. Fails with a message naming the server (never its password) when it cannot.
+ */
+export async function openPostgresStore(opts: PostgresStoreOptions): Promise<ArchiveStore> {
+  const pool = openPool(opts, (err) =>
+    opts.logger?.warn({ err: redact(err.message) }, 'an idle PostgreSQL connection was closed'),
+  );
+  const location = displayDatabaseUrl(opts.url);
+  const migrationsDir = opts.migrationsDir ?? POSTGRES_MIGRATIONS_DIR;
+  const now = opts.now ?? Date.now;
+  const partitions = new Partitions(pool);
+  const ahead = opts.partitionDaysAhead ?? 3;
+  try {
+    const results = await migratePostgres(pool, migrationsDir);
+    const bad = results.find((r) => r.status === 'failed');
+    if (bad) throw new EdgelogError(`migration ${bad.name} failed: ${bad.error}`);
+    const applied = results.filter((r) => r.status === 'applied').map((r) => r.name);
+    if (applied.length > 0) opts.logger?.info({ applied, database: location }, 'database migrated');
+    await partitions.ensureDays(daysAround(now(), ahead));
+  } catch (cause) {
+    await pool.end().catch(() => {});
+    if (cause instanceof EdgelogError) throw cause;
+    throw new EdgelogError(`cannot open the database ${location}: ${(cause as Error).message}`, {
+      retryable: true,
+      cause,
+    });
+  }
+  const writer = new PageWriter(pool, partitions);
+  let closed: Promise<void> | null = null;
+  return {
+    dialect: 'postgres',
+    location,
+    ledger: new PostgresLedger(pool),
+    quarantine: new PostgresQuarantine(pool),
+    guardian: new PostgresGuardian(pool),
+    alerts: new PostgresAlerts(pool),
+    reports: new PostgresReports(pool),
+    queries: new PostgresQueries(queryClientConfig(poolConfig(opts))),
+    storePage: (key, owner, page, at, leaseMs) => writer.store(key, owner, page, at, leaseMs),
+    prepareAhead: (at) => partitions.ensureDays(daysAround(at, ahead)),
+    prune: (beforeMs) => prune(pool, partitions, beforeMs),
+    migrate: (): Promise<MigrationResult[]> => migratePostgres(pool, migrationsDir),
+    close: () => (closed ??= pool.end()),
+  };
+}
+
+/** The query connection: the pool's settings without the pool's own. */
+function queryClientConfig(c: pg.PoolConfig): pg.ClientConfig {
+  const { max: _max, types: _types, ...client } = c;
+  return { ...client, application_name: 'edgelog query' };
+}
+
+async function prune(pool: pg.Pool, partitions: Partitions, beforeMs: number): Promise<PruneResult> {
+  const { rows } = await partitions.prune(beforeMs);
+  const hour = beforeMs - (beforeMs % HOUR_MS);
+  await transaction(pool, async (c) => {
+    await c.query('DELETE FROM origin_hourly WHERE hour < $1', [hour]);
+    await c.query('DELETE FROM shield_hourly WHERE hour < $1', [hour]);
+  });
+  return {
+    origin: rows.origin_error_logs ?? 0,
+    shield: rows.shield_event_logs ?? 0,
+    quarantined: rows.quarantined_entries ?? 0,
+  };
+}

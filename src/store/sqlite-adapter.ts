@@ -1,0 +1,296 @@
+// Phase A scaffolding: the ArchiveStore interface over the current SQLite repositories, unchanged, so the
+// store conformance suite (test/postgres/conformance.ts) holds both stores to one specification. Phase B
+// moves the SQLite code under src/store/sqlite/ and replaces this file.
+//
+// SQLite is synchronous underneath: every method does its work at once and returns a settled promise.
+// Two deliberate limits of this adapter: `reports.snapshot` reads inside a deferred transaction that
+// stays open across the reader's awaits (fine while the reads are this adapter's synchronous ones), and
+// `queries.readOnly` takes no time bound (the CLI's child process keeps doing that: src/query/).
+import { AlertsRepository } from '../alerts/alerts.repository.js';
+import type { Notice } from '../alerts/payload.js';
+import { openArchive, type Archive, type ArchiveOptions } from './archive.js';
+import { openDatabase, type Db } from './database.js';
+import type { DayKey, LogSource } from './ledger-types.js';
+import { migrate } from './migrate.js';
+import { StoreQueryError } from './store-query-error.js';
+import type {
+  AlertsStore,
+  ArchiveStore,
+  GuardianSnapshotRow,
+  LeaseLost,
+  PageInput,
+  PageStored,
+  QueryCursor,
+  QueryValue,
+  RawDimension,
+  ReadScope,
+  ReportReads,
+  RollupDimension,
+  TopItem,
+} from './store.js';
+
+const TABLES: Record<LogSource, { raw: string; rollup: string; zone: string }> = {
+  origin: { raw: 'origin_error_logs', rollup: 'origin_hourly', zone: 'pull_zone_id' },
+  shield: { raw: 'shield_event_logs', rollup: 'shield_hourly', zone: 'shield_zone_id' },
+};
+
+const DIMENSIONS: Record<RollupDimension, string> = {
+  status_class: `CASE WHEN status_code BETWEEN 100 AND 599 THEN (status_code / 100) || 'xx'
+    WHEN status_code = 0 THEN NULL ELSE 'other' END`,
+  status_code: 'NULLIF(status_code, 0)',
+  error_code: "NULLIF(error_code, '')",
+  rule_id: "NULLIF(rule_id, '')",
+  severity: "NULLIF(severity, '')",
+  status: "NULLIF(status, '')",
+};
+
+/** Thrown inside a page's transaction to roll it back when the lease is lost. */
+class LeaseLostSignal extends Error {}
+
+// An async function turns a synchronous throw into a rejected promise.
+// eslint-disable-next-line @typescript-eslint/require-await
+const settle = async <T>(work: () => T): Promise<T> => work();
+
+/** Opens the SQLite archive at `path` (migrated) as an ArchiveStore. */
+export function openSqliteStore(path: string, opts: ArchiveOptions = {}): ArchiveStore {
+  const archive = openArchive(path, opts);
+  const { db } = archive;
+  const alerts = new AlertsRepository(db);
+  return {
+    dialect: 'sqlite',
+    location: path,
+    ledger: {
+      get: (key) => settle(() => archive.ledger.get(key)),
+      claim: (key, owner, now, leaseMs, resume, abandoned) =>
+        settle(() => archive.ledger.claim(key, owner, now, leaseMs, resume, abandoned)),
+      renew: (key, owner, now, leaseMs) => settle(() => archive.ledger.renew(key, owner, now, leaseMs)),
+      finish: (key, owner, state, coveredUntil, now) =>
+        settle(() => archive.ledger.finish(key, owner, state, coveredUntil, now)),
+      stop: (key, owner, state, error, now, keep) =>
+        settle(() => archive.ledger.stop(key, owner, state, error, now, keep)),
+      list: (filter) => settle(() => archive.ledger.list(filter)),
+    },
+    quarantine: { list: (filter) => settle(() => archive.quarantine.list(filter)) },
+    guardian: {
+      // An absent `error` is undefined here too, so add()'s default (the metrics' own error) applies.
+      add: (zone, takenAt, metrics, error) =>
+        settle(() => archive.guardian.add(zone, takenAt, metrics, error)),
+      list: (zone, from, to) => settle(() => archive.guardian.list(zone, from, to)),
+    },
+    alerts: alertsStore(alerts),
+    reports: {
+      async snapshot(read) {
+        db.exec('BEGIN');
+        try {
+          return await read(reportReads(db));
+        } finally {
+          db.exec('COMMIT');
+        }
+      },
+    },
+    queries: {
+      readOnly: (sql, _opts, consume) => readOnlyQuery(path, sql, consume),
+    },
+    storePage: (key, owner, page, now, leaseMs) =>
+      settle(() => storePage(archive, key, owner, page, now, leaseMs)),
+    prepareAhead: () => Promise.resolve(),
+    prune: (beforeMs) =>
+      settle(() => ({
+        origin: archive.origin.prune(beforeMs),
+        shield: archive.shield.prune(beforeMs),
+        quarantined: 0,
+      })),
+    migrate: () => settle(() => migrate(db)),
+    close: () => archive.close(),
+  };
+}
+
+function storePage(
+  archive: Archive,
+  key: DayKey,
+  owner: string,
+  page: PageInput,
+  now: number,
+  leaseMs: number,
+): PageStored | LeaseLost {
+  if (page.source !== key.source)
+    throw new TypeError(`storePage: a ${page.source} page for a ${key.source} day`);
+  try {
+    return archive.db
+      .transaction((): PageStored => {
+        const stored =
+          page.source === 'origin'
+            ? archive.origin.store(key.zone, key.day, page.batch)
+            : archive.shield.store(key.zone, key.day, page.batch);
+        const rejected = page.batch.rejected;
+        const kept = archive.quarantine.store(key.source, key.zone, key.day, page.page, rejected, now);
+        const held = archive.ledger.recordPage(
+          key,
+          owner,
+          {
+            nextToken: page.nextToken,
+            entries: page.batch.logId.length + rejected.length,
+            pages: page.pages,
+            inserted: stored.inserted,
+            malformed: stored.malformed,
+            quarantined: rejected.length,
+            quarantineInserted: kept,
+            firstTs: stored.firstTs,
+            lastTs: stored.lastTs,
+          },
+          now,
+          leaseMs,
+        );
+        if (!held) throw new LeaseLostSignal();
+        return { kind: 'stored', ...stored, quarantineInserted: kept };
+      })
+      .immediate();
+  } catch (err) {
+    if (err instanceof LeaseLostSignal) return { kind: 'lease-lost' };
+    throw err;
+  }
+}
+
+function alertsStore(repo: AlertsRepository): AlertsStore {
+  return {
+    getState: (rule, zone) => settle(() => repo.getState(rule, zone)),
+    save: (key, state, measured, notices, now) =>
+      settle(() => repo.save(key, state, measured, notices as Array<{ hook: string; notice: Notice }>, now)),
+    listStates: () => settle(() => repo.listStates()),
+    unqueued: (limit) => settle(() => repo.unqueued(limit)),
+    createdSince: (since) => settle(() => repo.createdSince(since)),
+    markEnqueued: (id, hook, now) => settle(() => repo.markEnqueued(id, hook, now)),
+    markAttempt: (id, hook, now, error) => settle(() => repo.markAttempt(id, hook, now, error)),
+    notifications: (limit) => settle(() => repo.notifications(limit)),
+    coverage: (source, zone) => settle(() => new Map(repo.coverage(source, zone))),
+    count: (source, zone, from, to, filter) => settle(() => repo.count(source, zone, from, to, filter)),
+    lastSuccess: (source, zone) => settle(() => repo.lastSuccess(source, zone)),
+    lastTwoSnapshots: (zone, column) => settle(() => repo.lastTwoSnapshots(zone, column)),
+  };
+}
+
+function bounds(source: LogSource, scope: ReadScope) {
+  const t = TABLES[source];
+  const where = `${scope.zone === null ? '' : `${t.zone} = @zone AND `}hour >= @start AND hour < @end`;
+  const params = {
+    start: scope.startMs,
+    end: scope.endMs,
+    ...(scope.zone === null ? {} : { zone: scope.zone }),
+  };
+  return { t, where, params };
+}
+
+function reportReads(db: Db): ReportReads {
+  return {
+    zoneTotals: (source, scope) =>
+      settle(() => {
+        const { t, where, params } = bounds(source, scope);
+        return db
+          .prepare(
+            `SELECT ${t.zone} AS zone, sum(count) AS count FROM ${t.rollup} WHERE ${where}
+             GROUP BY ${t.zone} ORDER BY count DESC, zone`,
+          )
+          .all(params) as Array<{ zone: number; count: number }>;
+      }),
+    buckets: (source, scope, bucketMs) =>
+      settle(() => {
+        const { t, where, params } = bounds(source, scope);
+        return db
+          .prepare(
+            `SELECT hour - (hour % @size) AS start, sum(count) AS count FROM ${t.rollup} WHERE ${where}
+             GROUP BY start ORDER BY start`,
+          )
+          .all({ ...params, size: bucketMs }) as Array<{ start: number; count: number }>;
+      }),
+    rollupTop: (source, scope, dimension, limit) =>
+      settle(() => {
+        const { t, where, params } = bounds(source, scope);
+        return db
+          .prepare(
+            `SELECT ${DIMENSIONS[dimension]} AS key, sum(count) AS count FROM ${t.rollup} WHERE ${where}
+             GROUP BY key ORDER BY count DESC, key LIMIT @limit`,
+          )
+          .all({ ...params, limit: limit ?? -1 }) as Array<TopItem<string | number | null>>;
+      }),
+    rawTop: (source, zones, scope, column: RawDimension, limit) =>
+      settle(() => {
+        if (zones.length === 0) return [];
+        const t = TABLES[source];
+        return db
+          .prepare(
+            `SELECT ${column} AS key, count(*) AS count FROM ${t.raw}
+             WHERE ${t.zone} IN (SELECT value FROM json_each(@zones)) AND timestamp >= @start AND timestamp < @end
+             GROUP BY key ORDER BY count DESC, key LIMIT @limit`,
+          )
+          .all({ zones: JSON.stringify(zones), start: scope.startMs, end: scope.endMs, limit }) as TopItem[];
+      }),
+    ruleMessage: (zones, scope, ruleId) =>
+      settle(() => {
+        if (zones.length === 0) return null;
+        const row = db
+          .prepare(
+            `SELECT message FROM shield_event_logs
+             WHERE shield_zone_id IN (SELECT value FROM json_each(@zones)) AND timestamp >= @start
+               AND timestamp < @end AND rule_id = @rule AND message IS NOT NULL LIMIT 1`,
+          )
+          .get({ zones: JSON.stringify(zones), start: scope.startMs, end: scope.endMs, rule: ruleId }) as
+          { message: string } | undefined;
+        return row?.message ?? null;
+      }),
+    guardianSnapshots: (scope) =>
+      settle(
+        () =>
+          db
+            .prepare(
+              `SELECT * FROM api_guardian_snapshots
+               WHERE (@zone IS NULL OR shield_zone_id = @zone) AND taken_at >= @start AND taken_at < @end
+               ORDER BY shield_zone_id, taken_at, id`,
+            )
+            .all({
+              zone: scope.zone,
+              start: new Date(scope.startMs).toISOString(),
+              end: new Date(scope.endMs).toISOString(),
+            }) as GuardianSnapshotRow[],
+      ),
+  };
+}
+
+async function readOnlyQuery<T>(
+  path: string,
+  sql: string,
+  consume: (cursor: QueryCursor) => Promise<T>,
+): Promise<T> {
+  const db = openDatabase(path, { readonly: true });
+  try {
+    db.pragma('query_only = ON');
+    let stmt;
+    try {
+      stmt = db.prepare(sql);
+    } catch (err) {
+      throw new StoreQueryError('failed', `query failed: ${(err as Error).message}`, { cause: err });
+    }
+    if (!stmt.readonly) {
+      throw new StoreQueryError(
+        'refused',
+        'query refused: it would modify the archive (edgelog query is read-only)',
+      );
+    }
+    if (!stmt.reader) throw new StoreQueryError('refused', 'query refused: the statement returns no rows');
+    const columns = stmt.columns().map((c) => c.name);
+    const rows = stmt.raw(true).safeIntegers(true).iterate() as IterableIterator<QueryValue[]>;
+    return await consume({
+      columns,
+      next: (max) =>
+        settle(() => {
+          const out: QueryValue[][] = [];
+          for (let r = rows.next(); !r.done; r = rows.next()) {
+            out.push(r.value);
+            if (out.length >= max) break;
+          }
+          return out;
+        }),
+    });
+  } finally {
+    db.close();
+  }
+}

@@ -1,0 +1,392 @@
+// The archive as ingestion, the planner, alerts, reports and queries see it, whatever holds it: SQLite
+// (one file, synchronous underneath) or PostgreSQL (a server many workers share). Every operation is
+// asynchronous so both can implement it; each one is a whole unit of work (its own transaction), so a
+// caller never holds a transaction open across an await of its own.
+//
+// The guarantees every implementation keeps (test/postgres/conformance.ts checks them on both):
+// - storePage commits a page's rows, the hourly rollup counts of the new ones, its quarantined entries
+//   and the ledger's progress (checkpoint and counts) in ONE transaction, or nothing at all;
+// - inserts are idempotent on the entry key (zone, timestamp, log_id) and on the quarantine key, so a
+//   page stored twice adds nothing, and the rollups count each row once;
+// - a lease is held in the ledger row and checked inside the page's transaction: a page stored by a run
+//   that lost its lease is rolled back; leases expire by time (a holder known to be gone may be taken
+//   over at once), so they hold across hosts;
+// - the ledger's state rules (ledger-rules.ts): a later pass never makes a day's state say less.
+import type { ApiGuardianMetrics } from '../api/index.js';
+import type { Claim, DayKey, FinishState, LedgerRow, LogSource, StopState } from './ledger-types.js';
+import type { OriginBatch, ShieldBatch } from './rows.js';
+
+export type * from './ledger-types.js';
+export type { OriginBatch, OriginRow, RejectedEntry, ShieldBatch, ShieldRow } from './rows.js';
+
+export type StoreDialect = 'sqlite' | 'postgres';
+
+// --- Pages -------------------------------------------------------------------------------------------
+
+/** One page (a Shield page, or a chunk of an origin day) as ingestion hands it to the store. */
+export type PageInput =
+  | {
+      source: 'origin';
+      /** The rows, and in `batch.rejected` the entries that could not be keyed. */
+      batch: OriginBatch;
+      /** Where the rejected entries came: 0 for an origin answer. */
+      page: number;
+      /** Origin days have no checkpoint token. */
+      nextToken: null;
+      /** API calls this page covers: 1 for the first chunk of an answer, 0 for the others. */
+      pages: 0 | 1;
+    }
+  | {
+      source: 'shield';
+      batch: ShieldBatch;
+      /** The page's number in the day (1-based), where its rejected entries came. */
+      page: number;
+      /** The checkpoint: the token of the page after this one, null after the last. */
+      nextToken: string | null;
+      pages: 0 | 1;
+    };
+
+/** What storing a page's rows found (the ledger's progress is made of it). */
+export interface StoreResult {
+  /** Rows not yet archived (inserted now). */
+  inserted: number;
+  malformed: number;
+  firstTs: number | null;
+  lastTs: number | null;
+}
+
+export interface PageStored extends StoreResult {
+  kind: 'stored';
+  /** Rejected entries added to quarantined_entries now (the others were already there). */
+  quarantineInserted: number;
+}
+
+/** Another run holds the day now: nothing of the page was stored. */
+export interface LeaseLost {
+  kind: 'lease-lost';
+}
+
+// --- Ledger ------------------------------------------------------------------------------------------
+
+/** ingest_ledger. Mirrors the SQLite LedgerRepository's behaviour exactly (ledger-rules.ts). */
+export interface LedgerStore {
+  get(key: DayKey): Promise<LedgerRow | undefined>;
+  /**
+   * Takes the day for `owner` unless someone else holds a live lease (`busy`). An unfinished pass (a
+   * checkpoint and at least one page) is resumed when `resume` allows it; otherwise a new pass starts:
+   * the pass counts are reset, the day's totals kept, and an archived state kept (KEEP_ARCHIVED). Two
+   * claims racing for one day, from any host, end with exactly one holder.
+   * @param abandoned True when a lease holder is known to be gone (its process died on this machine):
+   *   its lease is taken at once. @defaultValue never
+   */
+  claim(
+    key: DayKey,
+    owner: string,
+    now: number,
+    leaseMs: number,
+    resume: boolean,
+    abandoned?: (owner: string) => boolean,
+  ): Promise<Claim>;
+  /** Extends `owner`'s lease to now + leaseMs. False if it no longer holds the day. */
+  renew(key: DayKey, owner: string, now: number, leaseMs: number): Promise<boolean>;
+  /**
+   * Ends a pass that reached the end of the day's data (a complete day stays complete), drops the
+   * checkpoint, raises covered_until and releases the lease. False if `owner` no longer holds the day.
+   */
+  finish(key: DayKey, owner: string, state: FinishState, coveredUntil: number, now: number): Promise<boolean>;
+  /**
+   * Ends or pauses a pass that did not reach the end and releases the lease; does nothing when `owner`
+   * no longer holds the day. The checkpoint is kept when `keepCheckpoint` (`running`, or a retryable
+   * failure); `expired` always drops it and keeps only `complete`, the others keep `complete` and
+   * `partial`. The error text is redacted before it is stored.
+   * @param keepCheckpoint @defaultValue state === 'running'
+   */
+  stop(
+    key: DayKey,
+    owner: string,
+    state: StopState,
+    error: string | null,
+    now: number,
+    keepCheckpoint?: boolean,
+  ): Promise<void>;
+  /** Every row, optionally for one source and zone, ordered by source, zone and newest day first. */
+  list(filter?: { source?: LogSource; zone?: number }): Promise<LedgerRow[]>;
+}
+
+// --- Quarantine, guardian snapshots -------------------------------------------------------------------
+
+export interface QuarantinedRow {
+  id: number;
+  source: LogSource;
+  zone_id: number;
+  log_date: string;
+  raw: string;
+  raw_hash: string;
+  reason: string;
+  page: number;
+  position: number;
+  first_seen_at: number;
+}
+
+export interface QuarantineStore {
+  /** Ordered by source, zone, day and arrival. */
+  list(filter?: { source?: LogSource; zone?: number; day?: string }): Promise<QuarantinedRow[]>;
+}
+
+export interface GuardianSnapshotRow {
+  id: number;
+  shield_zone_id: number;
+  taken_at: string;
+  total_blocked_requests: number | null;
+  total_logged_requests: number | null;
+  total_rate_limited: number | null;
+  total_requests_inspected: number | null;
+  total_failed_request_validation: number | null;
+  total_failed_authentication_enforcement: number | null;
+  overview: string | null;
+  error: string | null;
+}
+
+/** The counter columns of api_guardian_snapshots. */
+export type GuardianCounterColumn = Extract<keyof GuardianSnapshotRow, `total_${string}`>;
+
+export interface GuardianStore {
+  /** Stores one snapshot (a failed call too, with its error and no counters); returns its id. */
+  add(zone: number, takenAt: Date, metrics: ApiGuardianMetrics | null, error?: unknown): Promise<number>;
+  /** Snapshots of a zone in time order, optionally within [from, to) (ISO-8601 text). */
+  list(zone: number, from?: string, to?: string): Promise<GuardianSnapshotRow[]>;
+}
+
+// --- Alerts -------------------------------------------------------------------------------------------
+
+/** An alert rule's state for one zone (alerts/state-machine.ts AlertState has this shape). */
+export interface StoredAlertState {
+  state: 'inactive' | 'pending' | 'firing' | 'resolved';
+  since: number;
+  lastNotifiedAt: number | null;
+  firstEvaluatedAt: number;
+}
+
+export interface AlertStateRow {
+  rule: string;
+  zone_id: number;
+  source: string;
+  state: StoredAlertState['state'];
+  since: number;
+  fingerprint: string;
+  first_evaluated_at: number;
+  last_evaluated_at: number;
+  last_notified_at: number | null;
+  last_value: number | null;
+  last_threshold: number | null;
+  last_detail: string | null;
+}
+
+/** What the store needs of a notice (alerts/payload.ts Notice); the whole notice is kept as JSON. */
+export interface NoticeRecord {
+  id: string;
+  rule: string;
+  zone: number;
+  status: 'firing' | 'resolved';
+}
+
+export interface NotificationRow {
+  id: string;
+  hook: string;
+  rule: string;
+  zone_id: number;
+  status: string;
+  delivered_at: number | null;
+  attempts: number;
+  last_error: string | null;
+}
+
+/** Filters of a spike rule, matched against the rollups' columns. */
+export interface SpikeFilter {
+  statusCodeMin?: number | undefined;
+  statusCodeMax?: number | undefined;
+  errorCode?: string | undefined;
+  severity?: string | undefined;
+  ruleId?: string | undefined;
+  status?: string | undefined;
+}
+
+/** alert_state, alert_notifications (the outbox), and the figures the rules measure. */
+export interface AlertsStore<N extends NoticeRecord = NoticeRecord> {
+  getState(rule: string, zone: number): Promise<StoredAlertState | undefined>;
+  /** Saves a rule's state and the notices of its change in one transaction (a notice once per hook). */
+  save(
+    key: { rule: string; zone: number; source: string; fingerprint: string },
+    state: StoredAlertState,
+    measured: { value: number | null; threshold: number | null; detail: unknown },
+    notices: ReadonlyArray<{ hook: string; notice: N }>,
+    now: number,
+  ): Promise<void>;
+  listStates(): Promise<AlertStateRow[]>;
+  /** Notices not yet handed to the delivery queue, oldest first. @param limit @defaultValue 1000 */
+  unqueued(limit?: number): Promise<Array<{ id: string; hook: string; notice: N }>>;
+  /** Notices created at or after `sinceMs` (by any process), oldest first. */
+  createdSince(sinceMs: number): Promise<Array<{ id: string; hook: string }>>;
+  markEnqueued(id: string, hook: string, now: number): Promise<void>;
+  /** Counts a delivery attempt; a null error marks the notice delivered. */
+  markAttempt(id: string, hook: string, now: number, error: string | null): Promise<void>;
+  /** Notices in the outbox, newest first. @param limit @defaultValue 50 */
+  notifications(limit?: number): Promise<NotificationRow[]>;
+  /** Per day of a zone (YYYY-MM-DD): the ledger's covered_until, for days that have one. */
+  coverage(source: string, zone: number): Promise<Map<string, number>>;
+  /** Entries matching a filter with an hour in [from, to), from the hourly rollups. */
+  count(source: LogSource, zone: number, from: number, to: number, filter: SpikeFilter): Promise<number>;
+  /** End of the zone's last successful pass (complete or partial), or null. */
+  lastSuccess(source: string, zone: number): Promise<number | null>;
+  /** The two most recent snapshots holding `column`, newest first. Throws for a column not a counter. */
+  lastTwoSnapshots(zone: number, column: string): Promise<Array<{ taken_at: string; value: number }>>;
+}
+
+// --- Reports ------------------------------------------------------------------------------------------
+
+/** One zone or every zone (null), and a window [startMs, endMs). */
+export interface ReadScope {
+  zone: number | null;
+  startMs: number;
+  endMs: number;
+}
+
+/** What a report counts from the rollups; each one names a column (or a class of one), NULL for "not given". */
+export type RollupDimension =
+  | 'status_class' // origin: '4xx', '5xx', 'other', NULL
+  | 'status_code' // origin
+  | 'error_code' // origin
+  | 'rule_id' // shield
+  | 'severity' // shield
+  | 'status'; // shield
+
+/** Entry columns a report counts (not in the rollups): read from the entries within the window. */
+export type RawDimension = 'request_url' | 'server_zone' | 'country' | 'asn' | 'method';
+
+export interface TopItem<K = string | null> {
+  key: K;
+  count: number;
+}
+
+export interface ReportReads {
+  /** Entries per zone within the scope, largest first, then by zone. */
+  zoneTotals(source: LogSource, scope: ReadScope): Promise<Array<{ zone: number; count: number }>>;
+  /** Entries per bucket of `bucketMs` (bucket start = hour - hour % bucketMs); empty buckets absent. */
+  buckets(
+    source: LogSource,
+    scope: ReadScope,
+    bucketMs: number,
+  ): Promise<Array<{ start: number; count: number }>>;
+  /** The most frequent values of a rollup dimension, largest first, then by key; null limit: all. */
+  rollupTop(
+    source: LogSource,
+    scope: ReadScope,
+    dimension: RollupDimension,
+    limit: number | null,
+  ): Promise<Array<TopItem<string | number | null>>>;
+  /** The most frequent values of an entry column among `zones`' entries in the window. */
+  rawTop(
+    source: LogSource,
+    zones: readonly number[],
+    scope: ReadScope,
+    column: RawDimension,
+    limit: number,
+  ): Promise<TopItem[]>;
+  /** One message of a Shield rule's events in the window (the rule's name), or null. */
+  ruleMessage(zones: readonly number[], scope: ReadScope, ruleId: string): Promise<string | null>;
+  /** Snapshots (with their counters) taken in the window, by zone then time. */
+  guardianSnapshots(scope: ReadScope): Promise<GuardianSnapshotRow[]>;
+}
+
+/** What a report reads, all from one consistent snapshot of the archive. */
+export interface ReportStore {
+  snapshot<T>(read: (reads: ReportReads) => Promise<T>): Promise<T>;
+}
+
+// --- Ad-hoc read-only queries (edgelog query) ------------------------------------------------------------
+
+/** A result cell: NULL, a float, an integer (bigint: every digit kept), text, or bytes. */
+export type QueryValue = null | number | bigint | string | Uint8Array;
+
+export interface QueryCursor {
+  /** The result's column names; known once `next` has been called (a result with no rows has them too). */
+  readonly columns: string[];
+  /** Up to `max` more rows; an empty array at the end. */
+  next(max: number): Promise<QueryValue[][]>;
+}
+
+export interface ReadOnlyQueryOptions {
+  /** Each read of the statement is stopped after this long; null for none. */
+  timeoutMs: number | null;
+}
+
+export interface QueryStore {
+  /**
+   * Runs one statement in a read-only transaction (a statement that would write fails, and nothing it
+   * did is kept) and hands its rows to `consume`, which pulls them in batches. Throws the store's
+   * QueryError / QueryTimeoutError equivalents through `consume`'s promise.
+   */
+  readOnly<T>(
+    sql: string,
+    opts: ReadOnlyQueryOptions,
+    consume: (cursor: QueryCursor) => Promise<T>,
+  ): Promise<T>;
+}
+
+// --- Migrations, retention -----------------------------------------------------------------------------
+
+export interface MigrationResult {
+  id: number;
+  name: string;
+  status: 'applied' | 'already-applied' | 'failed' | 'not-run' | 'changed-after-apply';
+  error?: string;
+}
+
+export interface PruneResult {
+  /** Entry rows removed. */
+  origin: number;
+  shield: number;
+  /** Quarantined entries removed (PostgreSQL drops their day partitions; SQLite keeps them: 0). */
+  quarantined: number;
+}
+
+// --- The archive ------------------------------------------------------------------------------------------
+
+export interface ArchiveStore {
+  readonly dialect: StoreDialect;
+  /** Where the archive is, for messages: a file path, or a URL without its password. */
+  readonly location: string;
+  readonly ledger: LedgerStore;
+  readonly quarantine: QuarantineStore;
+  readonly guardian: GuardianStore;
+  readonly alerts: AlertsStore;
+  readonly reports: ReportStore;
+  readonly queries: QueryStore;
+  /**
+   * Stores a page for `owner`, who must hold the day's lease: its rows (idempotently), the hourly
+   * rollup counts of the new ones, its rejected entries in quarantine, and the ledger's progress
+   * (checkpoint `nextToken`, the pass's counts, the day's totals, lease extended to now + leaseMs), in one
+   * transaction. `lease-lost` (nothing stored) when another run holds the day now.
+   */
+  storePage(
+    key: DayKey,
+    owner: string,
+    page: PageInput,
+    now: number,
+    leaseMs: number,
+  ): Promise<PageStored | LeaseLost>;
+  /**
+   * Makes the archive ready for the days around `now` (PostgreSQL: creates the day partitions of today
+   * and the next days ahead of the writes; SQLite: nothing). storePage also prepares any day it stores.
+   */
+  prepareAhead(now: number): Promise<void>;
+  /**
+   * Retention: removes entries with a timestamp before `beforeMs`, and the rollup hours before it
+   * (PostgreSQL drops whole day partitions).
+   */
+  prune(beforeMs: number): Promise<PruneResult>;
+  /** Applies pending migrations (openStore already did); reports each file, never throws for one. */
+  migrate(): Promise<MigrationResult[]>;
+  /** Closes every connection; waits for work in flight. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,565 @@
+// The store conformance suite: what every ArchiveStore must do, written once and run against each
+// store (conformance-sqlite.test.ts, conformance-postgres.test.ts). The SQLite store's behaviour is the
+// specification; the suite reads the archives back with SQL both dialects share.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ApiGuardianMetrics } from '../../src/api/index.js';
+import { originBatch, shieldBatch, type OriginRow, type ShieldRow } from '../../src/store/rows.js';
+import type { ArchiveStore, DayKey, PageInput, RejectedEntry } from '../../src/store/store.js';
+import { StoreQueryError } from '../../src/store/store-query-error.js';
+
+export interface StoreUnderTest {
+  store: ArchiveStore;
+  /** A second store on the same archive (another connection, as another worker would have). */
+  another(): Promise<ArchiveStore>;
+  cleanup(): Promise<void>;
+}
+
+export const DAY = '2026-11-20';
+export const DAY_START = Date.parse(`${DAY}T00:00:00Z`);
+const HOUR = 3_600_000;
+const DAY_MS = 86_400_000;
+export const NOW = DAY_START + 3 * 86_400_000;
+const LEASE = 60_000;
+
+/** Rows of a query as objects, integers as numbers (through the store's read-only query path). */
+export async function select(store: ArchiveStore, sql: string): Promise<Array<Record<string, unknown>>> {
+  return store.queries.readOnly(sql, { timeoutMs: 10_000 }, async (cursor) => {
+    const rows: unknown[][] = [];
+    for (let batch = await cursor.next(500); batch.length > 0; batch = await cursor.next(500))
+      rows.push(...batch);
+    const names = cursor.columns;
+    return rows.map((r) =>
+      Object.fromEntries(r.map((v, i) => [names[i]!, typeof v === 'bigint' ? Number(v) : v])),
+    );
+  });
+}
+
+export async function count(store: ArchiveStore, sql: string): Promise<number> {
+  const [row] = await select(store, sql);
+  return Number(Object.values(row!)[0]);
+}
+
+export function originRows(n: number, from = 0, at = DAY_START): OriginRow[] {
+  return Array.from({ length: n }, (_, k) => {
+    const i = from + k;
+    return {
+      logId: `o-${i}`,
+      timestamp: at + ((i * 997_003) % DAY_MS), // spread over the day's hours
+      requestUrl: `https://cdn.example/p/${i % 7}`,
+      message: `failed ${i}`,
+      errorCode: i % 5 === 0 ? null : ['http_timeout', 'dns_lookup'][i % 2]!,
+      statusCode: i % 6 === 0 ? null : [502, 504, 404][i % 3]!,
+      serverZone: i % 4 === 0 ? null : 'DE',
+      log: i % 9 === 0 ? '{bad' : `{"i":${i},"text":"tab\\there\\nnew \\\\ line"}`,
+      labels: '{"ServerZone":"DE"}',
+      parseError: i % 9 === 0 ? 'log is not valid JSON' : null,
+    };
+  });
+}
+
+export function shieldRows(n: number, from = 0, at = DAY_START): ShieldRow[] {
+  return Array.from({ length: n }, (_, k) => {
+    const i = from + k;
+    return {
+      logId: `s-${i}`,
+      timestamp: at + ((i * 613_001) % DAY_MS),
+      asn: `AS${i % 3}`,
+      country: ['DE', 'US', null][i % 3]!,
+      ruleId: i % 8 === 0 ? null : `rule-${i % 4}`,
+      severity: ['LOW', 'HIGH'][i % 2]!,
+      method: 'GET',
+      ruleGroup: 'g',
+      status: i % 10 === 0 ? null : ['BLOCKED', 'LOGGED'][i % 2]!,
+      serverZone: 'EU',
+      url: `/x/${i}`,
+      remoteIp: '10.0.0.x',
+      message: `Rule ${i % 4}`,
+      log: `{"i":${i}}`,
+      parseError: null,
+      extraLabels: i % 2 ? '{"extra":"1"}' : null,
+    };
+  });
+}
+
+const rejected = (n: number, page = 0): RejectedEntry[] =>
+  Array.from({ length: n }, (_, i) => ({
+    position: i * 3 + 1,
+    raw: JSON.stringify({ logId: null, n: i, page }),
+    reason: 'logId: expected a non-empty string, got null',
+  }));
+
+export function shieldPage(rows: ShieldRow[], page: number, nextToken: string | null, reject = 0): PageInput {
+  const batch = shieldBatch(rows);
+  batch.rejected = rejected(reject, page);
+  return { source: 'shield', batch, page, nextToken, pages: 1 };
+}
+
+export function originPage(rows: OriginRow[], reject = 0, pages: 0 | 1 = 1): PageInput {
+  const batch = originBatch(rows);
+  batch.rejected = rejected(reject);
+  return { source: 'origin', batch, page: 0, nextToken: null, pages };
+}
+
+const ORIGIN_ROLLUP_FROM_ROWS = `SELECT pull_zone_id, timestamp - timestamp % ${HOUR} AS hour,
+  coalesce(status_code, 0) AS status_code, coalesce(error_code, '') AS error_code, count(*) AS count
+  FROM origin_error_logs GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4`;
+const ORIGIN_ROLLUP = `SELECT pull_zone_id, hour, status_code, error_code, count FROM origin_hourly
+  ORDER BY 1, 2, 3, 4`;
+const SHIELD_ROLLUP_FROM_ROWS = `SELECT shield_zone_id, timestamp - timestamp % ${HOUR} AS hour,
+  coalesce(rule_id, '') AS rule_id, coalesce(severity, '') AS severity, coalesce(status, '') AS status,
+  count(*) AS count FROM shield_event_logs GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, 2, 3, 4, 5`;
+const SHIELD_ROLLUP = `SELECT shield_zone_id, hour, rule_id, severity, status, count FROM shield_hourly
+  ORDER BY 1, 2, 3, 4, 5`;
+
+/** The conformance suite against the stores `open` makes (one fresh archive per test). */
+export function storeConformance(name: string, open: () => Promise<StoreUnderTest>): void {
+  describe(`ArchiveStore conformance: ${name}`, () => {
+    let t: StoreUnderTest;
+    let store: ArchiveStore;
+    let zone = 100;
+    /** A day key of its own for each test (the archive is shared by the tests of this file). */
+    const freshKey = (source: 'origin' | 'shield'): DayKey => ({ source, zone: ++zone, day: DAY });
+
+    beforeAll(async () => {
+      t = await open();
+      store = t.store;
+    });
+    afterAll(async () => {
+      await t?.cleanup();
+    });
+
+    it('stores a page with its rollup and ledger progress; the same page again adds nothing', async () => {
+      const key = freshKey('shield');
+      const claim = await store.ledger.claim(key, 'w1', NOW, LEASE, true);
+      expect(claim).toMatchObject({ kind: 'claimed', resumed: false });
+      const rows = shieldRows(300);
+      const firstTs = Math.min(...rows.map((r) => r.timestamp));
+      const lastTs = Math.max(...rows.map((r) => r.timestamp));
+      const first = await store.storePage(key, 'w1', shieldPage(rows, 1, 't2', 2), NOW, LEASE);
+      expect(first).toEqual({
+        kind: 'stored',
+        inserted: 300,
+        malformed: 0,
+        firstTs,
+        lastTs,
+        quarantineInserted: 2,
+      });
+      const rollupBefore = await select(
+        store,
+        `${SHIELD_ROLLUP.replace('ORDER', `WHERE shield_zone_id = ${key.zone} ORDER`)}`,
+      );
+      const again = await store.storePage(key, 'w1', shieldPage(rows, 1, 't2', 2), NOW + 1, LEASE);
+      expect(again).toMatchObject({ kind: 'stored', inserted: 0, quarantineInserted: 0 });
+      expect(
+        await count(store, `SELECT count(*) FROM shield_event_logs WHERE shield_zone_id = ${key.zone}`),
+      ).toBe(300);
+      expect(
+        await select(store, `${SHIELD_ROLLUP.replace('ORDER', `WHERE shield_zone_id = ${key.zone} ORDER`)}`),
+      ).toEqual(rollupBefore);
+      const row = (await store.ledger.get(key))!;
+      expect(row).toMatchObject({
+        state: 'running',
+        next_token: 't2',
+        pages: 2,
+        entries: 604,
+        new_entries: 300,
+        quarantined: 4,
+        archived_entries: 300,
+        quarantined_entries: 2,
+        first_ts: firstTs,
+        last_ts: lastTs,
+        lease_owner: 'w1',
+        lease_until: NOW + 1 + LEASE,
+      });
+    });
+
+    it('counts into the rollups exactly the rows stored, through partly archived pages', async () => {
+      const key = freshKey('origin');
+      await store.ledger.claim(key, 'w1', NOW, LEASE, true);
+      const rows = originRows(400);
+      await store.storePage(key, 'w1', originPage(rows.slice(0, 150)), NOW, LEASE);
+      // Overlaps the first page by 50 rows: only 200 are new.
+      const r = await store.storePage(key, 'w1', originPage(rows.slice(100, 350), 0, 0), NOW, LEASE);
+      expect(r).toMatchObject({ kind: 'stored', inserted: 200 });
+      await store.storePage(key, 'w1', originPage(rows.slice(300)), NOW, LEASE);
+      const where = `WHERE pull_zone_id = ${key.zone}`;
+      expect(await count(store, `SELECT count(*) FROM origin_error_logs ${where}`)).toBe(400);
+      expect(await select(store, ORIGIN_ROLLUP.replace('ORDER', `${where} ORDER`))).toEqual(
+        await select(store, ORIGIN_ROLLUP_FROM_ROWS.replace('GROUP', `${where} GROUP`)),
+      );
+      expect((await store.ledger.get(key))!).toMatchObject({ pages: 2, archived_entries: 400, entries: 500 });
+      // Values round-trip exactly (tabs, newlines, backslashes, NULLs).
+      const [stored] = await select(
+        store,
+        `SELECT log, error_code, status_code, server_zone, parse_error, time FROM origin_error_logs
+         ${where} AND log_id = 'o-1'`,
+      );
+      const o1 = rows[1]!;
+      expect(stored).toEqual({
+        log: o1.log,
+        error_code: o1.errorCode,
+        status_code: o1.statusCode,
+        server_zone: o1.serverZone,
+        parse_error: null,
+        time: new Date(o1.timestamp).toISOString(),
+      });
+    });
+
+    it('rollups equal GROUP BY of the Shield rows', async () => {
+      const key = freshKey('shield');
+      await store.ledger.claim(key, 'w1', NOW, LEASE, true);
+      const rows = shieldRows(500);
+      await store.storePage(key, 'w1', shieldPage(rows.slice(0, 300), 1, 't2'), NOW, LEASE);
+      await store.storePage(key, 'w1', shieldPage(rows.slice(250), 2, null), NOW, LEASE);
+      const where = `WHERE shield_zone_id = ${key.zone}`;
+      expect(await select(store, SHIELD_ROLLUP.replace('ORDER', `${where} ORDER`))).toEqual(
+        await select(store, SHIELD_ROLLUP_FROM_ROWS.replace('GROUP', `${where} GROUP`)),
+      );
+    });
+
+    it('keeps a rejected entry once per place and text; the ledger counts each pass', async () => {
+      const key = freshKey('shield');
+      await store.ledger.claim(key, 'w1', NOW, LEASE, true);
+      await store.storePage(key, 'w1', shieldPage([], 1, 't2', 3), NOW, LEASE);
+      const again = await store.storePage(key, 'w1', shieldPage([], 1, 't2', 3), NOW, LEASE);
+      expect(again).toMatchObject({ kind: 'stored', inserted: 0, quarantineInserted: 0 });
+      // Entries at the same places of another page are other entries.
+      const other = await store.storePage(key, 'w1', shieldPage([], 2, null, 3), NOW, LEASE);
+      expect(other).toMatchObject({ quarantineInserted: 3 });
+      const list = await store.quarantine.list({ source: 'shield', zone: key.zone });
+      expect(list.map((q) => [q.page, q.position])).toEqual([
+        [1, 1],
+        [1, 4],
+        [1, 7],
+        [2, 1],
+        [2, 4],
+        [2, 7],
+      ]);
+      expect(list[0]).toMatchObject({ log_date: DAY, reason: expect.stringContaining('logId') as string });
+      expect((await store.ledger.get(key))!).toMatchObject({
+        quarantined: 9,
+        quarantined_entries: 6,
+        entries: 9,
+      });
+    });
+
+    it('refuses a day held by a live lease, hands over an expired or abandoned one', async () => {
+      const key = freshKey('shield');
+      const other = await t.another();
+      try {
+        expect(await store.ledger.claim(key, 'w1', NOW, LEASE, true)).toMatchObject({ kind: 'claimed' });
+        expect(await other.ledger.claim(key, 'w2', NOW + 1000, LEASE, true)).toEqual({
+          kind: 'busy',
+          owner: 'w1',
+          until: NOW + LEASE,
+        });
+        expect(await store.ledger.renew(key, 'w1', NOW + 2000, LEASE)).toBe(true);
+        expect(await other.ledger.renew(key, 'w2', NOW + 2000, LEASE)).toBe(false);
+        // The holder is known to be gone: taken at once.
+        const gone = await other.ledger.claim(key, 'w2', NOW + 3000, LEASE, true, (o) => o === 'w1');
+        expect(gone).toMatchObject({ kind: 'claimed' });
+        // Past the lease: taken by time alone.
+        const late = NOW + 3000 + LEASE + 1;
+        expect(await store.ledger.claim(key, 'w1', late, LEASE, true)).toMatchObject({ kind: 'claimed' });
+        expect((await store.ledger.get(key))!.lease_owner).toBe('w1');
+      } finally {
+        await other.close();
+      }
+    });
+
+    it('rolls back a page stored by a run that lost its lease', async () => {
+      const key = freshKey('shield');
+      await store.ledger.claim(key, 'w1', NOW, LEASE, true);
+      await store.storePage(key, 'w1', shieldPage(shieldRows(10), 1, 't2'), NOW, LEASE);
+      const taken = await store.ledger.claim(key, 'w2', NOW + LEASE + 1, LEASE, true);
+      expect(taken).toMatchObject({ kind: 'claimed', resumed: true });
+      const before = (await store.ledger.get(key))!;
+      // New rows (the copy path) and re-sent rows (the merge path) alike.
+      for (const rows of [shieldRows(20, 10), shieldRows(20, 0)]) {
+        const lost = await store.storePage(key, 'w1', shieldPage(rows, 2, 't3', 1), NOW + LEASE + 2, LEASE);
+        expect(lost).toEqual({ kind: 'lease-lost' });
+      }
+      expect(
+        await count(store, `SELECT count(*) FROM shield_event_logs WHERE shield_zone_id = ${key.zone}`),
+      ).toBe(10);
+      expect(await count(store, `SELECT count(*) FROM quarantined_entries WHERE zone_id = ${key.zone}`)).toBe(
+        0,
+      );
+      expect(
+        await count(store, `SELECT sum(count) FROM shield_hourly WHERE shield_zone_id = ${key.zone}`),
+      ).toBe(10);
+      expect(await store.ledger.get(key)).toEqual(before);
+      expect(await store.ledger.finish(key, 'w1', 'complete', NOW, NOW + LEASE + 3)).toBe(false);
+      await store.ledger.stop(key, 'w1', 'failed', 'too late', NOW + LEASE + 3);
+      expect(await store.ledger.get(key)).toEqual(before);
+    });
+
+    it('gives a racing claim to exactly one of two connections', async () => {
+      const other = await t.another();
+      try {
+        for (let round = 0; round < 5; round++) {
+          const key = freshKey('origin');
+          if (round % 2 === 1) {
+            // An existing row whose lease ran out.
+            await store.ledger.claim(key, 'old', NOW - 2 * LEASE, LEASE, true);
+          }
+          const results = await Promise.all([
+            store.ledger.claim(key, 'a', NOW, LEASE, true),
+            other.ledger.claim(key, 'b', NOW, LEASE, true),
+          ]);
+          expect(results.map((r) => r.kind).sort()).toEqual(['busy', 'claimed']);
+          const winner = results[0].kind === 'claimed' ? 'a' : 'b';
+          expect((await store.ledger.get(key))!.lease_owner).toBe(winner);
+        }
+      } finally {
+        await other.close();
+      }
+    });
+
+    it('resumes an interrupted pass from its checkpoint, or starts over when told to', async () => {
+      const key = freshKey('shield');
+      await store.ledger.claim(key, 'w1', NOW, LEASE, true);
+      await store.storePage(key, 'w1', shieldPage(shieldRows(5), 1, 't2'), NOW, LEASE);
+      await store.ledger.stop(key, 'w1', 'running', 'interrupted', NOW + 1);
+      expect((await store.ledger.get(key))!).toMatchObject({ lease_owner: null, next_token: 't2', pages: 1 });
+      const resumed = await store.ledger.claim(key, 'w2', NOW + 2, LEASE, true);
+      expect(resumed).toMatchObject({ kind: 'claimed', resumed: true, row: { next_token: 't2', pages: 1 } });
+      const fresh = await store.ledger.claim(key, 'w2', NOW + 3, LEASE, false);
+      expect(fresh).toMatchObject({
+        kind: 'claimed',
+        resumed: false,
+        row: { next_token: '', pages: 0, entries: 0, archived_entries: 5, pass_started_at: NOW + 3 },
+      });
+      // A retryable failure keeps the checkpoint, a permanent one drops it.
+      await store.storePage(key, 'w2', shieldPage(shieldRows(5), 1, 't2'), NOW + 4, LEASE);
+      await store.ledger.stop(key, 'w2', 'failed', 'HTTP 503', NOW + 5, true);
+      expect((await store.ledger.get(key))!).toMatchObject({ state: 'failed', next_token: 't2' });
+      await store.ledger.claim(key, 'w2', NOW + 6, LEASE, true);
+      await store.ledger.stop(key, 'w2', 'failed', 'HTTP 400', NOW + 7);
+      expect((await store.ledger.get(key))!).toMatchObject({ state: 'failed', next_token: null });
+    });
+
+    it('keeps complete complete and partial partial, whatever a later pass meets', async () => {
+      const key = freshKey('origin');
+      await store.ledger.claim(key, 'w1', NOW, LEASE, true);
+      expect(await store.ledger.finish(key, 'w1', 'complete', NOW - 5, NOW + 1)).toBe(true);
+      expect((await store.ledger.get(key))!).toMatchObject({
+        state: 'complete',
+        covered_until: NOW - 5,
+        finished_at: NOW + 1,
+        lease_owner: null,
+      });
+      for (const [stop, error] of [
+        ['failed', 'HTTP 500 with key=[REDACTED]'],
+        ['incomplete', 'token repeated'],
+        ['expired', 'window'],
+        ['running', 'interrupted'],
+      ] as const) {
+        const claim = await store.ledger.claim(key, 'w2', NOW + 10, LEASE, false);
+        expect(claim).toMatchObject({ kind: 'claimed', row: { state: 'complete' } });
+        await store.ledger.stop(key, 'w2', stop, error, NOW + 11);
+        expect((await store.ledger.get(key))!).toMatchObject({ state: 'complete', last_error: error });
+      }
+      await store.ledger.claim(key, 'w2', NOW + 12, LEASE, false);
+      expect(await store.ledger.finish(key, 'w2', 'partial', NOW - 10, NOW + 13)).toBe(true);
+      expect((await store.ledger.get(key))!).toMatchObject({ state: 'complete', covered_until: NOW - 5 });
+
+      const partial = freshKey('origin');
+      await store.ledger.claim(partial, 'w1', NOW, LEASE, true);
+      await store.ledger.finish(partial, 'w1', 'partial', NOW - 5, NOW + 1);
+      await store.ledger.claim(partial, 'w1', NOW + 2, LEASE, false);
+      await store.ledger.stop(partial, 'w1', 'failed', 'HTTP 500', NOW + 3);
+      expect((await store.ledger.get(partial))!.state).toBe('partial');
+      await store.ledger.claim(partial, 'w1', NOW + 4, LEASE, false);
+      await store.ledger.stop(partial, 'w1', 'expired', 'window', NOW + 5);
+      expect((await store.ledger.get(partial))!).toMatchObject({ state: 'expired', next_token: null });
+    });
+
+    it('redacts the error text it stores', async () => {
+      const key = freshKey('origin');
+      await store.ledger.claim(key, 'w1', NOW, LEASE, true);
+      await store.ledger.stop(
+        key,
+        'w1',
+        'failed',
+        'GET https://user:hunter22@example.test/x failed',
+        NOW + 1,
+      );
+      expect((await store.ledger.get(key))!.last_error).not.toContain('hunter22');
+    });
+
+    it('lists the ledger by source and zone, newest day first', async () => {
+      const key = freshKey('origin');
+      for (const day of ['2026-11-18', '2026-11-19']) {
+        await store.ledger.claim({ ...key, day }, 'w1', NOW, LEASE, true);
+      }
+      const rows = await store.ledger.list({ source: 'origin', zone: key.zone });
+      expect(rows.map((r) => r.log_date)).toEqual(['2026-11-19', '2026-11-18']);
+      expect(typeof rows[0]!.zone_id).toBe('number');
+    });
+
+    it('saves alert state and its notices once, and measures rules on the rollups', async () => {
+      const notice = { id: 'n1', rule: 'spike', zone: 7, status: 'firing' as const, summary: 's' };
+      const key = { rule: 'spike', zone: 7, source: 'origin', fingerprint: 'f' };
+      const state = { state: 'firing' as const, since: NOW, lastNotifiedAt: NOW, firstEvaluatedAt: NOW - 5 };
+      const measured = { value: 12.5, threshold: 10, detail: { window: '1h' } };
+      await store.alerts.save(key, state, measured, [{ hook: 'h', notice }], NOW);
+      await store.alerts.save(key, state, measured, [{ hook: 'h', notice }], NOW + 1);
+      expect(await store.alerts.getState('spike', 7)).toEqual(state);
+      expect(await store.alerts.listStates()).toMatchObject([
+        { rule: 'spike', zone_id: 7, last_value: 12.5, last_evaluated_at: NOW + 1 },
+      ]);
+      expect(await store.alerts.unqueued()).toEqual([{ id: 'n1', hook: 'h', notice }]);
+      expect(await store.alerts.createdSince(NOW)).toEqual([{ id: 'n1', hook: 'h' }]);
+      await store.alerts.markEnqueued('n1', 'h', NOW + 2);
+      expect(await store.alerts.unqueued()).toEqual([]);
+      await store.alerts.markAttempt('n1', 'h', NOW + 3, 'HTTP 500');
+      await store.alerts.markAttempt('n1', 'h', NOW + 4, null);
+      expect(await store.alerts.notifications()).toEqual([
+        {
+          id: 'n1',
+          hook: 'h',
+          rule: 'spike',
+          zone_id: 7,
+          status: 'firing',
+          delivered_at: NOW + 4,
+          attempts: 2,
+          last_error: null,
+        },
+      ]);
+
+      const day = freshKey('origin');
+      await store.ledger.claim(day, 'w1', NOW, LEASE, true);
+      const rows = originRows(200);
+      await store.storePage(day, 'w1', originPage(rows), NOW, LEASE);
+      await store.ledger.finish(day, 'w1', 'complete', DAY_START + 86_400_000, NOW + 9);
+      const in5xx = rows.filter((r) => (r.statusCode ?? 0) >= 500 && (r.statusCode ?? 0) <= 599).length;
+      const end = DAY_START + 86_400_000;
+      expect(
+        await store.alerts.count('origin', day.zone, DAY_START, end, {
+          statusCodeMin: 500,
+          statusCodeMax: 599,
+        }),
+      ).toBe(in5xx);
+      expect(await store.alerts.count('origin', day.zone, DAY_START, end, { errorCode: 'dns_lookup' })).toBe(
+        rows.filter((r) => r.errorCode === 'dns_lookup').length,
+      );
+      expect(await store.alerts.count('shield', day.zone, DAY_START, end, {})).toBe(0);
+      expect(await store.alerts.coverage('origin', day.zone)).toEqual(new Map([[DAY, end]]));
+      expect(await store.alerts.lastSuccess('origin', day.zone)).toBe(NOW + 9);
+      expect(await store.alerts.lastSuccess('origin', 999_999)).toBeNull();
+    });
+
+    it('keeps guardian snapshots, failed calls too', async () => {
+      const metrics = {
+        data: { totalBlockedRequests: 5, totalLoggedRequests: 7, totalRequestsInspected: 100.9 },
+        error: null,
+      } as unknown as ApiGuardianMetrics;
+      const z = ++zone;
+      const id1 = await store.guardian.add(z, new Date(NOW), metrics);
+      const id2 = await store.guardian.add(z, new Date(NOW + HOUR), null, { errorKey: 'x' });
+      expect(id2).toBeGreaterThan(id1);
+      const list = await store.guardian.list(z);
+      expect(list).toMatchObject([
+        { id: id1, total_blocked_requests: 5, total_requests_inspected: 100, error: null },
+        { id: id2, total_blocked_requests: null, error: '{"errorKey":"x"}' },
+      ]);
+      expect(await store.guardian.list(z, new Date(NOW + 1).toISOString())).toHaveLength(1);
+      expect(await store.alerts.lastTwoSnapshots(z, 'total_blocked_requests')).toEqual([
+        { taken_at: new Date(NOW).toISOString(), value: 5 },
+      ]);
+      await expect(store.alerts.lastTwoSnapshots(z, 'id; DROP TABLE x')).rejects.toThrow(
+        /not a snapshot counter/,
+      );
+      const snaps = await store.reports.snapshot((r) =>
+        r.guardianSnapshots({ zone: z, startMs: NOW, endMs: NOW + 2 * HOUR }),
+      );
+      expect(snaps.map((s) => s.id)).toEqual([id1, id2]);
+    });
+
+    it('reads reports from the rollups and the entries', async () => {
+      const key = freshKey('origin');
+      await store.ledger.claim(key, 'w1', NOW, LEASE, true);
+      const rows = originRows(300);
+      await store.storePage(key, 'w1', originPage(rows), NOW, LEASE);
+      const scope = { zone: key.zone, startMs: DAY_START, endMs: DAY_START + 86_400_000 };
+      const report = await store.reports.snapshot(async (r) => ({
+        zones: await r.zoneTotals('origin', scope),
+        buckets: await r.buckets('origin', scope, 6 * HOUR),
+        classes: await r.rollupTop('origin', scope, 'status_class', null),
+        codes: await r.rollupTop('origin', scope, 'status_code', 2),
+        urls: await r.rawTop('origin', [key.zone], scope, 'server_zone', 5),
+      }));
+      expect(report.zones).toEqual([{ zone: key.zone, count: 300 }]);
+      expect(report.buckets.reduce((s, b) => s + b.count, 0)).toBe(300);
+      expect(report.buckets.map((b) => b.start)).toEqual([0, 1, 2, 3].map((q) => DAY_START + q * 6 * HOUR));
+      const tally = (f: (r: OriginRow) => string | number | null) => {
+        const m = new Map<string | number | null, number>();
+        for (const r of rows) m.set(f(r), (m.get(f(r)) ?? 0) + 1);
+        return m;
+      };
+      const classes = tally((r) => (r.statusCode === null ? null : `${Math.floor(r.statusCode / 100)}xx`));
+      expect(new Map(report.classes.map((c) => [c.key, c.count]))).toEqual(classes);
+      expect(report.codes).toHaveLength(2);
+      // NULL first among equal counts, as SQLite orders them.
+      const zones = tally((r) => r.serverZone);
+      expect(report.urls).toEqual(
+        [...zones]
+          .map(([key, count]) => ({ key, count }))
+          .sort((a, b) => b.count - a.count || (a.key === null ? -1 : 1)),
+      );
+    });
+
+    it('prunes entries and rollup hours before a cutoff', async () => {
+      const key = freshKey('shield');
+      const day2 = { ...key, day: '2026-11-21' };
+      await store.ledger.claim(key, 'w1', NOW, LEASE, true);
+      await store.ledger.claim(day2, 'w1', NOW, LEASE, true);
+      await store.storePage(key, 'w1', shieldPage(shieldRows(50), 1, null), NOW, LEASE);
+      await store.storePage(
+        day2,
+        'w1',
+        shieldPage(shieldRows(40, 0, DAY_START + 86_400_000), 1, null),
+        NOW,
+        LEASE,
+      );
+      const pruned = await store.prune(DAY_START + 86_400_000);
+      expect(pruned.shield).toBeGreaterThanOrEqual(50); // other tests' rows of the day go too
+      const where = `WHERE shield_zone_id = ${key.zone}`;
+      expect(await count(store, `SELECT count(*) FROM shield_event_logs ${where}`)).toBe(40);
+      expect(await count(store, `SELECT min(hour) FROM shield_hourly ${where}`)).toBe(DAY_START + 86_400_000);
+      expect(await count(store, `SELECT sum(count) FROM shield_hourly ${where}`)).toBe(40);
+      expect(
+        await count(
+          store,
+          `SELECT count(*) FROM origin_error_logs WHERE timestamp < ${DAY_START + 86_400_000}`,
+        ),
+      ).toBe(0);
+    });
+
+    it('runs read-only queries and refuses writes', async () => {
+      const rows = await store.queries.readOnly(
+        "SELECT 9007199254740993 AS big, 1.5 AS f, NULL AS n, 'x' AS t",
+        { timeoutMs: 5000 },
+        async (c) => {
+          const r = await c.next(10);
+          return { columns: c.columns, rows: r, end: await c.next(10) };
+        },
+      );
+      expect(rows).toEqual({
+        columns: ['big', 'f', 'n', 't'],
+        rows: [[9007199254740993n, 1.5, null, 'x']],
+        end: [],
+      });
+      const refused = store.queries.readOnly('DELETE FROM ingest_ledger', { timeoutMs: 5000 }, (c) =>
+        c.next(1),
+      );
+      await expect(refused).rejects.toBeInstanceOf(StoreQueryError);
+      await expect(refused).rejects.toMatchObject({ kind: 'refused' });
+      await expect(
+        store.queries.readOnly('SELECT * FROM no_such_table', { timeoutMs: 5000 }, (c) => c.next(1)),
+      ).rejects.toMatchObject({ kind: 'failed' });
+      expect(await count(store, 'SELECT count(*) FROM ingest_ledger')).toBeGreaterThan(0);
+    });
+  });
+}

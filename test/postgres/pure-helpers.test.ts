@@ -1,0 +1,162 @@
+// Pure helpers of the stores: COPY text, the ledger's claim rule and state rules, query values, rows
+// PostgreSQL cannot store, and the connection settings (TLS, pool size).
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { decideClaim, keepArchived, keepComplete } from '../../src/store/ledger-rules.js';
+import type { DayState } from '../../src/store/ledger-types.js';
+import { poolConfig, poolSize, tlsConfig } from '../../src/store/postgres/connection.js';
+import { copyField, copyRows } from '../../src/store/postgres/copy-text.js';
+import {
+  isoTimestamp,
+  numericValue,
+  withoutLeadingComments,
+} from '../../src/store/postgres/read-only-query.js';
+import { SHIELD_TABLE } from '../../src/store/postgres/entry-tables.js';
+import { NUL_REASON, rowsWithNul, storableText, withoutRows } from '../../src/store/postgres/unstorable.js';
+import { shieldBatch, shieldRowAt } from '../../src/store/rows.js';
+import { shieldRows } from './conformance.js';
+
+describe('COPY text', () => {
+  it.each([
+    [null, '\\N'],
+    ['', ''],
+    [42, '42'],
+    ['plain text', 'plain text'],
+    ['a\tb\nc\rd\\e', 'a\\tb\\nc\\rd\\\\e'],
+    ['\\N', '\\\\N'],
+    ['ünï 😀', 'ünï 😀'],
+  ] as const)('%j is %j', (value, text) => {
+    expect(copyField(value)).toBe(text);
+  });
+
+  it('writes rows as tab-separated lines', () => {
+    const rows = [
+      [1, 'a', null],
+      [2, 'b\tc', 'd'],
+    ];
+    expect(copyRows(2, 3, (i, c) => rows[i]![c]!)).toBe('1\ta\t\\N\n2\tb\\tc\td\n');
+  });
+});
+
+describe('ledger rules', () => {
+  const row = (over: Partial<Parameters<typeof decideClaim>[0] & object> = {}) => ({
+    lease_owner: null,
+    lease_until: null,
+    next_token: null,
+    pages: 0,
+    ...over,
+  });
+  const never = () => false;
+
+  it.each([
+    ['no row', undefined, true, { kind: 'start' }],
+    ['free row', row(), true, { kind: 'start' }],
+    [
+      'live lease of another',
+      row({ lease_owner: 'b', lease_until: 1001 }),
+      true,
+      { kind: 'busy', owner: 'b', until: 1001 },
+    ],
+    ['lease ending now', row({ lease_owner: 'b', lease_until: 1000 }), true, { kind: 'start' }],
+    ['own live lease', row({ lease_owner: 'a', lease_until: 5000 }), true, { kind: 'start' }],
+    ['checkpoint', row({ next_token: 't3', pages: 2 }), true, { kind: 'resume' }],
+    ['checkpoint, resume off', row({ next_token: 't3', pages: 2 }), false, { kind: 'start' }],
+    ['first-page checkpoint', row({ next_token: '', pages: 0 }), true, { kind: 'start' }],
+    ['dropped checkpoint', row({ next_token: null, pages: 4 }), true, { kind: 'start' }],
+  ] as const)('%s', (_name, r, resume, expected) => {
+    expect(decideClaim(r, 'a', 1000, resume, never)).toEqual(expected);
+  });
+
+  it('takes a live lease whose holder is known to be gone', () => {
+    const held = row({ lease_owner: 'b', lease_until: 9999, next_token: 't', pages: 1 });
+    expect(decideClaim(held, 'a', 1000, true, (o) => o === 'b')).toEqual({ kind: 'resume' });
+  });
+
+  const states: DayState[] = ['running', 'partial', 'complete', 'incomplete', 'failed', 'expired'];
+  it.each(states)('keeps what %s says the archive holds', (current) => {
+    expect(keepArchived(current, 'failed')).toBe(
+      current === 'complete' || current === 'partial' ? current : 'failed',
+    );
+    expect(keepComplete(current, 'expired')).toBe(current === 'complete' ? 'complete' : 'expired');
+  });
+});
+
+describe('query values and statements', () => {
+  it.each([
+    ['1.5', 1.5],
+    ['-0.001', -0.001],
+    ['100', 100],
+    ['123456789012345', 123456789012345],
+    ['1234567890123456', '1234567890123456'],
+    ['0.1234567890123456789', '0.1234567890123456789'],
+    ['NaN', 'NaN'],
+  ] as const)('numeric %s is %j', (text, value) => {
+    expect(numericValue(text)).toBe(value);
+  });
+
+  it.each([
+    ['2026-11-20 00:16:37.003', '2026-11-20T00:16:37.003Z'],
+    ['2026-11-20 00:16:37.1', '2026-11-20T00:16:37.100Z'],
+    ['2026-11-20 00:16:37', '2026-11-20T00:16:37.000Z'],
+    ['infinity', 'infinity'],
+  ])('timestamp %s is %s', (text, iso) => {
+    expect(isoTimestamp(text)).toBe(iso);
+  });
+
+  it('finds the statement after leading comments', () => {
+    expect(withoutLeadingComments('-- a\n /* b */ SELECT 1')).toBe('SELECT 1');
+    expect(withoutLeadingComments('/* unclosed SELECT')).toBe('/* unclosed SELECT');
+  });
+});
+
+describe('connection settings', () => {
+  it('sizes the pool from the concurrency', () => {
+    expect(poolSize(4)).toBe(7);
+    expect(poolConfig({ url: 'postgres://x@h/db', max: poolSize(16) }).max).toBe(19);
+  });
+
+  it('verifies the server certificate unless told not to, with a CA given as text or a file', () => {
+    const pem = '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n';
+    expect(tlsConfig(undefined)).toBeUndefined();
+    expect(tlsConfig(false)).toBeUndefined();
+    expect(tlsConfig({})).toEqual({ rejectUnauthorized: true });
+    expect(tlsConfig({ rejectUnauthorized: false })).toEqual({ rejectUnauthorized: false });
+    expect(tlsConfig({ ca: pem })).toEqual({ rejectUnauthorized: true, ca: pem });
+    const dir = mkdtempSync(join(tmpdir(), 'edgelog-ca-'));
+    try {
+      writeFileSync(join(dir, 'ca.pem'), pem);
+      expect(tlsConfig({ ca: join(dir, 'ca.pem') })).toEqual({ rejectUnauthorized: true, ca: pem });
+    } finally {
+      rmSync(dir, { recursive: true });
+    }
+    expect(poolConfig({ url: 'postgres://x@h/db?sslmode=require' }).ssl).toBeUndefined(); // left to the URL
+  });
+});
+
+describe('rows PostgreSQL cannot store', () => {
+  it('moves rows with U+0000 in any text field to the rejected entries, at negative positions', () => {
+    const rows = shieldRows(4);
+    rows[1]!.url = '/a\u0000b';
+    rows[3]!.extraLabels = '{"x":"\u0000"}';
+    const b = shieldBatch(rows);
+    b.rejected = [{ position: 7, raw: '{}', reason: 'r' }];
+    expect(rowsWithNul(SHIELD_TABLE, b)).toEqual([1, 3]);
+    const kept = withoutRows(SHIELD_TABLE, b, [1, 3]);
+    expect(kept.logId).toEqual([rows[0]!.logId, rows[2]!.logId]);
+    expect(shieldRowAt(kept as typeof b, 1)).toEqual(rows[2]);
+    expect(kept.rejected.map((r) => [r.position, r.reason])).toEqual([
+      [7, 'r'],
+      [-2, NUL_REASON],
+      [-4, NUL_REASON],
+    ]);
+    expect(JSON.parse(kept.rejected[1]!.raw)).toEqual(rows[1]);
+    expect(withoutRows(SHIELD_TABLE, b, [])).toBe(b);
+  });
+
+  it('writes U+0000 in a message as its escape', () => {
+    expect(storableText('a\u0000b')).toBe('a\\u0000b');
+    expect(storableText('plain')).toBe('plain');
+  });
+});
