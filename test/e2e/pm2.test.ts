@@ -1,0 +1,130 @@
+// PM2 for real: PM2 from the npm registry (installed once into a cache folder), the repository's
+// ecosystem.config.cjs against the simulator, a PM2 daemon of this test's own (PM2_HOME).
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { promisify } from 'node:util';
+import { Queue } from 'bullmq';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { INGEST_QUEUE } from '../../src/queue/jobs.js';
+import { redisOptions } from '../../src/redis/connection.js';
+import { openDatabase } from '../../src/store/database.js';
+import { writeConfig } from '../support/cli.js';
+import { harness, redisUrl, type Harness } from '../support/harness.js';
+import { parsePromText } from '../support/prom-text.js';
+
+const run = promisify(execFile);
+const PM2_VERSION = '7.0.4';
+const REPO = new URL('../..', import.meta.url).pathname;
+const cache = join(tmpdir(), `edgelog-pm2-${PM2_VERSION}`);
+const pm2Bin = join(cache, 'node_modules', 'pm2', 'bin', 'pm2');
+
+let h: Harness;
+let env: NodeJS.ProcessEnv;
+const pm2 = (...args: string[]) =>
+  run(process.execPath, [pm2Bin, ...args], { cwd: REPO, env, timeout: 60_000 });
+
+async function until<T>(what: string, fn: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
+  let last: unknown;
+  for (const start = Date.now(); Date.now() - start < timeoutMs; await sleep(200)) {
+    const v = await fn().catch((err: unknown) => void (last = err));
+    if (v !== undefined) return v;
+  }
+  throw new Error(`timed out waiting for ${what} (last: ${String(last)})`);
+}
+
+beforeAll(async () => {
+  if (!existsSync(pm2Bin)) {
+    mkdirSync(cache, { recursive: true });
+    await run(
+      'npm',
+      ['install', '--no-save', '--no-audit', '--no-fund', '--prefix', cache, `pm2@${PM2_VERSION}`],
+      {
+        timeout: 180_000,
+      },
+    );
+  }
+  h = await harness({ entriesPerDay: 400, pageSize: 200, now: Date.now });
+  const config = writeConfig(h.dir, {
+    api: { ...h.urls, accessKey: h.sim.accessKey },
+    redis: { url: redisUrl(), prefix: h.prefix, embedded: false },
+    database: { path: h.dbPath },
+    pullZones: [101],
+    shieldZones: [201],
+    schedule: { originLookbackDays: 1, shieldLookbackDays: 1 },
+    worker: { shutdownTimeout: '5s' },
+    metrics: { listen: '127.0.0.1:0' },
+    log: { level: 'info' },
+  });
+  env = {
+    ...process.env,
+    PM2_HOME: join(h.dir, 'pm2'),
+    EDGELOG_CONFIG: config,
+    REDIS_URL: '',
+    EDGELOG_DB: '',
+  };
+}, 240_000);
+
+afterAll(async () => {
+  await pm2('kill').catch(() => {});
+  await h?.close();
+});
+
+/** What the worker logged (on stderr: PM2 keeps it in its error log). */
+const workerLog = () => readFileSync(join(env.PM2_HOME!, 'logs', 'edgelog-error-0.log'), 'utf8');
+
+/** The worker's metrics address, from its latest 'worker running' log line. */
+async function metricsUrl(): Promise<string> {
+  const urls = [...workerLog().matchAll(/"metrics":"(http:\/\/[^"]+)"/g)].map((m) => m[1]!);
+  if (urls.length === 0) throw new Error('not running yet');
+  return urls.at(-1)!;
+}
+
+describe('edgelog under PM2', () => {
+  it('archives, serves /metrics, stops within the kill timeout, and restarts without duplicate schedulers', async () => {
+    await pm2('start', 'ecosystem.config.cjs');
+    const url = await until('entries archived and counted in /metrics', async () => {
+      const u = await metricsUrl();
+      const families = parsePromText(await (await fetch(`${u}/metrics`)).text());
+      const archived = families.get('edgelog_entries_archived_total');
+      const total = archived?.samples.reduce((n, s) => n + s.value, 0) ?? 0;
+      return total > 0 ? u : undefined;
+    });
+    expect((await fetch(`${url}/healthz`)).status).toBe(200);
+    const db = openDatabase(h.dbPath, { readonly: true });
+    expect(db.prepare('SELECT count(*) FROM shield_event_logs').pluck().get()).toBeGreaterThan(0);
+    db.close();
+
+    // pm2 stop sends SIGINT and waits up to kill_timeout (30 s) before SIGKILL: a clean stop is well inside.
+    const stopping = Date.now();
+    await pm2('stop', 'edgelog');
+    expect(Date.now() - stopping).toBeLessThan(15_000);
+    expect(workerLog()).toMatch(/"msg":"stopped"/);
+
+    for (let i = 0; i < 2; i++) {
+      await pm2('restart', 'edgelog');
+      await until('running again', async () =>
+        (await fetch(`${await metricsUrl()}/healthz`)).ok ? true : undefined,
+      );
+    }
+    const queue = new Queue(INGEST_QUEUE, {
+      connection: redisOptions({ url: redisUrl() }),
+      prefix: h.prefix,
+    });
+    try {
+      const schedulers = (await queue.getJobSchedulers(0, -1)).map((s) => s.key).sort();
+      expect(schedulers).toEqual(['guardian-201', 'maintenance', 'origin-101', 'shield-201']);
+      // Each scheduler holds exactly one upcoming job: none was created twice by the restarts.
+      const upcoming = await queue.getJobs(['delayed', 'waiting', 'prioritized']);
+      const per = new Map<string, number>();
+      for (const job of upcoming)
+        if (job.repeatJobKey) per.set(job.repeatJobKey, (per.get(job.repeatJobKey) ?? 0) + 1);
+      expect(per.size).toBeGreaterThan(0);
+      expect([...per.values()].every((n) => n === 1)).toBe(true);
+    } finally {
+      await queue.close();
+    }
+  }, 120_000);
+});
