@@ -76,7 +76,7 @@ afterAll(async () => {
 const workerLog = () => readFileSync(join(env.PM2_HOME!, 'logs', 'edgelog-error-0.log'), 'utf8');
 
 /** The worker's metrics address, from its latest 'worker running' log line. */
-async function metricsUrl(): Promise<string> {
+function metricsUrl(): string {
   const urls = [...workerLog().matchAll(/"metrics":"(http:\/\/[^"]+)"/g)].map((m) => m[1]!);
   if (urls.length === 0) throw new Error('not running yet');
   return urls.at(-1)!;
@@ -86,7 +86,7 @@ describe('edgelog under PM2', () => {
   it('archives, serves /metrics, stops within the kill timeout, and restarts without duplicate schedulers', async () => {
     await pm2('start', 'ecosystem.config.cjs');
     const url = await until('entries archived and counted in /metrics', async () => {
-      const u = await metricsUrl();
+      const u = metricsUrl();
       const families = parsePromText(await (await fetch(`${u}/metrics`)).text());
       const archived = families.get('edgelog_entries_archived_total');
       const total = archived?.samples.reduce((n, s) => n + s.value, 0) ?? 0;
@@ -106,7 +106,7 @@ describe('edgelog under PM2', () => {
     for (let i = 0; i < 2; i++) {
       await pm2('restart', 'edgelog');
       await until('running again', async () =>
-        (await fetch(`${await metricsUrl()}/healthz`)).ok ? true : undefined,
+        (await fetch(`${metricsUrl()}/healthz`)).ok ? true : undefined,
       );
     }
     const queue = new Queue(INGEST_QUEUE, {
