@@ -99,7 +99,7 @@ export class HttpJson {
     decode: (body: ArrayBuffer) => T | Promise<T>,
   ): Promise<{ status: number; body: T }> {
     return this.withRetries(url, opts, async (res) => {
-      const body = await res.body.arrayBuffer();
+      const body = await res.arrayBuffer();
       try {
         return await decode(body);
       } catch (err) {
@@ -120,13 +120,13 @@ export class HttpJson {
     opts: GetOptions,
     consume: (body: AsyncIterable<Buffer>, attempt: number) => Promise<T>,
   ): Promise<{ status: number; body: T }> {
-    return this.withRetries(url, opts, (res, attempt) => consume(res.body as AsyncIterable<Buffer>, attempt));
+    return this.withRetries(url, opts, (res, attempt) => consume(res.chunks(), attempt));
   }
 
   private async withRetries<T>(
     url: URL,
     opts: GetOptions,
-    read: (res: Dispatcher.ResponseData, attempt: number) => Promise<T>,
+    read: (res: WatchedBody, attempt: number) => Promise<T>,
   ): Promise<{ status: number; body: T }> {
     const started = this.now();
     const { deadlineMs } = this.opts.retry;
@@ -180,7 +180,7 @@ export class HttpJson {
     url: URL,
     opts: GetOptions,
     remainingMs: number,
-    read: (res: Dispatcher.ResponseData) => Promise<T>,
+    read: (res: WatchedBody) => Promise<T>,
   ): Promise<{ status: number; body: T }> {
     const deadline = new AbortController();
     const timer = setTimeout(
@@ -215,9 +215,9 @@ export class HttpJson {
       contentType: headerText(res.headers['content-type']),
       contentEncoding: headerText(res.headers['content-encoding']),
     };
-    const seen = new BodyStart();
+    const seen = new WatchedBody(res.body);
     try {
-      return { status, body: await read(seen.watch(res)) };
+      return { status, body: await read(seen) };
     } catch (cause) {
       // Leave nothing unread on the connection when the reader gave up early.
       if (!res.body.destroyed) res.body.destroy();
@@ -316,18 +316,34 @@ function headerText(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value.join(', ') : value;
 }
 
-/** Remembers a body's first bytes and its size as a reader consumes it, for error messages. */
-class BodyStart {
+/**
+ * A response body as its reader consumes it, whole or chunk by chunk, remembering its first bytes and
+ * size for error messages. (Listening for 'data' instead would switch the stream to flowing mode and
+ * defeat the backpressure an origin day's streaming relies on.)
+ */
+class WatchedBody {
   start: Uint8Array = new Uint8Array(0);
   size = 0;
 
-  watch(res: Dispatcher.ResponseData): Dispatcher.ResponseData {
-    const body = res.body;
-    body.on('data', (chunk: Buffer) => {
-      if (this.start.length < 64) this.start = Buffer.concat([this.start, chunk.subarray(0, 64)]);
-      this.size += chunk.length;
-    });
-    return res;
+  constructor(private readonly body: Dispatcher.ResponseData['body']) {}
+
+  async arrayBuffer(): Promise<ArrayBuffer> {
+    const bytes = await this.body.arrayBuffer();
+    this.note(new Uint8Array(bytes));
+    return bytes;
+  }
+
+  async *chunks(): AsyncGenerator<Buffer> {
+    for await (const chunk of this.body as AsyncIterable<Buffer>) {
+      this.note(chunk);
+      yield chunk;
+    }
+  }
+
+  private note(chunk: Uint8Array): void {
+    if (this.start.length < 64)
+      this.start = Buffer.concat([this.start, chunk.subarray(0, 64 - this.start.length)]);
+    this.size += chunk.length;
   }
 }
 
