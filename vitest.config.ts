@@ -3,7 +3,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    globalSetup: ['test/setup/redis.ts'],
+    // The build first (the CLI tests run dist/), then the test run's private redis-server.
+    globalSetup: ['test/setup/build.ts', 'test/setup/redis.ts'],
     pool: 'forks',
     testTimeout: 30_000,
     hookTimeout: 30_000,
