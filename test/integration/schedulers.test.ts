@@ -28,7 +28,7 @@ describe('scheduler reconciliation', () => {
     ]);
     // One upcoming job per scheduler, no duplicates: an `every` scheduler's first job waits (it is due
     // at once, and no worker runs here), the daily one is delayed.
-    const upcoming = await engines[0].runtime.queue.getJobs(['wait', 'delayed', 'prioritized', 'paused']);
+    const upcoming = await engines[0].runtime.queue.getJobs(['wait', 'delayed', 'prioritized']);
     const perScheduler = new Map<string, number>();
     for (const job of upcoming)
       if (job.repeatJobKey) perScheduler.set(job.repeatJobKey, (perScheduler.get(job.repeatJobKey) ?? 0) + 1);

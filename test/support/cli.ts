@@ -44,10 +44,14 @@ export function writeConfig(dir: string, config: ConfigInput, name = 'edgelog.co
   return path;
 }
 
-export function startCli(
-  args: string[],
-  opts: CliOptions,
-): { child: ChildProcess; done: Promise<CliResult> } {
+export interface StartedCli {
+  child: ChildProcess;
+  done: Promise<CliResult>;
+  /** What the child has written so far. */
+  output(): { stdout: string; stderr: string };
+}
+
+export function startCli(args: string[], opts: CliOptions): StartedCli {
   const argv = [process.execPath, BIN, ...args];
   // `ulimit` needs a shell; `exec` keeps the pid the test signals the CLI's own.
   const [file, ...rest] =
@@ -68,7 +72,7 @@ export function startCli(
   const done = new Promise<CliResult>((resolve) => {
     child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
   });
-  return { child, done };
+  return { child, done, output: () => ({ stdout, stderr }) };
 }
 
 export function runCli(args: string[], opts: CliOptions): Promise<CliResult> {
