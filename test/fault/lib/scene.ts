@@ -87,7 +87,6 @@ export class Scene {
    * archive, four zones, two hooks holding secrets, and quick retries; `extra` overrides by section.
    */
   writeConfig(extra: ConfigInput = {}): string {
-    const { hookSecret, slackToken } = this.secrets;
     this.configPath = writeConfig(this.dir, {
       ...extra,
       api: { ...this.urls, retryBaseDelay: '10ms', retryMaxDelay: '200ms', ...extra.api },
@@ -95,16 +94,19 @@ export class Scene {
       database: { path: this.dbPath, ...extra.database },
       pullZones: extra.pullZones ?? [101, 102],
       shieldZones: extra.shieldZones ?? [201, 202],
-      alerts: {
-        hooks: {
-          ops: { type: 'webhook', url: 'http://127.0.0.1:9/hook', secret: hookSecret },
-          chat: { type: 'slack', url: `http://127.0.0.1:9/services/T0/B0/${slackToken}` },
-        },
-        ...extra.alerts,
-      },
+      alerts: { hooks: this.hooks('http://127.0.0.1:9'), ...extra.alerts },
       log: { level: 'info', ...extra.log },
     });
     return this.configPath;
+  }
+
+  /** A webhook signed with the hook secret and a Slack hook whose URL holds a token, both at `origin`. */
+  hooks(origin: string): NonNullable<ConfigInput['alerts']>['hooks'] {
+    const { hookSecret, slackToken } = this.secrets;
+    return {
+      ops: { type: 'webhook', url: `${origin}/hook`, secret: hookSecret },
+      chat: { type: 'slack', url: `${origin}/services/T0/B0/${slackToken}` },
+    };
   }
 
   /** Starts `edgelog --config <scene config> …args`; the access key comes from the environment. */
