@@ -9,9 +9,12 @@ describe(`a long read transaction during an ingest (seed ${SEED})`, () => {
     report = await longReaderScenario({ seed: SEED, ...SHORT.longReader });
   }, SCENARIO_TIMEOUT_MS);
 
-  it('the WAL grows while the reader holds its snapshot, and not beyond that once it lets go', () => {
-    expect(report.walHeldBytes).toBeGreaterThan(report.archiveBytes / 4);
-    expect(report.walAfterBytes).toBeLessThanOrEqual(report.walHeldBytes * 1.1);
+  it('the WAL grows while the reader holds its snapshot, and stops growing once it has let go', () => {
+    // The premise: the WAL took in the day (three days make the archive).
+    expect(report.walHeldBytes).toBeGreaterThan(report.archiveBytes / 8);
+    expect(report.walAfterBytes).toBeLessThanOrEqual(
+      Math.max(report.walHeldBytes, report.walReleasedBytes) * 1.1,
+    );
     expect(report.problems, report.notes.join('\n')).toEqual([]);
   });
 });

@@ -1,9 +1,9 @@
 // The short form of the fault suite, as `npm test` runs it: the sizes that keep each scenario within
 // seconds on a two-core machine. `npm run soak` runs the long form (soak.ts) with the issue's counts.
-import { suiteSeed } from './lib/seeded.js';
+import { inject } from 'vitest';
 
-/** One seed for the whole test run (FAULT_SEED replays one); every scenario derives its own from it. */
-export const SEED = suiteSeed();
+/** One seed for the whole test run (test/setup/seed.ts; FAULT_SEED replays one); each scenario derives its own. */
+export const SEED = inject('faultSeed');
 
 /** Hooks that run a whole scenario get this long (it holds several CLI runs). */
 export const SCENARIO_TIMEOUT_MS = 240_000;
