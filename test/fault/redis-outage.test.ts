@@ -6,7 +6,12 @@ import { SCENARIO_TIMEOUT_MS, SEED, SHORT } from './short-form.js';
 describe(`Redis killed mid-run and restarted with its data (seed ${SEED})`, () => {
   let report: RedisOutageReport;
   beforeAll(async () => {
-    report = await redisOutageScenario({ seed: SEED, restart: 'with-data', ...SHORT.redis });
+    report = await redisOutageScenario({
+      seed: SEED,
+      restart: 'with-data',
+      ...SHORT.redis,
+      recoverMs: SHORT.redisRecoverMs['with-data'],
+    });
   }, SCENARIO_TIMEOUT_MS);
 
   it('the same worker goes on: the archive ends exact, one scheduler each, and SIGINT stops it', () => {
@@ -21,7 +26,12 @@ describe(`Redis killed mid-run and restarted with its data (seed ${SEED})`, () =
 describe(`Redis killed mid-run and restarted empty (seed ${SEED})`, () => {
   let report: RedisOutageReport;
   beforeAll(async () => {
-    report = await redisOutageScenario({ seed: SEED, restart: 'empty', ...SHORT.redis });
+    report = await redisOutageScenario({
+      seed: SEED,
+      restart: 'empty',
+      ...SHORT.redis,
+      recoverMs: SHORT.redisRecoverMs.empty,
+    });
   }, SCENARIO_TIMEOUT_MS);
 
   it('the worker survives the outage, the archive stays sound, and SIGINT still stops it', () => {

@@ -62,7 +62,7 @@ describe('page decoding (property)', () => {
       fc.property(page, (p) => {
         const text = pageText(p.logs, { ...p.paging, errorResponse: p.errorResponse }, p);
         const decoded = decodeShieldPage(text);
-        const logs = ((JSON.parse(text) as { logs?: unknown[] | null }).logs ?? []);
+        const logs = (JSON.parse(text) as { logs?: unknown[] | null }).logs ?? [];
         expectBatchOf(decoded.batch, logs);
         expect(decoded.hasMoreData).toBe(p.paging.hasMoreData ?? null);
         expect(decoded.continuationToken).toBe(p.paging.continuationToken ?? null);
@@ -82,7 +82,7 @@ describe('page decoding (property)', () => {
           const text = pageText(p.logs, p.paging, p);
           const { batches, paging: fields } = decodeOrigin(text, cuts, size);
           expect(batches.slice(0, -1).every((b) => b.logId.length + b.rejected.length === size)).toBe(true);
-          const logs = ((JSON.parse(text) as { logs?: unknown[] | null }).logs ?? []);
+          const logs = (JSON.parse(text) as { logs?: unknown[] | null }).logs ?? [];
           expectBatchOf(joined(batches), logs);
           expect(fields).toEqual({
             hasMoreData: p.paging.hasMoreData ?? null,
