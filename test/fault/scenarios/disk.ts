@@ -128,7 +128,10 @@ export async function diskScenario(opts: DiskOptions): Promise<DiskReport> {
     const named =
       report.failureText.includes(scene.dbPath) || report.failureText.includes(dirname(scene.dbPath));
     report.clearMessage = cause.test(report.failureText) && named;
-    report.notes.push(`the failing run said: ${firstErrorLine(report.failureText)}`);
+    report.notes.push(
+      `the failing run said: ${firstErrorLine(report.failureText)}` +
+        ` (names the archive and the cause: ${report.clearMessage ? 'yes' : 'no'})`,
+    );
 
     probe.close();
     const truth = [...claimProblems(scene.db(), scene.sim, refs, scene.now())];

@@ -2,6 +2,7 @@
 // ends retried to success or in a clear, permanent state that `edgelog status` shows, never a hang. The
 // API echoes the key in its error bodies, and some mixes send a wrong key: the secrets are scanned too.
 import type { SyncDay, SyncSummary } from '../../../src/commands/sync.js';
+import { FAULT_KINDS } from '../../../src/simulator/index.js';
 import type { LedgerRow } from '../../../src/store/ledger.repository.js';
 import { addDays, type Day } from '../../../src/time/utc-day.js';
 import { startReceiver } from '../../support/receiver.js';
@@ -58,6 +59,11 @@ export async function faultsScenario(opts: FaultsOptions): Promise<FaultsReport>
     report.problems.push(...problems.map((p) => `mix ${i + 1} [${describeMix(mix)}]: ${p}`));
   }
   report.kindsFired = [...fired].sort();
+  const outcomes = Object.entries(report.outcomes).map(([k, n]) => `${n} ${k}`);
+  report.notes.push(
+    `${report.kindsFired.length} of ${FAULT_KINDS.length} fault kinds fired (${report.kindsFired.join(', ')}); ` +
+      `days ended ${outcomes.join(', ')}`,
+  );
   return report;
 }
 
