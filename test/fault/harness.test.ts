@@ -119,6 +119,7 @@ describe('fault mixes', () => {
 
   it('are drawn from the seed alone, and over many seeds use every fault kind', () => {
     expect(drawFaultMix(rngFor(7, 'faults', 0))).toEqual(drawFaultMix(rngFor(7, 'faults', 0)));
+    expect(drawFaultMix(rngFor(7, 'faults', 0), 'null-fields').faults[0]!.kind).toBe('null-fields');
     const kinds = new Set(
       Array.from({ length: 200 }, (_, i) =>
         drawFaultMix(rngFor(1, 'faults', i)).faults.map((f) => f.kind),

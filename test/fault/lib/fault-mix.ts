@@ -39,8 +39,7 @@ export interface FaultMix {
   unknownZone: boolean;
 }
 
-function drawFault(rng: Rng): FaultSpec {
-  const kind = rng.pick(FAULT_KINDS);
+function drawFault(rng: Rng, kind: FaultKind = rng.pick(FAULT_KINDS)): FaultSpec {
   const bounded = SLOW.includes(kind) || rng.chance(0.6);
   const fault: FaultSpec = bounded ? { kind, times: rng.int(1, 2) } : { kind, rate: rng.int(2, 12) / 100 };
   if (kind === '429') fault.retryAfter = rng.pick(['0', '1']);
@@ -56,8 +55,9 @@ function drawFault(rng: Rng): FaultSpec {
   return fault;
 }
 
-export function drawFaultMix(rng: Rng): FaultMix {
-  const faults = Array.from({ length: rng.int(1, 3) }, () => drawFault(rng));
+/** A mix of one to three faults, the first of kind `first` (so that a series of mixes can cover every kind). */
+export function drawFaultMix(rng: Rng, first?: FaultKind): FaultMix {
+  const faults = Array.from({ length: rng.int(1, 3) }, (_, i) => drawFault(rng, i === 0 ? first : undefined));
   return {
     faults,
     oddEntryRate: rng.chance(0.5) ? rng.int(1, 5) / 100 : 0,

@@ -53,8 +53,10 @@ export async function faultsScenario(opts: FaultsOptions): Promise<FaultsReport>
     outcomes: {},
   };
   const fired = new Set<string>();
+  // Mix i leads with kind (offset + i): fourteen mixes in a row use every kind at least once.
+  const offset = rngFor(opts.seed, 'faults', 'offset').int(0, FAULT_KINDS.length - 1);
   for (let i = 0; i < opts.mixes; i++) {
-    const mix = drawFaultMix(rngFor(opts.seed, 'faults', i));
+    const mix = drawFaultMix(rngFor(opts.seed, 'faults', i), FAULT_KINDS[(offset + i) % FAULT_KINDS.length]);
     const problems = await tryMix(opts.seed, i, mix, report, fired);
     report.problems.push(...problems.map((p) => `mix ${i + 1} [${describeMix(mix)}]: ${p}`));
   }
