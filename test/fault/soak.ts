@@ -87,7 +87,7 @@ const SCENARIOS: Record<string, () => Promise<ScenarioReport> | ScenarioReport> 
     diskScenario({ seed, variant: 'full-ulimit', entriesPerDay: 50_000, diskBytes: 8 * 2 ** 20 }),
   'read-only': () => diskScenario({ seed, variant: 'read-only', entriesPerDay: 50_000 }),
   'long-reader': () => longReaderScenario({ seed, entriesPerDay: 100_000 }),
-  'two-workers': () => twoWorkersScenario({ seed, entriesPerDay: 20_000 }),
+  'two-workers': () => twoWorkersScenario({ seed, entriesPerDay: 10_000 }),
   'fault-mixes': () => faultsScenario({ seed, mixes }),
   properties,
 };

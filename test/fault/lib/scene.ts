@@ -34,7 +34,6 @@ const CONFIG_FILE = 'edgelog.config.json';
 
 export class Scene {
   readonly dbPath: string;
-  readonly secrets: ReturnType<typeof makeSecrets>;
   /** Every finished child's output. */
   readonly outputs: CliResult[] = [];
   private readonly running = new Set<CliRun>();
@@ -49,8 +48,9 @@ export class Scene {
     readonly sim: Simulator,
     readonly urls: SimUrls,
     readonly redis: RedisProcess,
+    /** The access key (the simulator's), the webhook secret and the Slack URL's token of this scene. */
+    readonly secrets: ReturnType<typeof makeSecrets>,
   ) {
-    this.secrets = makeSecrets(rngFor(opts.seed, opts.name, 'secrets'));
     this.dbPath = join(opts.archiveDir ?? join(dir, 'archive'), 'edgelog.db');
   }
 
@@ -67,7 +67,7 @@ export class Scene {
     try {
       const urls = await sim.listen();
       const redis = await RedisProcess.start(join(dir, 'redis'));
-      const scene = new Scene(opts, now, dir, sim, urls, redis);
+      const scene = new Scene(opts, now, dir, sim, urls, redis, secrets);
       mkdirSync(join(dir, 'archive'), { recursive: true });
       if (opts.user) {
         for (const d of [dir, join(dir, 'archive'), opts.archiveDir ?? dir]) {

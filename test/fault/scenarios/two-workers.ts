@@ -10,7 +10,7 @@ import { clearOfMidnight, pastDays } from '../lib/clock.js';
 import { countingProxy } from '../lib/counting-proxy.js';
 import type { ScenarioReport } from '../lib/report.js';
 import { Scene, type CliRun } from '../lib/scene.js';
-import { waitFor, within } from '../lib/wait.js';
+import { waitFor, WaitTimeout, within } from '../lib/wait.js';
 
 export interface TwoWorkersOptions {
   seed: number;
@@ -76,10 +76,32 @@ export async function twoWorkersScenario(opts: TwoWorkersOptions): Promise<TwoWo
     };
     workers.push(scene.start(['run']), scene.start(['run']));
     report.runs += 2;
-    await waitFor('two workers to archive the days before today', exact, {
-      timeoutMs: 120_000,
-      everyMs: 250,
-    });
+    try {
+      await waitFor('two workers to archive the days before today', exact, {
+        timeoutMs: 180_000,
+        everyMs: 250,
+      });
+    } catch (err) {
+      if (!(err instanceof WaitTimeout)) throw err;
+      // What stands where: the ledger, what is missing, and what the workers said.
+      const db = scene.db();
+      const ledger = db
+        .prepare(
+          'SELECT source, zone_id, log_date, state, pages, archived_entries, lease_owner, last_error FROM ingest_ledger',
+        )
+        .all();
+      report.problems.push(`${err.message}; ledger: ${JSON.stringify(ledger)}`);
+      report.problems.push(...archiveProblems(db, scene.sim, refs, { at: scene.now() }).slice(0, 5));
+      scene.closeDbs();
+      workers.forEach((w, i) => {
+        const lines = w
+          .output()
+          .stderr.split('\n')
+          .filter((l) => /"level":(40|50|60)/.test(l));
+        report.problems.push(`worker ${i + 1} warned: ${lines.slice(-5).join('\n') || 'nothing'}`);
+      });
+      return report;
+    }
     // A third worker plans every zone again at its start; the finished days must not be fetched again.
     const third = scene.start(['run']);
     workers.push(third);
