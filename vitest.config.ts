@@ -1,13 +1,38 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+
+// The build first (the CLI tests run dist/), then a private redis-server for the test run.
+const setup = ['test/setup/build.ts', 'test/setup/redis.ts'];
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    globalSetup: ['test/setup/redis.ts'],
     pool: 'forks',
     testTimeout: 30_000,
     hookTimeout: 30_000,
     // Fail when a test leaves handles (servers, sockets, workers) open.
     teardownTimeout: 10_000,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'main',
+          include: ['test/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, 'test/fault/**'],
+          globalSetup: setup,
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        // The fault scenarios run real processes, kill them and time their exits: they run after the
+        // rest, not beside it, so that neither slows the other's timing-sensitive checks. One seed for
+        // all of them (test/setup/seed.ts).
+        extends: true,
+        test: {
+          name: 'fault',
+          include: ['test/fault/**/*.test.ts'],
+          globalSetup: [...setup, 'test/setup/seed.ts'],
+          sequence: { groupOrder: 1 },
+        },
+      },
+    ],
   },
 });

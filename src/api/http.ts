@@ -368,7 +368,7 @@ export function errorKeyOf(body: unknown): string | undefined {
 }
 
 function summary(body: unknown): string {
-  if (typeof body === 'string') return body.slice(0, 200);
+  if (typeof body === 'string') return printable(body.slice(0, 200));
   if (typeof body !== 'object' || body === null) return '';
   const b = body as Record<string, unknown>;
   const key = errorKeyOf(body);

@@ -1,15 +1,37 @@
 // A worker killed mid-day with SIGKILL, then run again, ends with exactly the oracle: none lost, none twice.
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SyncSummary } from '../../src/commands/sync.js';
 import { openDatabase } from '../../src/store/database.js';
 import type { LedgerRow } from '../../src/store/ledger.repository.js';
 import { addDays } from '../../src/time/utc-day.js';
-import { runCli, startCli, writeConfig } from '../support/cli.js';
+import { notCreatedYet } from '../fault/lib/progress.js';
+import { waitFor } from '../fault/lib/wait.js';
+import { runCli, startCli, writeConfig, type StartedCli } from '../support/cli.js';
 import { harness, NOW, redisUrl, TODAY, type Harness } from '../support/harness.js';
 
 let h: Harness;
-afterEach(async () => h?.close());
+let first: StartedCli | undefined;
+afterEach(async () => {
+  if (first && first.child.exitCode === null && first.child.signalCode === null) first.child.kill('SIGKILL');
+  await first?.done;
+  await h?.close();
+});
+
+/** Pages the day's ledger row counts so far; 0 before the worker has created the archive. */
+function pagesStored(path: string): number {
+  let db;
+  try {
+    db = openDatabase(path, { readonly: true });
+    const row = db.prepare("SELECT pages FROM ingest_ledger WHERE source = 'shield'").get() as
+      Pick<LedgerRow, 'pages'> | undefined;
+    return row?.pages ?? 0;
+  } catch (err) {
+    if (notCreatedYet(err)) return 0;
+    throw err; // any other database error is a failure, not "not yet"
+  } finally {
+    db?.close();
+  }
+}
 
 describe('crash safety', () => {
   it('SIGKILL mid-day, then a re-run: the archive equals the oracle', async () => {
@@ -25,20 +47,15 @@ describe('crash safety', () => {
     });
     const args = ['--config', config, 'sync', '--date', day, '--source', 'shield', '--json'];
 
-    const first = startCli(args, { cwd: h.dir });
-    let pages = 0;
-    for (let i = 0; i < 400 && pages < 8; i++) {
-      await sleep(25);
-      try {
-        const db = openDatabase(h.dbPath, { readonly: true });
-        const row = db.prepare("SELECT * FROM ingest_ledger WHERE source = 'shield'").get() as
-          LedgerRow | undefined;
-        db.close();
-        pages = row?.pages ?? 0;
-      } catch {
-        // the archive is not created yet
-      }
-    }
+    first = startCli(args, { cwd: h.dir });
+    const pages = await waitFor(
+      '8 pages stored',
+      () => {
+        const n = pagesStored(h.dbPath);
+        return n >= 8 ? n : undefined;
+      },
+      { timeoutMs: 45_000, everyMs: 20 },
+    );
     first.child.kill('SIGKILL');
     const killed = await first.done;
     expect(killed.signal).toBe('SIGKILL');
@@ -67,5 +84,5 @@ describe('crash safety', () => {
     expect(got).toEqual(want);
     expect(db.prepare('SELECT sum(count) FROM shield_hourly').pluck().get()).toBe(20_000);
     db.close();
-  });
+  }, 120_000);
 });

@@ -2,14 +2,20 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startRedisServer, type EmbeddedRedis } from '../../src/redis/embedded-redis.js';
 import { openDatabase } from '../../src/store/database.js';
-import { deleteKeys, redisUrl } from '../support/harness.js';
 import { runCli } from '../support/cli.js';
 
+// The demo's Redis prefix is fixed ("edgelog-demo"): on the test run's shared Redis, two runs (or a
+// developer's demo) would share its keys. It gets a redis-server of its own instead.
 const dir = mkdtempSync(join(tmpdir(), 'edgelog-demo-'));
+let redis: EmbeddedRedis;
+beforeAll(async () => {
+  redis = await startRedisServer({ dir: join(dir, 'redis') });
+});
 afterAll(async () => {
-  await deleteKeys('edgelog-demo');
+  await redis?.stop();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -17,7 +23,7 @@ describe('edgelog demo', () => {
   it('syncs three days of four zones through the queue and shows what landed', async () => {
     const r = await runCli(['demo', '--log-level', 'warn', '--entries', '300'], {
       cwd: dir,
-      env: { REDIS_URL: redisUrl() },
+      env: { REDIS_URL: redis.display },
     });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);

@@ -9,6 +9,7 @@ import type { DayJob } from '../../src/queue/jobs.js';
 import type { SimSource } from '../../src/simulator/index.js';
 import type { Db } from '../../src/store/database.js';
 import { addDays, type Day } from '../../src/time/utc-day.js';
+import { checkDay, invariantProblems } from '../fault/lib/archive-check.js';
 import { harness, NOW, TODAY, type Harness } from '../support/harness.js';
 
 let h: Harness;
@@ -27,50 +28,13 @@ async function sync(engine: Engine, jobs: Array<Omit<DayJob, 'reason'>>) {
   }
 }
 
-const TABLES = {
-  origin: { table: 'origin_error_logs', zone: 'pull_zone_id' },
-  shield: { table: 'shield_event_logs', zone: 'shield_zone_id' },
-};
-
 /** The archive holds the oracle's keyable entries as rows and its unkeyable ones in quarantine, exactly. */
 function expectAccountedFor(db: Db, source: SimSource, zone: number, day: Day) {
-  const { table, zone: zoneCol } = TABLES[source];
-  const served = h.sim.entries(source, zone, day, NOW);
-  const keyed = served.filter((e) => e.keyable);
-  const rows = db
-    .prepare(`SELECT log_id, timestamp, log FROM ${table} WHERE ${zoneCol} = ? AND log_date = ?`)
-    .all(zone, day) as Array<{ log_id: string; timestamp: number; log: string | null }>;
-  const byKey = (a: { k: string }, b: { k: string }) => (a.k < b.k ? -1 : a.k > b.k ? 1 : 0);
-  expect(rows.map((r) => ({ k: `${r.timestamp}|${r.log_id}`, log: r.log })).sort(byKey)).toEqual(
-    keyed.map((e) => ({ k: `${e.timestamp}|${e.logId}`, log: e.log ?? null })).sort(byKey),
-  );
-  const quarantined = db
-    .prepare('SELECT raw, reason FROM quarantined_entries WHERE source = ? AND zone_id = ? AND log_date = ?')
-    .all(source, zone, day) as Array<{ raw: string; reason: string }>;
-  const parsed = (raw: string) => JSON.stringify(JSON.parse(raw));
-  expect(quarantined.map((q) => parsed(q.raw)).sort()).toEqual(
-    served
-      .filter((e) => !e.keyable)
-      .map((e) => parsed(e.raw))
-      .sort(),
-  );
-  expect(quarantined.every((q) => /logId|timestamp|not an object/.test(q.reason))).toBe(true);
-  const ledger = db
-    .prepare('SELECT * FROM ingest_ledger WHERE source = ? AND zone_id = ? AND log_date = ?')
-    .get(source, zone, day) as {
-    entries: number;
-    quarantined: number;
-    archived_entries: number;
-    quarantined_entries: number;
-  };
-  // The ledger tells the truth: what was sent, what was stored, what was set aside.
-  expect(ledger).toMatchObject({
-    entries: served.length,
-    quarantined: served.length - keyed.length,
-    archived_entries: rows.length,
-    quarantined_entries: quarantined.length,
-  });
-  return { rows: rows.length, quarantined: quarantined.length };
+  const check = checkDay(db, h.sim, { source, zone, day }, { at: NOW, wholePass: true });
+  expect(check.problems).toEqual([]);
+  // The ledger tells the truth: its totals are the rows, and the rollups count each row once.
+  expect(invariantProblems(db)).toEqual([]);
+  return { rows: check.rows, quarantined: check.quarantined };
 }
 
 describe.each([1, 0])('odd answers, pageThreads %i', (pageThreads) => {

@@ -14,6 +14,29 @@ export interface CliResult {
   stderr: string;
 }
 
+export interface CliOptions {
+  cwd: string;
+  /** Variables for the child, over the cleaned environment of this process (see childEnv). */
+  env?: NodeJS.ProcessEnv;
+  /** Run the child as this user and group (only a root test run can). */
+  uid?: number;
+  gid?: number;
+  /** `ulimit -f`: the largest file the child may write, in 512-byte blocks. */
+  fileSizeBlocks?: number;
+}
+
+/**
+ * This process's environment without the variables edgelog reads (EDGELOG_*, REDIS_URL), so that a
+ * shell's settings never reach a test's child: only what the test sets does.
+ */
+export function childEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(process.env)) {
+    if (!name.startsWith('EDGELOG_') && name !== 'REDIS_URL') env[name] = value;
+  }
+  return { ...env, ...extra };
+}
+
 /** Writes a configuration file and returns its path. */
 export function writeConfig(dir: string, config: ConfigInput, name = 'edgelog.config.json'): string {
   const path = join(dir, name);
@@ -21,14 +44,26 @@ export function writeConfig(dir: string, config: ConfigInput, name = 'edgelog.co
   return path;
 }
 
-export function startCli(
-  args: string[],
-  opts: { cwd: string; env?: NodeJS.ProcessEnv },
-): { child: ChildProcess; done: Promise<CliResult> } {
-  const child = spawn(process.execPath, [BIN, ...args], {
+export interface StartedCli {
+  child: ChildProcess;
+  done: Promise<CliResult>;
+  /** What the child has written so far. */
+  output(): { stdout: string; stderr: string };
+}
+
+export function startCli(args: string[], opts: CliOptions): StartedCli {
+  const argv = [process.execPath, BIN, ...args];
+  // `ulimit` needs a shell; `exec` keeps the pid the test signals the CLI's own.
+  const [file, ...rest] =
+    opts.fileSizeBlocks === undefined
+      ? argv
+      : ['/bin/sh', '-c', `ulimit -f ${opts.fileSizeBlocks} && exec "$0" "$@"`, ...argv];
+  const child = spawn(file!, rest, {
     cwd: opts.cwd,
-    env: { ...process.env, ...opts.env },
+    env: childEnv(opts.env),
     stdio: ['ignore', 'pipe', 'pipe'],
+    ...(opts.uid !== undefined ? { uid: opts.uid } : {}),
+    ...(opts.gid !== undefined ? { gid: opts.gid } : {}),
   });
   let stdout = '';
   let stderr = '';
@@ -37,9 +72,9 @@ export function startCli(
   const done = new Promise<CliResult>((resolve) => {
     child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
   });
-  return { child, done };
+  return { child, done, output: () => ({ stdout, stderr }) };
 }
 
-export function runCli(args: string[], opts: { cwd: string; env?: NodeJS.ProcessEnv }): Promise<CliResult> {
+export function runCli(args: string[], opts: CliOptions): Promise<CliResult> {
   return startCli(args, opts).done;
 }

@@ -1,7 +1,7 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/errors/index.js';
 import { loadConfig, parseConfig, parseDuration } from '../../src/config/index.js';
 
@@ -19,6 +19,17 @@ describe('parseDuration', () => {
     [-1, undefined],
   ] as const)('%j → %j', (input, ms) => expect(parseDuration(input)).toBe(ms));
 });
+
+// Every folder a test makes is removed after it.
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'edgelog-config-'));
+  dirs.push(dir);
+  return dir;
+}
 
 describe('configuration', () => {
   it('fills every default and normalises zones', () => {
@@ -53,7 +64,7 @@ describe('configuration', () => {
   });
 
   it('reads the file named by --config, then applies environment overrides', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'edgelog-config-'));
+    const dir = tempDir();
     writeFileSync(
       join(dir, 'c.json'),
       JSON.stringify({ api: { accessKey: 'from-file' }, shieldZones: [678] }),
@@ -71,7 +82,7 @@ describe('configuration', () => {
   });
 
   it('uses defaults when there is no file, and fails clearly on a missing or broken explicit one', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'edgelog-config-'));
+    const dir = tempDir();
     expect(loadConfig({ cwd: dir, env: {} }).origin).toBe('defaults');
     expect(() => loadConfig({ path: 'missing.json', cwd: dir, env: {} })).toThrow(
       /Cannot read the configuration file .*missing.json/,
@@ -87,7 +98,7 @@ describe('configuration', () => {
     ['"edgelog"', 'a string'],
     ['true', 'a boolean'],
   ])('refuses a file holding %s instead of an object', (text, kind) => {
-    const dir = mkdtempSync(join(tmpdir(), 'edgelog-config-'));
+    const dir = tempDir();
     writeFileSync(join(dir, 'c.json'), text);
     expect(() => loadConfig({ path: 'c.json', cwd: dir, env: {} })).toThrow(
       `The configuration file ${join(dir, 'c.json')} must hold a JSON object ({ "pullZones": [12345], … }), not ${kind}`,
@@ -98,7 +109,7 @@ describe('configuration', () => {
   });
 
   it("resolves a relative database.path from a file against the file's directory", () => {
-    const dir = mkdtempSync(join(tmpdir(), 'edgelog-config-'));
+    const dir = tempDir();
     mkdirSync(join(dir, 'etc'));
     writeFileSync(join(dir, 'etc', 'c.json'), JSON.stringify({ database: { path: 'archive/a.db' } }));
     writeFileSync(join(dir, 'etc', 'abs.json'), JSON.stringify({ database: { path: '/var/lib/a.db' } }));

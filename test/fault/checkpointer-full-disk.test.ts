@@ -1,0 +1,80 @@
+// A defect the disk-full scenario found: on a full disk the background checkpointer logs a warning at
+// every tick (4 a second) for as long as the disk stays full: in the 2m12s a sync took to give up with
+// the default job attempts, hundreds of identical lines, written to the logs of a machine that has no
+// room left. Pinned here on a full tmpfs (needs a run that may mount one).
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../../src/logger.js';
+import { startCheckpointer } from '../../src/store/checkpointer.js';
+import { openDatabase, type Db } from '../../src/store/database.js';
+import { sleep } from './lib/wait.js';
+
+function canMount(): boolean {
+  if (process.getuid?.() !== 0) return false;
+  const dir = mkdtempSync(join(tmpdir(), 'edgelog-mount-probe-'));
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=1m', 'tmpfs', dir], { stdio: 'ignore' });
+    execFileSync('umount', [dir]);
+    return true;
+  } catch {
+    return false;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+describe.skipIf(!canMount())('the checkpointer on a full disk', () => {
+  let dir: string;
+  let db: Db;
+  const lines: string[] = [];
+  let ticks = 0;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'edgelog-full-'));
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=2m', 'tmpfs', dir]);
+    db = openDatabase(join(dir, 'a.db'));
+    db.exec('CREATE TABLE t (x BLOB)');
+    const logger = createLogger({
+      level: 'warn',
+      destination: new Writable({
+        write(chunk: Buffer, _enc, done) {
+          lines.push(chunk.toString());
+          done();
+        },
+      }),
+    });
+    const checkpointer = startCheckpointer(db, logger, { intervalMs: 250 });
+    // Fill the disk: the WAL takes the writes until there is no room; checkpoints then cannot copy them.
+    try {
+      for (;;) db.prepare('INSERT INTO t VALUES (randomblob(65536))').run();
+    } catch {
+      // full
+    }
+    const before = lines.length;
+    await sleep(2_000);
+    ticks = 8; // 2 s at one checkpoint per 250 ms
+    lines.splice(0, before);
+    await checkpointer.stop();
+  }, 30_000);
+
+  afterAll(() => {
+    db?.close();
+    execFileSync('umount', ['-l', dir]);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('the checkpoints do fail meanwhile (the premise)', () => {
+    expect(lines.some((l) => /background checkpoint failed/.test(l))).toBe(true);
+  });
+
+  // Defect, left for src/store (disk-full handling is being built there): a failing checkpoint should
+  // be logged once (and again when it recovers, or rarely), not at every tick.
+  it.fails('a failing checkpoint is not logged at every tick', () => {
+    const warnings = lines.filter((l) => /background checkpoint failed/.test(l)).length;
+    expect(warnings).toBeLessThanOrEqual(ticks / 4);
+  });
+});

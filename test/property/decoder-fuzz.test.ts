@@ -1,0 +1,153 @@
+// Fuzzing the page decoders with mutated pages (characters replaced, inserted, deleted, the body cut
+// short): they either decode, or throw DecodeError, the typed error the HTTP layer retries or names;
+// nothing else escapes. And a page that still decodes keeps every element that is well formed in it.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { decodeShieldPage, DecodeError, OriginBodyDecoder } from '../../src/ingest/decode-page.js';
+import { guessPaging } from '../../src/ingest/peek-paging.js';
+import { entries, errorResponse, keyable, pageText, paging } from './arbitraries.js';
+import { propertyParams } from './runs.js';
+
+type Mutation =
+  | { kind: 'replace'; at: number; text: string }
+  | { kind: 'insert'; at: number; text: string }
+  | { kind: 'delete'; at: number; length: number }
+  | { kind: 'cut'; at: number };
+
+/** Characters that matter to a JSON scanner, and a few that do not. */
+const noise = fc.oneof(
+  fc.constantFrom(
+    '"',
+    '\\',
+    '{',
+    '}',
+    '[',
+    ']',
+    ',',
+    ':',
+    ' ',
+    'n',
+    'u',
+    'l',
+    '0',
+    '-',
+    'e',
+    '\u0000',
+    '\ud800',
+    '\u2028',
+  ),
+  fc.string({ unit: 'binary', minLength: 1, maxLength: 4 }),
+);
+
+const mutation: fc.Arbitrary<Mutation> = fc.oneof(
+  fc.record({ kind: fc.constant('replace' as const), at: fc.nat(), text: noise }),
+  fc.record({ kind: fc.constant('insert' as const), at: fc.nat(), text: noise }),
+  fc.record({ kind: fc.constant('delete' as const), at: fc.nat(), length: fc.integer({ min: 1, max: 8 }) }),
+  fc.record({ kind: fc.constant('cut' as const), at: fc.nat() }),
+);
+
+function mutate(text: string, mutations: Mutation[]): string {
+  let out = text;
+  for (const m of mutations) {
+    const at = m.at % (out.length + 1);
+    if (m.kind === 'replace') out = out.slice(0, at) + m.text + out.slice(at + m.text.length);
+    else if (m.kind === 'insert') out = out.slice(0, at) + m.text + out.slice(at);
+    else if (m.kind === 'delete') out = out.slice(0, at) + out.slice(at + m.length);
+    else out = out.slice(0, at);
+  }
+  return out;
+}
+
+const mutatedPage = fc
+  .record({
+    logs: entries,
+    paging,
+    errorResponse,
+    logsFirst: fc.boolean(),
+    indent: fc.constantFrom(0, 2),
+    mutations: fc.array(mutation, { minLength: 1, maxLength: 4 }),
+    cuts: fc.array(fc.nat(), { maxLength: 5 }),
+  })
+  .map((p) => ({
+    ...p,
+    text: mutate(pageText(p.logs, { ...p.paging, errorResponse: p.errorResponse }, p), p.mutations),
+  }));
+
+/** Runs `decode`; a DecodeError counts as a clean refusal, anything else thrown fails the property. */
+function decodesOrRefuses<T>(decode: () => T): T | undefined {
+  try {
+    return decode();
+  } catch (err) {
+    if (err instanceof DecodeError) return undefined;
+    throw new Error(`the decoder threw ${(err as Error)?.name}: ${(err as Error)?.message}`, { cause: err });
+  }
+}
+
+/** The well-formed elements of a text that is JSON with a `logs` array, judged independently. */
+function wellFormed(text: string): Array<{ logId: string; timestamp: number }> | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  const logs = (value as { logs?: unknown }).logs;
+  if (logs === undefined || logs === null) return []; // no entries: the API's null or missing `logs`
+  return Array.isArray(logs) ? logs.filter(keyable) : undefined;
+}
+
+describe('page decoders on mutated pages (fuzz)', () => {
+  it('a Shield page decodes or is refused with DecodeError, and keeps every well-formed entry', () => {
+    fc.assert(
+      fc.property(mutatedPage, ({ text }) => {
+        const decoded = decodesOrRefuses(() => decodeShieldPage(text));
+        if (!decoded) return;
+        const kept = wellFormed(text);
+        expect(kept).toBeDefined(); // it decoded: it was JSON with a logs array (or none)
+        expect(decoded.batch.logId).toEqual(kept!.map((e) => e.logId));
+        expect(decoded.batch.timestamp).toEqual(kept!.map((e) => e.timestamp));
+      }),
+      propertyParams(2_000),
+    );
+  });
+
+  it('an origin answer, split anywhere, decodes or is refused with DecodeError, and keeps every well-formed entry', () => {
+    fc.assert(
+      fc.property(mutatedPage, ({ text, cuts }) => {
+        const decoded = decodesOrRefuses(() => {
+          const decoder = new OriginBodyDecoder(3);
+          const logIds: string[] = [];
+          let from = 0;
+          for (const cut of [...new Set(cuts.map((c) => c % (text.length + 1)))].sort((a, b) => a - b)) {
+            for (const b of decoder.push(text.slice(from, cut))) logIds.push(...b.logId);
+            from = cut;
+          }
+          for (const b of decoder.push(text.slice(from))) logIds.push(...b.logId);
+          logIds.push(...decoder.end().batch.logId);
+          return logIds;
+        });
+        if (!decoded) return;
+        const kept = wellFormed(text);
+        // The splitter reads entries as they stream: a body that is not one JSON document may still have
+        // yielded elements before its end was refused; one that decoded whole must be JSON.
+        expect(kept).toBeDefined();
+        expect(decoded).toEqual(kept!.map((e) => e.logId));
+      }),
+      propertyParams(2_000),
+    );
+  });
+
+  it('the paging guess never throws, whatever the bytes', () => {
+    fc.assert(
+      fc.property(mutatedPage, ({ text }) => {
+        const guess = guessPaging(new TextEncoder().encode(text).buffer);
+        if (guess !== null) {
+          expect(typeof guess.hasMoreData).toBe('boolean');
+          expect(guess.continuationToken === null || typeof guess.continuationToken === 'string').toBe(true);
+        }
+      }),
+      propertyParams(2_000),
+    );
+  });
+});
