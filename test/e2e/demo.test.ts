@@ -40,7 +40,7 @@ describe('edgelog demo', () => {
     expect(states).toHaveLength(12);
     expect(states.filter((state) => state === 'partial').length).toBeGreaterThanOrEqual(4);
     expect(states.every((state) => state === 'partial' || state === 'complete')).toBe(true);
-    const status = await runCli(['status'], { cwd: dir, env: { REDIS_URL: redisUrl() } });
+    const status = await runCli(['status'], { cwd: dir, env: { REDIS_URL: redis.display } });
     expect(status.code).toBe(0);
     expect(status.stdout).toMatch(/^origin +101 +\d{4}-\d\d-\d\dT/m);
     expect(r.stdout).toContain('  npx edgelog status\n');
