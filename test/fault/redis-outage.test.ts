@@ -44,13 +44,12 @@ describe(`Redis killed mid-run and restarted empty (seed ${SEED})`, () => {
     ).toEqual([]);
   });
 
-  // Missing piece: Redis-outage recovery (src/queue, being built beside this suite). Against an empty
-  // Redis the worker neither reconciles its schedulers again nor plans the days whose jobs were lost, so
-  // those days are never fetched while it runs. Flip these to `it` when recovery lands.
-  it.fails('recovery: the days whose jobs Redis lost are archived exactly by the same worker', () => {
+  // Against an empty Redis the worker used to neither reconcile its schedulers again nor plan the days
+  // whose jobs were lost (src/redis/redis-watch.ts now does both).
+  it('recovery: the days whose jobs Redis lost are archived exactly by the same worker', () => {
     expect(report.archiveExact).toBe(true);
   });
-  it.fails('recovery: the schedulers are there again, once each', () => {
+  it('recovery: the schedulers are there again, once each', () => {
     expect(report.schedulers).toEqual(WANTED_SCHEDULERS);
     expect(Object.values(report.upcomingPerScheduler).every((n) => n === 1)).toBe(true);
   });

@@ -84,7 +84,8 @@ export class Scene {
 
   /**
    * Writes the configuration every CLI run of the scene reads: the simulator, the private Redis, the
-   * archive, four zones, two hooks holding secrets, and quick retries; `extra` overrides by section.
+   * archive, four zones, two hooks holding secrets, quick retries, and metrics on a free port; `extra`
+   * overrides by section.
    */
   writeConfig(extra: ConfigInput = {}): string {
     this.configPath = writeConfig(this.dir, {
@@ -96,6 +97,8 @@ export class Scene {
       shieldZones: extra.shieldZones ?? [201, 202],
       alerts: { hooks: this.hooks('http://127.0.0.1:9'), ...extra.alerts },
       log: { level: 'info', ...extra.log },
+      // A free port each: several `edgelog run` of one scene (or of parallel scenes) never collide.
+      metrics: { listen: '127.0.0.1:0', ...extra.metrics },
     });
     return this.configPath;
   }
