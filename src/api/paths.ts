@@ -32,9 +32,20 @@ function checkDay(value: Day | string): Day {
   return parseDay(value);
 }
 
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** True when `text` holds no lone surrogate, i.e. it can be encoded as UTF-8 (and percent-encoded). */
+export function isWellFormed(text: string): boolean {
+  return !LONE_SURROGATE.test(text);
+}
+
 /** A path segment, percent-encoded (`.` and `..` too, see requestPath). */
 export function encodeSegment(segment: string | number): string {
-  const text = encodeURIComponent(String(segment));
+  const raw = String(segment);
+  // encodeURIComponent would throw a bare "URI malformed" on a lone surrogate.
+  if (!isWellFormed(raw))
+    throw new UsageError(`path segment ${JSON.stringify(raw)} is not well-formed Unicode`);
+  const text = encodeURIComponent(raw);
   return text === '.' || text === '..' ? text.replaceAll('.', '%2E') : text;
 }
 

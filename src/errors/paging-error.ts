@@ -1,9 +1,13 @@
 import { EdgelogError } from './edgelog-error.js';
 
-/** Paging cannot go on safely: a repeating token, an empty page that claims more data, or the page cap. */
+/**
+ * Paging cannot go on safely: a repeating token, an empty page that claims more data, more claimed with
+ * no token (or one that cannot be sent), or the page cap.
+ */
 export class PagingError extends EdgelogError {
   override name = 'PagingError';
-  readonly reason: 'token-loop' | 'empty-page-with-more' | 'page-cap';
+  readonly reason:
+    'token-loop' | 'empty-page-with-more' | 'page-cap' | 'more-without-token' | 'unusable-token';
 
   constructor(
     reason: PagingError['reason'],

@@ -1,4 +1,5 @@
 // Pure: after each Shield page, decide whether to fetch another one, stop, or fail the day.
+import { isWellFormed } from '../api/paths.js';
 
 export interface PageSummary {
   /** Entries on the page. */
@@ -20,15 +21,37 @@ export interface PagingState {
 export type PageDecision =
   | { kind: 'next'; token: string }
   | { kind: 'done' }
-  | { kind: 'error'; reason: 'token-loop' | 'empty-page-with-more' | 'page-cap'; message: string };
+  | {
+      kind: 'error';
+      reason: 'token-loop' | 'empty-page-with-more' | 'page-cap' | 'more-without-token' | 'unusable-token';
+      message: string;
+    };
 
 /**
- * API-NOTES: stop when hasMoreData is false or the token is empty or null. A token we already asked for
- * would loop forever, an empty page that claims more data would too, and the page cap bounds a runaway.
+ * API-NOTES: stop when hasMoreData is false (or missing). A page that claims more data with an empty or
+ * null token, or with a token that cannot be sent, breaks the paging (the day is not complete); a token
+ * we already asked for would loop forever, an empty page that claims more data would too, and the page
+ * cap bounds a runaway.
  */
 export function decideNextPage(page: PageSummary, state: PagingState): PageDecision {
   const token = page.continuationToken ?? '';
-  if (page.hasMoreData !== true || token === '') return { kind: 'done' };
+  if (page.hasMoreData !== true) return { kind: 'done' };
+  // More is announced with no way to ask for it: the day cannot be complete.
+  if (token === '') {
+    return {
+      kind: 'error',
+      reason: 'more-without-token',
+      message: `page ${state.pages} says it has more data but gives no continuation token; stopped`,
+    };
+  }
+  // A lone surrogate (JSON can carry one) cannot be percent-encoded, so it cannot be sent back.
+  if (!isWellFormed(token)) {
+    return {
+      kind: 'error',
+      reason: 'unusable-token',
+      message: `page ${state.pages} gives a continuation token that is not well-formed Unicode (it cannot be sent back); stopped`,
+    };
+  }
   if (token === state.requestedToken || state.seenTokens.has(token)) {
     return {
       kind: 'error',

@@ -20,11 +20,16 @@ const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
 const db = new Database(workerData.path, { fileMustExist: true });
 let timer;
+let failing = null; // the message of the failure in progress: reported once, and its end once
 const tick = () => {
   try {
     db.pragma('wal_checkpoint(PASSIVE)');
+    if (failing !== null) parentPort.postMessage({ recovered: failing });
+    failing = null;
   } catch (err) {
-    parentPort.postMessage({ error: String(err && err.message || err) });
+    const message = String(err && err.message || err);
+    if (message !== failing) parentPort.postMessage({ error: message });
+    failing = message;
   }
   timer = setTimeout(tick, workerData.intervalMs);
 };
@@ -56,8 +61,10 @@ export function startCheckpointer(db: Db, logger?: Logger, opts: CheckpointerOpt
     logger?.warn({ err: why }, 'background checkpoints stopped; SQLite checkpoints in the writer again');
   };
   worker.on('error', (err) => restoreDefault(err.message));
-  worker.on('message', (m: { error?: string }) => {
+  // A failure (a full disk) is reported when it starts and when it ends, not at every tick.
+  worker.on('message', (m: { error?: string; recovered?: string }) => {
     if (m.error) logger?.warn({ err: m.error }, 'background checkpoint failed; retrying');
+    if (m.recovered) logger?.info({ was: m.recovered }, 'background checkpoints work again');
   });
   return {
     stop: () =>

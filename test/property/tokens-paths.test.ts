@@ -58,11 +58,10 @@ describe('token and path encoding (property)', () => {
     );
   });
 
-  // Defect, left for src/api/paths.ts: a token holding a lone surrogate (JSON may carry "\ud800", and
-  // JSON.parse keeps it) makes encodeURIComponent throw a bare URIError, "URI malformed", which names
-  // neither the token nor the day. It should be a typed error (a PagingError: the API's token cannot be
-  // sent back), so the day ends `incomplete` or `failed` with a message that says so.
-  it.fails('a token that is not well-formed Unicode is refused with a typed error', () => {
+  // A token holding a lone surrogate (JSON may carry "\ud800", and JSON.parse keeps it) made
+  // encodeURIComponent throw a bare URIError, "URI malformed"; paging now stops before sending it
+  // (paging.ts, 'unusable-token'), and building such a URL is a typed error.
+  it('a token that is not well-formed Unicode is refused with a typed error', () => {
     expect(() => shieldEventLogsUrl(HOSTS, 201, '2026-11-21', 'MjAx\ud800?v=1')).toThrow(EdgelogError);
   });
 

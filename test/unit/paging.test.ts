@@ -27,14 +27,21 @@ describe('decideNextPage', () => {
     ],
     ['no more data', page(10, false, 'b'), state('a', 2), { kind: 'done' }],
     ['hasMoreData missing (null)', page(10, null, 'b'), state('a', 2), { kind: 'done' }],
-    ['empty token', page(10, true, ''), state('a', 2), { kind: 'done' }],
-    ['null token', page(10, true, null), state('a', 2), { kind: 'done' }],
     ['last page may be empty', page(0, false, null), state('a', 2), { kind: 'done' }],
   ] as const)('%s', (_name, p, s, expected) => {
     expect(decideNextPage(p, s)).toEqual(expected);
   });
 
   it.each([
+    // More data announced with no token to ask for it: the day cannot be complete (it used to end it).
+    ['more data, empty token', page(10, true, ''), state('a', 2), 'more-without-token'],
+    ['more data, null token', page(10, true, null), state('a', 2), 'more-without-token'],
+    [
+      'a token with a lone surrogate (cannot be sent)',
+      page(10, true, 'ab\ud800'),
+      state('a', 2),
+      'unusable-token',
+    ],
     ['token equal to the one requested', page(10, true, 'a'), state('a', 3, ['', 'x', 'a']), 'token-loop'],
     ['token seen earlier in the pass', page(10, true, 'x'), state('a', 3, ['', 'x', 'a']), 'token-loop'],
     ['empty page that claims more', page(0, true, 'b'), state('a', 2, ['', 'a']), 'empty-page-with-more'],
