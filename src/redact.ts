@@ -32,14 +32,17 @@ export function registerSecret(value: string | null | undefined): void {
   }
 }
 
-/** Registers the credentials of a URL (user and password), if it has any. */
+/**
+ * Registers the password of a URL, if it has one. The user name is an identity, not a secret, and is
+ * often a common word (`postgres://postgres:…@`, `redis://default:…@`): registered, it would garble every
+ * text holding that word, the URL's own scheme included. A URL's `user:password@` is removed anyway.
+ */
 export function registerUrlCredentials(url: string | URL | null | undefined): void {
   if (!url) return;
   try {
     const u = typeof url === 'string' ? new URL(url) : url;
     registerSecret(decodeURIComponent(u.password));
     registerSecret(u.password);
-    if (u.password) registerSecret(decodeURIComponent(u.username));
   } catch {
     // Not a URL: nothing to register.
   }

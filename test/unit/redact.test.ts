@@ -6,6 +6,7 @@ import {
   redactError,
   registerConfigSecrets,
   registerSecret,
+  registerUrlCredentials,
 } from '../../src/redact.js';
 import { HttpStatusError } from '../../src/errors/index.js';
 
@@ -35,6 +36,14 @@ describe('redact', () => {
       'GET https://[REDACTED]@api.example/x failed',
     );
     expect(displayUrl('redis://:pw1234@127.0.0.1:6379')).toBe('redis://127.0.0.1:6379');
+  });
+
+  it('registers the password of a URL, not its user name (postgres://postgres:…@ stays readable)', () => {
+    registerUrlCredentials('postgres://postgres:pw-9876@db.example:5432/edgelog');
+    expect(displayUrl('postgres://postgres:pw-9876@db.example:5432/edgelog')).toBe(
+      'postgres://db.example:5432/edgelog',
+    );
+    expect(redact('role "postgres" said pw-9876')).toBe('role "postgres" said [REDACTED]');
   });
 
   it('redacts an error in place: message, stack, body, own fields and causes', () => {
