@@ -127,7 +127,8 @@ export async function twoWorkersScenario(opts: TwoWorkersOptions): Promise<TwoWo
     results.forEach((r, i) => {
       if (!r) report.problems.push(`worker ${i + 1} did not stop within 30 s of SIGINT`);
       else {
-        if (r.code !== 0) report.problems.push(`worker ${i + 1} exited ${r.code ?? r.signal}`);
+        if (r.code !== 0)
+          report.problems.push(`worker ${i + 1} exited ${r.code ?? r.signal}: ${r.stderr.slice(-600)}`);
         const locked = r.stderr.split('\n').filter((l) => LOCK_ERROR.test(l));
         if (locked.length > 0)
           report.problems.push(`worker ${i + 1} logged lock errors: ${locked[0]!.slice(0, 300)}`);
