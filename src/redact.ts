@@ -107,11 +107,13 @@ export function clearSecrets(): void {
 export function registerConfigSecrets(config: {
   api: { accessKey?: string | undefined; baseUrl: string; originLogUrl: string; videoUrl: string };
   redis: { url: string };
+  database?: { url?: string | null };
   alerts: { hooks: Record<string, { type: string; url: string; secret?: string | undefined }> };
 }): void {
   registerSecret(config.api.accessKey);
   for (const url of [config.api.baseUrl, config.api.originLogUrl, config.api.videoUrl, config.redis.url])
     registerUrlCredentials(url);
+  registerUrlCredentials(config.database?.url);
   for (const hook of Object.values(config.alerts.hooks)) {
     registerSecret(hook.secret);
     registerUrlCredentials(hook.url);

@@ -2,12 +2,12 @@
 import { Command } from 'commander';
 import { fingerprint, type Notice } from '../alerts/payload.js';
 import { deliver } from '../alerts/deliver.js';
-import { AlertsRepository } from '../alerts/alerts.repository.js';
+import { AlertsRepository } from '../store/sqlite/alerts.repository.js';
 import { formatDuration } from '../config/index.js';
 import { startEngine } from '../engine.js';
 import { UsageError } from '../errors/index.js';
 import { formatTable } from '../format/table.js';
-import { openArchive } from '../store/archive.js';
+import { openArchive } from '../store/sqlite/archive.js';
 import { commandContext, printJson } from './shared.js';
 import { formatOption, jsonOption, outputFormat, type FormatOptions } from './args.js';
 
@@ -27,7 +27,7 @@ export function alertsCommand(): Command {
       const { config } = commandContext(cmd);
       const archive = openArchive(config.database.path);
       try {
-        const repo = new AlertsRepository(archive.db);
+        const repo = new AlertsRepository<Notice>(archive.db);
         const states = repo.listStates();
         const notices = repo.notifications(20);
         if (outputFormat(opts) === 'json') return printJson({ rules: config.alerts.rules, states, notices });

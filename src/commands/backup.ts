@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { UsageError } from '../errors/index.js';
 import { formatBytes, progressText } from '../format/bytes.js';
 import { elapsed } from '../format/table.js';
-import { backupArchive, type BackupProgress, type BackupResult } from '../store/backup.js';
+import { backupArchive, type BackupProgress, type BackupResult } from '../store/sqlite/backup.js';
 import { readerConfig } from './reader-context.js';
 
 export interface BackupIo {

@@ -1,7 +1,7 @@
 // `edgelog migrate`: apply pending migrations and report each file's status.
 import { Command } from 'commander';
-import { openDatabase } from '../store/database.js';
-import { migrate } from '../store/migrate.js';
+import { openDatabase } from '../store/sqlite/database.js';
+import { migrate } from '../store/sqlite/migrate.js';
 import { formatTable } from '../format/table.js';
 import { commandContext, printJson } from './shared.js';
 import { formatOption, jsonOption, outputFormat, type FormatOptions } from './args.js';

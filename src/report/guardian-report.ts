@@ -1,6 +1,6 @@
 // The API Guardian report's data: each zone's counters at every snapshot and how much they grew.
 import { GUARDIAN_COUNTER_COLUMNS, type GuardianCounterColumn } from '../api/guardian-counters.js';
-import type { Db } from '../store/database.js';
+import type { Db } from '../store/sqlite/database.js';
 import { counterDeltas, type CounterDelta } from './counter-deltas.js';
 import type { ReportParams } from './sources.js';
 import type { ReportWindow } from './window.js';

@@ -1,5 +1,5 @@
 // The origin report's data: error counts by status, error code, URL and server zone, and over time.
-import type { Db } from '../store/database.js';
+import type { Db } from '../store/sqlite/database.js';
 import { rawTop } from './raw-queries.js';
 import { histogram, rollupTop, zoneTotals, type ZoneTotal } from './rollup-queries.js';
 import { ORIGIN, type ReportParams, type TopItem } from './sources.js';

@@ -1,7 +1,7 @@
 // Counts that need the entries themselves (URLs, countries, ASNs…: not in the rollups). Every query is
 // bounded by the (zone, timestamp) prefix of the table's unique key, so SQLite reads only the window's
 // entries through that index, never the whole table.
-import type { Db } from '../store/database.js';
+import type { Db } from '../store/sqlite/database.js';
 import { SHIELD, type ReportScope, type SourceTables, type TopItem } from './sources.js';
 
 /**

@@ -1,7 +1,7 @@
 // Counts read from the hourly rollups (origin_hourly, shield_hourly): a few hundred rows per zone and
 // week however many entries they count. `keyExpr` arguments are SQL expressions written in this module's
 // callers, never user input.
-import type { Db } from '../store/database.js';
+import type { Db } from '../store/sqlite/database.js';
 import type { ReportScope, SourceTables, TopItem } from './sources.js';
 import { denseHistogram, type HistogramBucket } from './window.js';
 

@@ -2,7 +2,7 @@
 // as JSON.
 import Database from 'better-sqlite3';
 import { EdgelogError } from '../errors/index.js';
-import type { Db } from '../store/database.js';
+import type { Db } from '../store/sqlite/database.js';
 import type { Output } from '../query/output.js';
 import type { Day } from '../time/utc-day.js';
 import { buildGuardianReport, type GuardianReport } from './guardian-report.js';

@@ -1,5 +1,5 @@
 // The Shield report's data: WAF events by rule, country, ASN, method, severity and status, and over time.
-import type { Db } from '../store/database.js';
+import type { Db } from '../store/sqlite/database.js';
 import { rawParams, rawTop, ruleMessageSql } from './raw-queries.js';
 import { histogram, rollupTop, zoneTotals, type ZoneTotal } from './rollup-queries.js';
 import { SHIELD, type ReportParams, type ReportScope, type TopItem } from './sources.js';

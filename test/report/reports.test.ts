@@ -8,7 +8,7 @@ import { renderReport, runReport } from '../../src/report/run-report.js';
 import { buildShieldReport } from '../../src/report/shield-report.js';
 import { ORIGIN, SHIELD, type ReportScope } from '../../src/report/sources.js';
 import { reportWindow } from '../../src/report/window.js';
-import type { Db } from '../../src/store/database.js';
+import type { Db } from '../../src/store/sqlite/database.js';
 import type { Day } from '../../src/time/utc-day.js';
 import { fillGuardian, fillOrigin, fillShield } from './dataset.js';
 import { memoryOutput, tempArchive, type TempArchive } from './fixture.js';

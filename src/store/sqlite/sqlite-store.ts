@@ -1,18 +1,17 @@
-// Phase A scaffolding: the ArchiveStore interface over the current SQLite repositories, unchanged, so the
-// store conformance suite (test/postgres/conformance.ts) holds both stores to one specification. Phase B
-// moves the SQLite code under src/store/sqlite/ and replaces this file.
+// The archive in one SQLite file, as an ArchiveStore: thin asynchronous adapters over the synchronous
+// repositories (one module per table), which do the work.
 //
-// SQLite is synchronous underneath: every method does its work at once and returns a settled promise.
-// Two deliberate limits of this adapter: `reports.snapshot` reads inside a deferred transaction that
-// stays open across the reader's awaits (fine while the reads are this adapter's synchronous ones), and
-// `queries.readOnly` takes no time bound (the CLI's child process keeps doing that: src/query/).
-import { AlertsRepository } from '../alerts/alerts.repository.js';
-import type { Notice } from '../alerts/payload.js';
+// better-sqlite3 is synchronous: every method does its work at once and returns a settled promise, one
+// per call (a page's rows go through one transaction and one promise, never one per row). A report's
+// snapshot reads through a read-only connection of its own inside one read transaction, so that it never
+// shares the writer's connection (a page's transaction cannot start inside another). `queries.readOnly`
+// takes no time bound here: `edgelog query` bounds a SQLite query from its own child process (src/query/).
+import { AlertsRepository } from './alerts.repository.js';
 import { openArchive, type Archive, type ArchiveOptions } from './archive.js';
 import { openDatabase, type Db } from './database.js';
-import type { DayKey, LogSource } from './ledger-types.js';
+import type { DayKey, LogSource } from '../ledger-types.js';
 import { migrate } from './migrate.js';
-import { StoreQueryError } from './store-query-error.js';
+import { StoreQueryError } from '../store-query-error.js';
 import type {
   AlertsStore,
   ArchiveStore,
@@ -27,7 +26,7 @@ import type {
   ReportReads,
   RollupDimension,
   TopItem,
-} from './store.js';
+} from '../store.js';
 
 const TABLES: Record<LogSource, { raw: string; rollup: string; zone: string }> = {
   origin: { raw: 'origin_error_logs', rollup: 'origin_hourly', zone: 'pull_zone_id' },
@@ -51,14 +50,21 @@ class LeaseLostSignal extends Error {}
 // eslint-disable-next-line @typescript-eslint/require-await
 const settle = async <T>(work: () => T): Promise<T> => work();
 
+/** The SQLite store, with its repositories for what only SQLite does (backup, the file's checks). */
+export interface SqliteStore extends ArchiveStore {
+  readonly dialect: 'sqlite';
+  readonly archive: Archive;
+}
+
 /** Opens the SQLite archive at `path` (migrated) as an ArchiveStore. */
-export function openSqliteStore(path: string, opts: ArchiveOptions = {}): ArchiveStore {
+export function openSqliteStore(path: string, opts: ArchiveOptions = {}): SqliteStore {
   const archive = openArchive(path, opts);
   const { db } = archive;
   const alerts = new AlertsRepository(db);
   return {
     dialect: 'sqlite',
-    location: path,
+    archive,
+    location: db.name,
     ledger: {
       get: (key) => settle(() => archive.ledger.get(key)),
       claim: (key, owner, now, leaseMs, resume, abandoned) =>
@@ -80,11 +86,14 @@ export function openSqliteStore(path: string, opts: ArchiveOptions = {}): Archiv
     alerts: alertsStore(alerts),
     reports: {
       async snapshot(read) {
-        db.exec('BEGIN');
+        // An in-memory archive has no file to open twice: its one connection reads.
+        const reader = db.memory ? db : openDatabase(db.name, { readonly: true });
+        reader.exec('BEGIN');
         try {
-          return await read(reportReads(db));
+          return await read(reportReads(reader));
         } finally {
-          db.exec('COMMIT');
+          if (reader.inTransaction) reader.exec('COMMIT');
+          if (reader !== db) reader.close();
         }
       },
     },
@@ -154,8 +163,7 @@ function storePage(
 function alertsStore(repo: AlertsRepository): AlertsStore {
   return {
     getState: (rule, zone) => settle(() => repo.getState(rule, zone)),
-    save: (key, state, measured, notices, now) =>
-      settle(() => repo.save(key, state, measured, notices as Array<{ hook: string; notice: Notice }>, now)),
+    save: (key, state, measured, notices, now) => settle(() => repo.save(key, state, measured, notices, now)),
     listStates: () => settle(() => repo.listStates()),
     unqueued: (limit) => settle(() => repo.unqueued(limit)),
     createdSince: (since) => settle(() => repo.createdSince(since)),
