@@ -32,14 +32,19 @@ export function registerSecret(value: string | null | undefined): void {
   }
 }
 
-/** Registers the credentials of a URL (user and password), if it has any. */
+/**
+ * Registers the credentials of a URL (user and password), if it has any. A user named like the URL's
+ * scheme (`postgres://postgres:…@`, the default role) is no secret, and scrubbing it would garble every
+ * such URL in the messages that show one without its password.
+ */
 export function registerUrlCredentials(url: string | URL | null | undefined): void {
   if (!url) return;
   try {
     const u = typeof url === 'string' ? new URL(url) : url;
     registerSecret(decodeURIComponent(u.password));
     registerSecret(u.password);
-    if (u.password) registerSecret(decodeURIComponent(u.username));
+    const user = decodeURIComponent(u.username);
+    if (u.password && `${user}:` !== u.protocol) registerSecret(user);
   } catch {
     // Not a URL: nothing to register.
   }

@@ -6,6 +6,7 @@ import {
   redactError,
   registerConfigSecrets,
   registerSecret,
+  registerUrlCredentials,
 } from '../../src/redact.js';
 import { HttpStatusError } from '../../src/errors/index.js';
 
@@ -28,6 +29,16 @@ describe('redact', () => {
   it('ignores values too short to be keys (they would garble text)', () => {
     registerSecret('ab');
     expect(redact('ab cab')).toBe('ab cab');
+  });
+
+  it('keeps a user named like the scheme out of the secrets (postgres://postgres:…@ stays readable)', () => {
+    registerUrlCredentials('postgres://postgres:s3cret-pw@db.example:5432/edgelog');
+    expect(displayUrl('postgres://postgres:s3cret-pw@db.example:5432/edgelog')).toBe(
+      'postgres://db.example:5432/edgelog',
+    );
+    expect(redact('failed: s3cret-pw')).toBe('failed: [REDACTED]');
+    registerUrlCredentials('postgres://edgelog-owner:0ther-pw@db.example/x');
+    expect(redact('role edgelog-owner')).toBe('role [REDACTED]');
   });
 
   it('removes credentials from any URL, registered or not', () => {

@@ -2,9 +2,9 @@
 import type pg from 'pg';
 import { EdgelogError } from '../../errors/index.js';
 import type { Logger } from '../../logger.js';
-import { redact } from '../../redact.js';
+import { redact, registerUrlCredentials } from '../../redact.js';
 import { HOUR_MS } from '../hourly-rollup.js';
-import type { ArchiveStore, MigrationResult, PruneResult } from '../store.js';
+import type { ArchiveStore, MigrationResult, PruneResult, QueryStore } from '../store.js';
 import { PostgresAlerts } from './alerts.js';
 import { displayDatabaseUrl, openPool, poolConfig, type PostgresOptions } from './connection.js';
 import { PostgresGuardian } from './guardian.js';
@@ -73,6 +73,15 @@ export async function openPostgresStore(opts: PostgresStoreOptions): Promise<Arc
     migrate: (): Promise<MigrationResult[]> => migratePostgres(pool, migrationsDir),
     close: () => (closed ??= pool.end()),
   };
+}
+
+/**
+ * Read-only queries on the archive at `opts.url` without opening the store: no pool, no migration, no
+ * partition made (`edgelog query` and the other readers, which a role that may only read can run).
+ */
+export function postgresQueries(opts: PostgresOptions): QueryStore {
+  registerUrlCredentials(opts.url);
+  return new PostgresQueries(queryClientConfig(poolConfig(opts)));
 }
 
 /** The query connection: the pool's settings without the pool's own. */
