@@ -3,9 +3,9 @@ import { AlertEvaluator } from '../src/alerts/evaluator.js';
 import type { Notice } from '../src/alerts/payload.js';
 import { parseConfig } from '../src/config/index.js';
 import { silentLogger } from '../src/logger.js';
-import { histogram, rollupTop } from '../src/report/rollup-queries.js';
-import { ORIGIN } from '../src/report/sources.js';
-import { reportWindow } from '../src/report/window.js';
+import { readScope } from '../src/report/sources.js';
+import { denseHistogram, reportWindow } from '../src/report/window.js';
+import { sqliteReportReads } from '../src/store/sqlite/report-reads.js';
 import { openSqliteStore } from '../src/store/sqlite/sqlite-store.js';
 import type { AlertsStore } from '../src/store/store.js';
 import { HOUR_MS } from '../src/store/hourly-rollup.js';
@@ -38,6 +38,7 @@ export async function measureQueries(path: string, runs = 25): Promise<QueryTime
     const oneDay = { zone, window: reportWindow({ from: ARCHIVE_LAST_DAY, to: ARCHIVE_LAST_DAY, now: 0 }) };
     const week = reportWindow({ from: addDays(ARCHIVE_LAST_DAY, -6), to: ARCHIVE_LAST_DAY, now: 0 });
     const weekHourly = { zone, window: { ...week, bucket: 'hour' as const, bucketMs: HOUR_MS } };
+    const reads = sqliteReportReads(db);
     const config = parseConfig({
       pullZones: [zone],
       alerts: {
@@ -60,10 +61,17 @@ export async function measureQueries(path: string, runs = 25): Promise<QueryTime
     });
     return {
       topErrorCodesZoneDay: await median(
-        () => rollupTop(db, ORIGIN, oneDay, "NULLIF(error_code, '')", 10),
+        () => reads.rollupTop('origin', readScope(oneDay), 'error_code', 10),
         runs,
       ),
-      hourlyHistogram7d: await median(() => histogram(db, ORIGIN, weekHourly), runs),
+      hourlyHistogram7d: await median(
+        async () =>
+          denseHistogram(
+            weekHourly.window,
+            await reads.buckets('origin', readScope(weekHourly), weekHourly.window.bucketMs),
+          ),
+        runs,
+      ),
       spikeEvaluation: await median(() => evaluator.evaluate({ source: 'origin', zone }), runs),
     };
   } finally {

@@ -1,6 +1,7 @@
 // The CLI as a user runs it on a PostgreSQL archive (EDGELOG_DATABASE_URL): `edgelog sync` and
 // `edgelog run` fill a fresh database with exactly what the simulator served (its oracle), and
 // `edgelog query` and `edgelog status` read it. Skipped, with a line saying so, without a server.
+import { existsSync } from 'node:fs';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SyncSummary } from '../../src/commands/sync.js';
@@ -146,7 +147,6 @@ if (server === null) {
         ...(await problems(client, 'origin', 101, yesterday)),
         ...(await problems(client, 'shield', 201, yesterday)),
       ]).toEqual([]);
-      const { existsSync } = await import('node:fs');
       expect(existsSync(h.dbPath)).toBe(false);
 
       // A second sync of the same day adds nothing.
@@ -199,6 +199,34 @@ if (server === null) {
           archived_entries: served,
         }),
       );
+
+      const report = await runCli(['--config', config, 'report', 'shield', '--json', '--to', yesterday], {
+        cwd: h.dir,
+        env,
+      });
+      expect(report.stderr).toBe('');
+      expect(report.code).toBe(0);
+      expect((JSON.parse(report.stdout) as { total: number }).total).toBe(served);
+      const table = await runCli(['--config', config, 'report', 'origin', '--to', yesterday], {
+        cwd: h.dir,
+        env,
+      });
+      expect(table.code).toBe(0);
+      expect(table.stdout).toMatch(/origin/i);
+
+      const migrate = await runCli(['--config', config, 'migrate', '--json'], { cwd: h.dir, env });
+      expect(migrate.code).toBe(0);
+      const migrations = JSON.parse(migrate.stdout) as {
+        database: string;
+        migrations: Array<{ status: string }>;
+      };
+      expect(migrations.migrations.map((m) => m.status)).toEqual(
+        migrations.migrations.map(() => 'already-applied'),
+      );
+      const alerts = await runCli(['--config', config, 'alerts', 'list', '--json'], { cwd: h.dir, env });
+      expect(alerts.code).toBe(0);
+      expect(existsSync(h.dbPath)).toBe(false);
+      expect(migrate.stdout + report.stdout + alerts.stdout).not.toContain(PASSWORD);
 
       const backup = await runCli(['--config', config, 'backup', `${h.dir}/copy.db`], { cwd: h.dir, env });
       expect(backup.code).not.toBe(0);
