@@ -2,7 +2,8 @@
 import { Command } from 'commander';
 import { openDatabase } from '../store/sqlite/database.js';
 import { displayUrl } from '../redact.js';
-import { migrate, type MigrationResult } from '../store/sqlite/migrate.js';
+import type { MigrationResult } from '../store/store.js';
+import { migrate } from '../store/sqlite/migrate.js';
 import { formatTable } from '../format/table.js';
 import { commandContext, printJson } from './shared.js';
 import { formatOption, jsonOption, outputFormat, type FormatOptions } from './args.js';
