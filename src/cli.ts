@@ -51,6 +51,12 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./commands/migrate.js')).migrateCommand(),
   },
   {
+    name: 'migrate-store',
+    term: 'migrate-store [options]',
+    description: 'copy a SQLite archive into a PostgreSQL archive, then check both hold the same rows',
+    load: async () => (await import('./commands/migrate-store.js')).migrateStoreCommand(),
+  },
+  {
     name: 'query',
     term: 'query [options] <sql>',
     description: 'run one read-only SQL statement against the archive (tables and views: docs/SQL.md)',

@@ -33,9 +33,9 @@ export function registerSecret(value: string | null | undefined): void {
 }
 
 /**
- * Registers the credentials of a URL (user and password), if it has any. A user named like the URL's
- * scheme (`postgres://postgres:…@`, the default role) is no secret, and scrubbing it would garble every
- * such URL in the messages that show one without its password.
+ * Registers the password of a URL, if it has one. The user name is an identity, not a secret, and is
+ * often a common word (`postgres://postgres:…@`, `redis://default:…@`): registered, it would garble every
+ * text holding that word, the URL's own scheme included. A URL's `user:password@` is removed anyway.
  */
 export function registerUrlCredentials(url: string | URL | null | undefined): void {
   if (!url) return;
@@ -43,8 +43,6 @@ export function registerUrlCredentials(url: string | URL | null | undefined): vo
     const u = typeof url === 'string' ? new URL(url) : url;
     registerSecret(decodeURIComponent(u.password));
     registerSecret(u.password);
-    const user = decodeURIComponent(u.username);
-    if (u.password && `${user}:` !== u.protocol) registerSecret(user);
   } catch {
     // Not a URL: nothing to register.
   }
@@ -112,13 +110,11 @@ export function clearSecrets(): void {
 export function registerConfigSecrets(config: {
   api: { accessKey?: string | undefined; baseUrl: string; originLogUrl: string; videoUrl: string };
   redis: { url: string };
-  database?: { url?: string | null };
   alerts: { hooks: Record<string, { type: string; url: string; secret?: string | undefined }> };
 }): void {
   registerSecret(config.api.accessKey);
   for (const url of [config.api.baseUrl, config.api.originLogUrl, config.api.videoUrl, config.redis.url])
     registerUrlCredentials(url);
-  registerUrlCredentials(config.database?.url);
   for (const hook of Object.values(config.alerts.hooks)) {
     registerSecret(hook.secret);
     registerUrlCredentials(hook.url);

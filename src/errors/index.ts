@@ -10,3 +10,4 @@ export { NetworkError } from './network-error.js';
 export { TimeoutError } from './timeout-error.js';
 export { ResponseError } from './response-error.js';
 export { PagingError } from './paging-error.js';
+export { MigrateStoreError } from './migrate-store-error.js';

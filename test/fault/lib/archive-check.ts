@@ -137,6 +137,22 @@ export function checkDay(db: Db, oracle: Oracle, ref: DayRef, opts: DayCheckOpti
  * What holds for any archive, whatever happened to it: every ledger row's totals equal the rows of its
  * zone-day, every zone's hourly rollup counts each of its rows once, and `PRAGMA integrity_check` is ok.
  */
+/**
+ * Cheap: every day of `days` is `complete` in the ledger and leased to no one. A poll waits for this before
+ * comparing the archive with the oracle: that comparison builds every served entry, and run every few
+ * hundred ms it starves the simulator, which answers from the test's own process.
+ */
+export function ledgerSettled(db: Db, days: readonly DayRef[]): boolean {
+  const stmt = db.prepare(
+    'SELECT state, lease_owner FROM ingest_ledger WHERE source = ? AND zone_id = ? AND log_date = ?',
+  );
+  return days.every((d) => {
+    const row = stmt.get(d.source, d.zone, d.day) as
+      { state: string; lease_owner: string | null } | undefined;
+    return row?.state === 'complete' && row.lease_owner === null;
+  });
+}
+
 export function invariantProblems(db: Db): string[] {
   const problems: string[] = [];
   const integrity = db.prepare('PRAGMA integrity_check').pluck().all() as string[];

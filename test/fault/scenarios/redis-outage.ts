@@ -4,7 +4,7 @@
 import { Queue } from 'bullmq';
 import { INGEST_QUEUE } from '../../../src/queue/jobs.js';
 import { redisOptions } from '../../../src/redis/connection.js';
-import { checkDay, invariantProblems, type DayRef } from '../lib/archive-check.js';
+import { checkDay, invariantProblems, ledgerSettled, type DayRef } from '../lib/archive-check.js';
 import { clearOfMidnight, pastDays } from '../lib/clock.js';
 import { ProgressProbe } from '../lib/progress.js';
 import { faultsFired, type ScenarioReport } from '../lib/report.js';
@@ -107,6 +107,13 @@ export async function redisOutageScenario(opts: RedisOutageOptions): Promise<Red
       `Redis killed after ${stored} entries were stored, down ${down} ms, restarted ${opts.restart}`,
     );
 
+    const settled = () => {
+      try {
+        return ledgerSettled(scene.db(), refs);
+      } finally {
+        scene.closeDbs();
+      }
+    };
     const exact = () => {
       const db = scene.db();
       try {
@@ -117,8 +124,8 @@ export async function redisOutageScenario(opts: RedisOutageOptions): Promise<Red
     };
     try {
       await waitFor(
-        'the days before today to be archived exactly',
-        () => (exact() || exited ? true : undefined),
+        'the days before today to be complete in the ledger',
+        () => (settled() || exited ? true : undefined),
         {
           timeoutMs: recoverMs,
           everyMs: 250,
@@ -132,9 +139,21 @@ export async function redisOutageScenario(opts: RedisOutageOptions): Promise<Red
     if (!report.workerSurvived)
       report.problems.push(`the worker exited: ${(await worker.done).stderr.slice(-800)}`);
     if (!report.archiveExact) {
+      // What stands where: what is missing, the ledger, and what the worker warned about.
       const db = scene.db();
       report.problems.push(...refs.flatMap((r) => checkDay(db, scene.sim, r, { at: scene.now() }).problems));
+      const ledger = db
+        .prepare(
+          'SELECT source, zone_id, log_date, state, pages, archived_entries, lease_owner, next_token IS NOT NULL AS checkpoint, last_error FROM ingest_ledger',
+        )
+        .all();
+      report.problems.push(`ledger: ${JSON.stringify(ledger)}`);
       scene.closeDbs();
+      const warned = worker
+        .output()
+        .stderr.split('\n')
+        .filter((l) => /"level":(40|50|60)/.test(l));
+      report.problems.push(`the worker warned: ${warned.slice(-8).join('\n') || 'nothing'}`);
     }
     await readSchedulers(scene, report);
     if (report.schedulers.join() !== WANTED_SCHEDULERS.join()) {

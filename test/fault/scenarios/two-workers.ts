@@ -5,7 +5,7 @@ import { Queue } from 'bullmq';
 import { INGEST_QUEUE } from '../../../src/queue/jobs.js';
 import { redisOptions } from '../../../src/redis/connection.js';
 import { toApiDate } from '../../../src/time/utc-day.js';
-import { archiveProblems, type DayRef } from '../lib/archive-check.js';
+import { archiveProblems, ledgerSettled, type DayRef } from '../lib/archive-check.js';
 import { clearOfMidnight, pastDays } from '../lib/clock.js';
 import { countingProxy } from '../lib/counting-proxy.js';
 import type { ScenarioReport } from '../lib/report.js';
@@ -65,9 +65,9 @@ export async function twoWorkersScenario(opts: TwoWorkersOptions): Promise<TwoWo
     ]);
     const exact = () => {
       try {
-        return archiveProblems(scene.db(), scene.sim, refs, { at: scene.now() }).length === 0
-          ? true
-          : undefined;
+        const db = scene.db();
+        if (!ledgerSettled(db, refs)) return undefined;
+        return archiveProblems(db, scene.sim, refs, { at: scene.now() }).length === 0 ? true : undefined;
       } catch {
         return undefined; // the archive is still being created
       } finally {
@@ -145,7 +145,18 @@ export async function twoWorkersScenario(opts: TwoWorkersOptions): Promise<TwoWo
       const n = paths.reduce((a, p) => a + (proxy.counts.get(p) ?? 0), 0);
       const key = `${ref.source} ${ref.zone} ${ref.day}`;
       report.fetches[key] = n;
-      if (n !== 1) report.problems.push(`${key} was fetched ${n} times`);
+      if (n !== 1) {
+        // What the workers said about that day, to tell a retried request from a second pass.
+        const said = results.flatMap((r, i) =>
+          (r?.stderr ?? '')
+            .split('\n')
+            .filter((l) => l.includes(`"zone":${ref.zone},`) && l.includes(`"date":"${ref.day}"`))
+            .map((l) => `worker ${i + 1}: ${l.slice(0, 400)}`),
+        );
+        report.problems.push(
+          `${key} was fetched ${n} times; the workers said:\n${said.join('\n') || 'nothing'}`,
+        );
+      }
     }
     report.problems.push(...archiveProblems(scene.db(), scene.sim, refs, { at: scene.now() }));
     scene.closeDbs();

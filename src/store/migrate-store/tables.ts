@@ -1,0 +1,123 @@
+// Pure: which tables `edgelog migrate-store` copies from a SQLite archive into a PostgreSQL one, in what
+// order, which of their columns, and what makes a row "already there" (so that a second run adds nothing
+// and a run killed half-way is completed by the next).
+//
+// The two dialects' schemas (migrations/*.sql, migrations/postgres/*.sql) hold the same tables and
+// columns, except:
+// - the entry tables', quarantined_entries' and api_guardian_snapshots' `id`: SQLite's rowid, an identity
+//   on PostgreSQL that is not a key there. The target numbers the rows it receives (in the source's
+//   order); the keys that make a row the same one are the entry key, the quarantine key, and a
+//   snapshot's zone and time.
+// - `time` of the entry tables: generated on both sides, never copied.
+// - the hourly rollups: not copied as rows but counted from the entries inserted, in the same
+//   transaction (as storePage counts them), so they stay exact whatever the target held before.
+// - schema_migrations: each side records its own dialect's files.
+import { ORIGIN_TABLE, SHIELD_TABLE, type EntryTable } from '../postgres/entry-tables.js';
+
+/** When a source row counts as already in the target. */
+export type ConflictRule =
+  /** A unique key of the target: ON CONFLICT DO NOTHING. */
+  | { kind: 'key'; columns: readonly string[] }
+  /** A key, and the newer row wins (by `by`): a re-run after the source moved on brings it up to date. */
+  | { kind: 'newest'; columns: readonly string[]; by: string }
+  /** No unique key on the target: a row whose `columns` match an existing one is skipped. */
+  | { kind: 'absent'; columns: readonly string[] };
+
+export interface TableSpec {
+  name: string;
+  conflict: ConflictRule;
+  /** Source columns that are not copied (the target fills or generates them). */
+  skip: readonly string[];
+  /** Columns written as NULL whatever the source holds. */
+  cleared?: readonly string[];
+  /** An entry table: its rollup is counted from the rows inserted, and its rows need day partitions. */
+  entry?: EntryTable;
+  /** quarantined_entries: partitioned by this text column (a UTC day). */
+  partitionDay?: string;
+}
+
+/**
+ * Copy order. The ledger goes last: until its rows are there, a worker pointed at a half-copied target
+ * fetches the days again (adding nothing) instead of taking them as complete.
+ */
+export const TABLES: readonly TableSpec[] = [
+  {
+    name: 'origin_error_logs',
+    conflict: { kind: 'key', columns: ['pull_zone_id', 'timestamp', 'log_id'] },
+    skip: ['id', 'time'],
+    entry: ORIGIN_TABLE,
+  },
+  {
+    name: 'shield_event_logs',
+    conflict: { kind: 'key', columns: ['shield_zone_id', 'timestamp', 'log_id'] },
+    skip: ['id', 'time'],
+    entry: SHIELD_TABLE,
+  },
+  {
+    name: 'quarantined_entries',
+    conflict: { kind: 'key', columns: ['source', 'zone_id', 'log_date', 'page', 'position', 'raw_hash'] },
+    skip: ['id'],
+    partitionDay: 'log_date',
+  },
+  {
+    name: 'api_guardian_snapshots',
+    conflict: { kind: 'absent', columns: ['shield_zone_id', 'taken_at'] },
+    skip: ['id'],
+  },
+  { name: 'alert_notifications', conflict: { kind: 'key', columns: ['id', 'hook'] }, skip: [] },
+  {
+    name: 'alert_state',
+    conflict: { kind: 'newest', columns: ['rule', 'zone_id'], by: 'last_evaluated_at' },
+    skip: [],
+  },
+  {
+    name: 'ingest_ledger',
+    conflict: { kind: 'newest', columns: ['source', 'zone_id', 'log_date'], by: 'updated_at' },
+    skip: [],
+    // A lease belongs to a process of the source's host; in the target it would only hold the day up.
+    cleared: ['lease_owner', 'lease_until'],
+  },
+];
+
+/** Tables of the archive that are not copied as rows (and why), so an unknown table is noticed. */
+export const NOT_COPIED: Readonly<Record<string, string>> = {
+  origin_hourly: 'counted from the origin entries inserted',
+  shield_hourly: 'counted from the Shield entries inserted',
+  schema_migrations: 'each dialect records its own migrations',
+};
+
+/** The rollup tables, checked by row count and sum(count) after the copy. */
+export const ROLLUPS = [ORIGIN_TABLE.rollup.table, SHIELD_TABLE.rollup.table] as const;
+
+/** A target column: its name and SQL type. */
+export interface TargetColumn {
+  name: string;
+  type: string;
+}
+
+export interface CopyColumns {
+  /** Column names, in copy order (source select list, staging table, insert list). */
+  names: string[];
+  /** Their types on the target (for the staging table). */
+  types: string[];
+}
+
+/**
+ * The columns to copy: the source's, less the skipped ones. Throws when the source has a column the
+ * target lacks (the schemas differ in a way this command does not know) or lacks a key column.
+ */
+export function copyColumns(
+  spec: TableSpec,
+  source: readonly string[],
+  target: readonly TargetColumn[],
+): CopyColumns {
+  const byName = new Map(target.map((c) => [c.name, c.type]));
+  const names = source.filter((c) => !spec.skip.includes(c));
+  const unknown = names.filter((c) => !byName.has(c));
+  if (unknown.length > 0) {
+    throw new Error(`${spec.name}: the target has no column ${unknown.join(', ')} (the schemas differ)`);
+  }
+  const missing = spec.conflict.columns.filter((c) => !names.includes(c));
+  if (missing.length > 0) throw new Error(`${spec.name}: the source has no column ${missing.join(', ')}`);
+  return { names, types: names.map((c) => byName.get(c)!) };
+}
