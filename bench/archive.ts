@@ -2,8 +2,8 @@
 // coverage, written through the same repository the engine uses. Cached between runs.
 import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type { OriginRow } from '../src/ingest/parse-entries.js';
-import { openArchive } from '../src/store/archive.js';
+import type { OriginRow } from '../src/store/rows.js';
+import { openArchive } from '../src/store/sqlite/archive.js';
 import { addDays, dayEndMs, dayStartMs, type Day } from '../src/time/utc-day.js';
 
 export const ARCHIVE_ZONES = 20;

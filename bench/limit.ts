@@ -4,10 +4,10 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
-import type { ShieldBatch } from '../src/ingest/row-batch.js';
-import { openArchive } from '../src/store/archive.js';
-import { BatchInsert } from '../src/store/batch-insert.js';
-import { fillShieldRow, SHIELD_COLUMNS } from '../src/store/shield-logs.repository.js';
+import type { ShieldBatch } from '../src/store/rows.js';
+import { openArchive } from '../src/store/sqlite/archive.js';
+import { BatchInsert } from '../src/store/sqlite/batch-insert.js';
+import { fillShieldRow, SHIELD_COLUMNS } from '../src/store/sqlite/shield-logs.repository.js';
 import { BENCH_DAY, parsePage } from './rows.js';
 
 /**

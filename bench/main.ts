@@ -185,7 +185,7 @@ async function main(): Promise<Result> {
 
   say(`6/7 queries on an archive of ${num('archive-rows')} rows…`);
   const archivePath = generatedArchive(DIR, num('archive-rows'), say);
-  const queryMs = measureQueries(archivePath);
+  const queryMs = await measureQueries(archivePath);
 
   const runs = num('startup-runs');
   say(`7/7 start-up: edgelog --help and a one-row query against node -e 0, ${runs} runs each…`);

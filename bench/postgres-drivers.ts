@@ -13,7 +13,7 @@ import { Readable } from 'node:stream';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import postgres from 'postgres';
-import { readMigrations } from '../src/store/migrate.js';
+import { readMigrations } from '../src/store/sqlite/migrate.js';
 import { POSTGRES_MIGRATIONS_DIR } from '../src/store/postgres/migrate.js';
 import { copyRows } from '../src/store/postgres/copy-text.js';
 import type { ShieldBatch } from '../src/store/rows.js';

@@ -1,12 +1,13 @@
 // (6) Query latencies on the generated archive, through the same code paths as reports and alerts.
-import { AlertsRepository } from '../src/alerts/alerts.repository.js';
 import { AlertEvaluator } from '../src/alerts/evaluator.js';
+import type { Notice } from '../src/alerts/payload.js';
 import { parseConfig } from '../src/config/index.js';
 import { silentLogger } from '../src/logger.js';
-import { histogram, rollupTop } from '../src/report/rollup-queries.js';
-import { ORIGIN } from '../src/report/sources.js';
-import { reportWindow } from '../src/report/window.js';
-import { openArchive } from '../src/store/archive.js';
+import { readScope } from '../src/report/sources.js';
+import { denseHistogram, reportWindow } from '../src/report/window.js';
+import { sqliteReportReads } from '../src/store/sqlite/report-reads.js';
+import { openSqliteStore } from '../src/store/sqlite/sqlite-store.js';
+import type { AlertsStore } from '../src/store/store.js';
 import { HOUR_MS } from '../src/store/hourly-rollup.js';
 import { addDays, dayEndMs } from '../src/time/utc-day.js';
 import { ARCHIVE_LAST_DAY } from './archive.js';
@@ -17,26 +18,27 @@ export interface QueryTimes {
   spikeEvaluation: number;
 }
 
-function median(fn: () => unknown, runs: number): number {
-  fn(); // warm the statement cache and the page cache
+async function median(fn: () => unknown, runs: number): Promise<number> {
+  await fn(); // warm the statement cache and the page cache
   const times: number[] = [];
   for (let i = 0; i < runs; i++) {
     const t = performance.now();
-    fn();
+    await fn();
     times.push(performance.now() - t);
   }
   times.sort((a, b) => a - b);
   return Number(times[Math.floor(times.length / 2)]!.toFixed(3));
 }
 
-export function measureQueries(path: string, runs = 25): QueryTimes {
-  const archive = openArchive(path); // applies migrations newer than the cached archive
-  const { db } = archive;
+export async function measureQueries(path: string, runs = 25): Promise<QueryTimes> {
+  const store = openSqliteStore(path); // applies migrations newer than the cached archive
+  const { db } = store.archive;
   try {
     const zone = 7;
     const oneDay = { zone, window: reportWindow({ from: ARCHIVE_LAST_DAY, to: ARCHIVE_LAST_DAY, now: 0 }) };
     const week = reportWindow({ from: addDays(ARCHIVE_LAST_DAY, -6), to: ARCHIVE_LAST_DAY, now: 0 });
     const weekHourly = { zone, window: { ...week, bucket: 'hour' as const, bucketMs: HOUR_MS } };
+    const reads = sqliteReportReads(db);
     const config = parseConfig({
       pullZones: [zone],
       alerts: {
@@ -53,16 +55,26 @@ export function measureQueries(path: string, runs = 25): QueryTimes {
     });
     const evaluator = new AlertEvaluator({
       config,
-      repo: new AlertsRepository(db),
+      repo: store.alerts as AlertsStore<Notice>,
       logger: silentLogger(),
       now: () => dayEndMs(ARCHIVE_LAST_DAY) + 30 * 60_000,
     });
     return {
-      topErrorCodesZoneDay: median(() => rollupTop(db, ORIGIN, oneDay, "NULLIF(error_code, '')", 10), runs),
-      hourlyHistogram7d: median(() => histogram(db, ORIGIN, weekHourly), runs),
-      spikeEvaluation: median(() => evaluator.evaluate({ source: 'origin', zone }), runs),
+      topErrorCodesZoneDay: await median(
+        () => reads.rollupTop('origin', readScope(oneDay), 'error_code', 10),
+        runs,
+      ),
+      hourlyHistogram7d: await median(
+        async () =>
+          denseHistogram(
+            weekHourly.window,
+            await reads.buckets('origin', readScope(weekHourly), weekHourly.window.bucketMs),
+          ),
+        runs,
+      ),
+      spikeEvaluation: await median(() => evaluator.evaluate({ source: 'origin', zone }), runs),
     };
   } finally {
-    void archive.close();
+    await store.close();
   }
 }

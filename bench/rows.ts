@@ -1,7 +1,7 @@
 // The bench's input: Shield pages exactly as the simulator serves them, and the rows edgelog parses
 // from them.
 import { decodeShieldPage } from '../src/ingest/decode-page.js';
-import type { ShieldBatch } from '../src/ingest/row-batch.js';
+import type { ShieldBatch } from '../src/store/rows.js';
 import { Simulator } from '../src/simulator/index.js';
 import type { Day } from '../src/time/utc-day.js';
 

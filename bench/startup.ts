@@ -5,7 +5,7 @@
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { openArchive } from '../src/store/archive.js';
+import { openArchive } from '../src/store/sqlite/archive.js';
 
 export interface StartupTimes {
   runs: number;

@@ -1,7 +1,7 @@
 // The composition root of the ingestion engine: wires config, archive, API client, Redis and queue once.
-import { AlertsRepository } from './alerts/alerts.repository.js';
 import { AlertEvaluator, type EvaluationScope } from './alerts/evaluator.js';
 import { Notifier } from './alerts/notifier.js';
+import type { Notice } from './alerts/payload.js';
 import { createApiClient, type ApiClient } from './api/index.js';
 import type { Config } from './config/index.js';
 import { DayIngestor } from './ingest/day-ingestor.js';
@@ -14,14 +14,16 @@ import type { HandlerDeps } from './queue/handlers.js';
 import { IngestRuntime } from './queue/runtime.js';
 import { RedisOutage } from './redis/outage.js';
 import { resolveRedis, type ResolvedRedis } from './redis/resolve.js';
-import { openArchive, type Archive } from './store/archive.js';
+import { openStore } from './store/open-store.js';
+import type { AlertsStore, ArchiveStore } from './store/store.js';
 
 export interface Engine {
   config: Config;
   /** The clock everything in this engine reads. */
   now: () => number;
   logger: Logger;
-  archive: Archive;
+  /** The archive: SQLite (database.path) or PostgreSQL (database.url). */
+  store: ArchiveStore;
   client: ApiClient;
   redis: ResolvedRedis;
   /** Every Redis error of the queues and workers goes here: an outage is logged once, not per retry. */
@@ -34,11 +36,11 @@ export interface Engine {
    */
   privateRuntime(name: string): IngestRuntime;
   alerts: {
-    repo: AlertsRepository;
+    repo: AlertsStore<Notice>;
     evaluator: AlertEvaluator;
     notifier: Notifier;
     /** Evaluates rules in scope and hands any new notices to the delivery queue. */
-    check(scope?: EvaluationScope): Promise<ReturnType<AlertEvaluator['evaluate']>>;
+    check(scope?: EvaluationScope): Promise<Awaited<ReturnType<AlertEvaluator['evaluate']>>>;
   };
   /**
    * The engine's own registry, fed by the client, the ingestor, the runtime and the notifier; undefined
@@ -77,14 +79,15 @@ export async function startEngine(config: Config, logger: Logger, opts: EngineOp
   let pageThreads =
     threads > 0 ? new PageThreads({ threads, api: config.api, logger, metrics: recorder }) : undefined;
   const warm = pageThreads?.warm();
-  // The writer keeps a modest page cache (its inserts land at the end of the keys) and leaves WAL
-  // checkpoints to a background thread.
-  let archive: Archive;
+  // SQLite: the writer keeps a modest page cache (its inserts land at the end of the keys) and leaves WAL
+  // checkpoints to a background thread. PostgreSQL: a connection per job, and a few more.
+  let archive: ArchiveStore;
   try {
-    archive = openArchive(config.database.path, {
+    archive = await openStore(config.database, {
       logger,
-      backgroundCheckpoints: config.database.backgroundCheckpoints,
       cacheMiB: 8,
+      concurrency: config.worker.concurrency,
+      now,
     });
   } catch (err) {
     await pageThreads?.close();
@@ -113,18 +116,14 @@ export async function startEngine(config: Config, logger: Logger, opts: EngineOp
           originDays: pageThreads.streamOriginDay.bind(pageThreads),
         }
       : {}),
-    db: archive.db,
-    ledger: archive.ledger,
-    origin: archive.origin,
-    shield: archive.shield,
-    quarantine: archive.quarantine,
+    store: archive,
     logger: logger.child({ component: 'ingest' }),
     now,
     pageCap: config.api.pageCap,
     finalizeDelayMs: config.schedule.finalizeDelay,
     metrics: recorder,
   });
-  const alertsRepo = new AlertsRepository(archive.db);
+  const alertsRepo = archive.alerts as AlertsStore<Notice>;
   const evaluator = new AlertEvaluator({
     config,
     repo: alertsRepo,
@@ -144,7 +143,7 @@ export async function startEngine(config: Config, logger: Logger, opts: EngineOp
     metrics: recorder,
   });
   const check = async (scope: EvaluationScope = {}) => {
-    const results = config.alerts.rules.length > 0 ? evaluator.evaluate(scope) : [];
+    const results = config.alerts.rules.length > 0 ? await evaluator.evaluate(scope) : [];
     await notifier.flushOutbox();
     return results;
   };
@@ -157,10 +156,7 @@ export async function startEngine(config: Config, logger: Logger, opts: EngineOp
     config,
     client: api.client,
     ingestor,
-    ledger: archive.ledger,
-    guardian: archive.guardian,
-    origin: archive.origin,
-    shield: archive.shield,
+    store: archive,
     logger,
     now,
     ...hooks,
@@ -179,7 +175,7 @@ export async function startEngine(config: Config, logger: Logger, opts: EngineOp
     config,
     now,
     logger,
-    archive,
+    store: archive,
     client: api.client,
     redis,
     redisOutage,
@@ -207,8 +203,7 @@ export async function startEngine(config: Config, logger: Logger, opts: EngineOp
               m.serveMetrics(metrics, {
                 listen,
                 config,
-                db: archive.db,
-                dbPath: config.database.path,
+                store: archive,
                 redis,
                 ingestQueue: runtime.queue,
                 notifyQueue: notifier.queue,

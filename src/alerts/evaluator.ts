@@ -4,9 +4,9 @@ import { GUARDIAN_COUNTER_COLUMNS } from '../api/guardian-counters.js';
 import type { AlertRule, Config, FlatlineRule, GuardianRule, SpikeRule } from '../config/index.js';
 import { formatDuration } from '../config/index.js';
 import type { Logger } from '../logger.js';
-import type { AlertsRepository } from './alerts.repository.js';
+import type { AlertsStore } from '../store/store.js';
 import { fingerprint, type Notice } from './payload.js';
-import { judgeSpike } from './spike.js';
+import { judgeSpike, windowsToCount, type Window } from './spike.js';
 import { transition, type Condition } from './state-machine.js';
 
 export interface EvaluationScope {
@@ -39,11 +39,11 @@ const iso = (ms: number) => new Date(ms).toISOString();
 
 export class AlertEvaluator {
   constructor(
-    private readonly deps: { config: Config; repo: AlertsRepository; logger: Logger; now: () => number },
+    private readonly deps: { config: Config; repo: AlertsStore<Notice>; logger: Logger; now: () => number },
   ) {}
 
   /** Evaluates every rule (or those in scope) for each of its zones. */
-  evaluate(scope: EvaluationScope = {}): Evaluation[] {
+  async evaluate(scope: EvaluationScope = {}): Promise<Evaluation[]> {
     const { config } = this.deps;
     const results: Evaluation[] = [];
     for (const rule of config.alerts.rules) {
@@ -51,7 +51,7 @@ export class AlertEvaluator {
       if (scope.source && scope.source !== source) continue;
       for (const zone of this.zonesOf(rule)) {
         if (scope.zone !== undefined && scope.zone !== zone) continue;
-        results.push(this.evaluateOne(rule, source, zone));
+        results.push(await this.evaluateOne(rule, source, zone));
       }
     }
     return results;
@@ -66,16 +66,16 @@ export class AlertEvaluator {
     return zones.map((z) => z.id);
   }
 
-  private evaluateOne(rule: AlertRule, source: string, zone: number): Evaluation {
+  private async evaluateOne(rule: AlertRule, source: string, zone: number): Promise<Evaluation> {
     const { repo, config } = this.deps;
     const now = this.deps.now();
-    const prev = repo.getState(rule.name, zone);
+    const prev = await repo.getState(rule.name, zone);
     const m =
       rule.type === 'spike'
-        ? this.measureSpike(rule, zone, now)
+        ? await this.measureSpike(rule, zone, now)
         : rule.type === 'flatline'
-          ? this.measureFlatline(rule, zone, now, prev?.firstEvaluatedAt ?? now)
-          : this.measureGuardian(rule, zone);
+          ? await this.measureFlatline(rule, zone, now, prev?.firstEvaluatedAt ?? now)
+          : await this.measureGuardian(rule, zone);
     const { next, notify } = transition(prev, m.condition, now, {
       forMs: rule.for,
       renotifyMs: config.alerts.renotifyEvery,
@@ -101,7 +101,7 @@ export class AlertEvaluator {
             };
             return { hook, notice };
           });
-    repo.save(
+    await repo.save(
       { rule: rule.name, zone, source, fingerprint: fp },
       next,
       { value: m.value, threshold: m.threshold, detail: { reason: m.reason, ...m.details } },
@@ -122,12 +122,25 @@ export class AlertEvaluator {
     };
   }
 
-  private measureSpike(rule: SpikeRule, zone: number, now: number): Measurement {
+  private async measureSpike(rule: SpikeRule, zone: number, now: number): Promise<Measurement> {
     const { repo } = this.deps;
+    const params = { ...rule, windowMs: rule.window };
+    const coverage = await repo.coverage(rule.source, zone);
+    // The judgement is pure and synchronous: the counts it may ask for are read first.
+    const counts = new Map<string, number>();
+    const id = (w: Window) => `${w.from}/${w.to}`;
+    for (const w of windowsToCount(params, coverage, now)) {
+      if (!counts.has(id(w)))
+        counts.set(id(w), await repo.count(rule.source, zone, w.from, w.to, rule.filter));
+    }
     const verdict = judgeSpike(
-      { ...rule, windowMs: rule.window },
-      repo.coverage(rule.source, zone),
-      (w) => repo.count(rule.source, zone, w.from, w.to, rule.filter),
+      params,
+      coverage,
+      (w) => {
+        const n = counts.get(id(w));
+        if (n === undefined) throw new Error(`spike: window ${id(w)} was not counted beforehand`);
+        return n;
+      },
       now,
     );
     const what = describeFilter(rule);
@@ -165,13 +178,13 @@ export class AlertEvaluator {
     };
   }
 
-  private measureFlatline(
+  private async measureFlatline(
     rule: FlatlineRule,
     zone: number,
     now: number,
     firstEvaluatedAt: number,
-  ): Measurement {
-    const last = this.deps.repo.lastSuccess(rule.source, zone);
+  ): Promise<Measurement> {
+    const last = await this.deps.repo.lastSuccess(rule.source, zone);
     const age = now - (last ?? firstEvaluatedAt);
     return {
       condition: age > rule.maxAge,
@@ -186,9 +199,9 @@ export class AlertEvaluator {
     };
   }
 
-  private measureGuardian(rule: GuardianRule, zone: number): Measurement {
+  private async measureGuardian(rule: GuardianRule, zone: number): Promise<Measurement> {
     const column = GUARDIAN_COUNTER_COLUMNS[rule.counter];
-    const snaps = this.deps.repo.lastTwoSnapshots(zone, column);
+    const snaps = await this.deps.repo.lastTwoSnapshots(zone, column);
     const none = { summary: { firing: '', resolved: '' }, details: {}, threshold: rule.maxIncrease };
     if (snaps.length < 2)
       return { ...none, condition: null, value: null, reason: 'fewer than two snapshots' };

@@ -13,7 +13,7 @@ import { closeOrDrop, dropWithin, idleFor, IDLE_GRACE_MS } from '../redis/close-
 import { NO_METRICS, type DeliveryMetrics } from '../metrics/events.js';
 import { redisOptions, type RedisTarget } from '../redis/connection.js';
 import { waitForJobs } from '../redis/wait-for-jobs.js';
-import type { AlertsRepository } from './alerts.repository.js';
+import type { AlertsStore } from '../store/store.js';
 import { deliver } from './deliver.js';
 import { busyHookDelayMs, HookSlots } from './hook-slots.js';
 import type { Notice } from './payload.js';
@@ -32,7 +32,7 @@ export interface NotifierDeps {
   redis: RedisTarget;
   prefix: string;
   config: Config;
-  repo: AlertsRepository;
+  repo: AlertsStore<Notice>;
   logger: Logger;
   now: () => number;
   dispatcher?: Dispatcher;
@@ -78,7 +78,7 @@ export class Notifier {
 
   /** Hands every notice still in the outbox to the queue; returns the jobs added. */
   async flushOutbox(): Promise<Array<Job<NotifyJob>>> {
-    const pending = this.deps.repo.unqueued();
+    const pending = await this.deps.repo.unqueued();
     const jobs: Array<Job<NotifyJob>> = [];
     for (const p of pending) {
       jobs.push(
@@ -88,7 +88,7 @@ export class Notifier {
           { jobId: `${p.notice.id}-${p.hook}` },
         ),
       );
-      this.deps.repo.markEnqueued(p.id, p.hook, this.deps.now());
+      await this.deps.repo.markEnqueued(p.id, p.hook, this.deps.now());
     }
     return jobs;
   }
@@ -158,7 +158,7 @@ export class Notifier {
 
   /** settle() for the notices put in the outbox since `sinceMs` by any process. */
   async settleSince(sinceMs: number, timeoutMs: number): Promise<{ delivered: number; pending: number }> {
-    const ids = this.deps.repo.createdSince(sinceMs);
+    const ids = await this.deps.repo.createdSince(sinceMs);
     const jobs = (await Promise.all(ids.map((n) => this.queue.getJob(`${n.id}-${n.hook}`)))).filter(
       (j): j is Job<NotifyJob> => j !== undefined,
     );
@@ -227,7 +227,7 @@ export class Notifier {
         dispatcher: this.deps.dispatcher,
         signal: stop,
       });
-      this.deps.repo.markAttempt(notice.id, hook, this.deps.now(), null);
+      await this.deps.repo.markAttempt(notice.id, hook, this.deps.now(), null);
       (this.deps.metrics ?? NO_METRICS).delivery(hook, 'delivered');
       this.log.info(
         { notice: notice.id, hook, status: notice.status, rule: notice.rule, zone: notice.zone },
@@ -237,7 +237,7 @@ export class Notifier {
     } catch (err) {
       // Stopped by shutdown, not failed by the receiver: back to the queue at once, no attempt used.
       if (stop.aborted) return this.putBack(job, token, 0);
-      this.deps.repo.markAttempt(notice.id, hook, this.deps.now(), coerceError(err).message);
+      await this.deps.repo.markAttempt(notice.id, hook, this.deps.now(), coerceError(err).message);
       const last = err instanceof UnrecoverableError || job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
       (this.deps.metrics ?? NO_METRICS).delivery(hook, last ? 'abandoned' : 'failed');
       throw err;

@@ -41,6 +41,23 @@ export function referenceWindows(current: Window, params: SpikeParams): Window[]
 }
 
 /**
+ * Every window judgeSpike may count for these arguments (a superset), so that their counts can be read
+ * from the archive before the judgement, which stays synchronous and pure.
+ */
+export function windowsToCount(params: SpikeParams, coverage: Coverage, now: number): Window[] {
+  const frontier = coverageFrontier(coverage);
+  if (frontier === null) return [];
+  const edge = Math.min(frontier, now);
+  const partialFrom = edge - (edge % params.windowMs);
+  const judged = [{ from: partialFrom - params.windowMs, to: partialFrom }];
+  if (partialFrom < edge) judged.push({ from: partialFrom, to: partialFrom + params.windowMs });
+  return judged.flatMap((w) => [
+    w,
+    ...referenceWindows(w, params).filter((r) => isCovered(coverage, r.from, r.to)),
+  ]);
+}
+
+/**
  * Two windows are looked at, aligned to the window length:
  * - the window still filling in (it holds the archive's coverage frontier): it can fire as soon as it is
  *   over the threshold, since counts only grow, but it can never resolve;

@@ -2,12 +2,11 @@
 import { Command } from 'commander';
 import { fingerprint, type Notice } from '../alerts/payload.js';
 import { deliver } from '../alerts/deliver.js';
-import { AlertsRepository } from '../alerts/alerts.repository.js';
 import { formatDuration } from '../config/index.js';
 import { startEngine } from '../engine.js';
 import { UsageError } from '../errors/index.js';
 import { formatTable } from '../format/table.js';
-import { openArchive } from '../store/archive.js';
+import { openStore } from '../store/open-store.js';
 import { commandContext, printJson } from './shared.js';
 import { formatOption, jsonOption, outputFormat, type FormatOptions } from './args.js';
 
@@ -25,11 +24,10 @@ export function alertsCommand(): Command {
     .addOption(jsonOption())
     .action(async (opts: FormatOptions, cmd: Command) => {
       const { config } = commandContext(cmd);
-      const archive = openArchive(config.database.path);
+      const archive = await openStore(config.database);
       try {
-        const repo = new AlertsRepository(archive.db);
-        const states = repo.listStates();
-        const notices = repo.notifications(20);
+        const states = await archive.alerts.listStates();
+        const notices = await archive.alerts.notifications(20);
         if (outputFormat(opts) === 'json') return printJson({ rules: config.alerts.rules, states, notices });
         const out: string[] = [];
         if (config.alerts.rules.length === 0) out.push('no alert rules configured (alerts.rules)');

@@ -4,7 +4,8 @@ import { existsSync } from 'node:fs';
 import { UsageError } from '../errors/index.js';
 import { formatBytes, progressText } from '../format/bytes.js';
 import { elapsed } from '../format/table.js';
-import { backupArchive, type BackupProgress, type BackupResult } from '../store/backup.js';
+import { backupArchive, type BackupProgress, type BackupResult } from '../store/sqlite/backup.js';
+import { displayUrl } from '../redact.js';
 import { readerConfig } from './reader-context.js';
 
 export interface BackupIo {
@@ -28,6 +29,14 @@ export function backupCommand(io: BackupIo = defaultIo()): Command {
     .option('--force', 'replace <file> if it exists')
     .action(async (file: string, opts: { force?: boolean }, cmd: Command) => {
       const config = readerConfig(cmd);
+      if (config.database.url) {
+        // The copy is SQLite's online backup; a server's archive is backed up with the server's tools.
+        throw new UsageError(
+          `edgelog backup copies a SQLite archive; this one is PostgreSQL (${displayUrl(config.database.url)}): ` +
+            'back it up with pg_dump (e.g. pg_dump --format=custom --file=edgelog.dump "$EDGELOG_DATABASE_URL") ' +
+            'or the server’s own backups',
+        );
+      }
       if (existsSync(file) && !opts.force) {
         throw new UsageError(`${file} exists: choose another name, or pass --force to replace it`);
       }

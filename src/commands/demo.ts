@@ -9,7 +9,6 @@ import { DEFAULT_DATABASE_PATH } from '../config/reader-config.js';
 import { startEngine } from '../engine.js';
 import { formatTable } from '../format/table.js';
 import { Simulator } from '../simulator/index.js';
-import { openDatabase } from '../store/database.js';
 import { addDays, dayOf } from '../time/utc-day.js';
 import { commandContext, intArg, type GlobalOptions } from './shared.js';
 import { executeSync, syncPlan } from './sync.js';
@@ -120,26 +119,27 @@ export function demoCommand(): Command {
         out(`Syncing ${plan.days.length} zone-days (the last three UTC days) through the job queue…`);
         const { summary, text } = await executeSync(engine, plan, undefined, undefined, process.stderr);
         out(text);
-        const db = openDatabase(config.database.path, { readonly: true });
-        try {
-          for (const q of SAMPLE_QUERIES) {
-            out();
-            out(`${q.title}:`);
-            out(`  $ edgelog query "${q.sql.replace(/\s+/g, ' ')}"`);
-            const stmt = db.prepare(q.sql);
-            const rows = stmt.all() as Array<Record<string, unknown>>;
-            const columns = stmt
-              .columns()
-              .map((c) => ({ header: c.name, value: (r: Record<string, unknown>) => r[c.name] }));
-            out(formatTable(columns, rows).replace(/^/gm, '  '));
-          }
-        } finally {
-          db.close();
+        const store = engine.store;
+        for (const q of SAMPLE_QUERIES) {
+          out();
+          out(`${q.title}:`);
+          out(`  $ edgelog query "${q.sql.replace(/\s+/g, ' ')}"`);
+          // Through the store's read-only path, as `edgelog query` reads (SQLite or PostgreSQL).
+          const { names, rows } = await store.queries.readOnly(q.sql, { timeoutMs: 30_000 }, async (c) => {
+            const all: unknown[][] = [];
+            for (let b = await c.next(500); b.length > 0; b = await c.next(500)) all.push(...b);
+            return { names: c.columns, rows: all };
+          });
+          const columns = names.map((name, i) => ({
+            header: name,
+            value: (r: unknown[]) => (typeof r[i] === 'bigint' ? Number(r[i]) : r[i]),
+          }));
+          out(formatTable(columns, rows).replace(/^/gm, '  '));
         }
         out();
-        const alert = engine.alerts.repo
-          .listStates()
-          .find((s) => s.rule === 'origin-5xx-spike' && s.zone_id === 101);
+        const alert = (await engine.alerts.repo.listStates()).find(
+          (s) => s.rule === 'origin-5xx-spike' && s.zone_id === 101,
+        );
         out(
           `Sample alert rule origin-5xx-spike on zone 101: ${alert?.state ?? 'not evaluated'}` +
             (alert?.last_value != null

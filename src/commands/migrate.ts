@@ -1,7 +1,9 @@
 // `edgelog migrate`: apply pending migrations and report each file's status.
 import { Command } from 'commander';
-import { openDatabase } from '../store/database.js';
-import { migrate } from '../store/migrate.js';
+import { openDatabase } from '../store/sqlite/database.js';
+import { displayUrl } from '../redact.js';
+import type { MigrationResult } from '../store/store.js';
+import { migrate } from '../store/sqlite/migrate.js';
 import { formatTable } from '../format/table.js';
 import { commandContext, printJson } from './shared.js';
 import { formatOption, jsonOption, outputFormat, type FormatOptions } from './args.js';
@@ -11,30 +13,41 @@ export function migrateCommand(): Command {
     .description('apply pending database migrations and show the status of each')
     .addOption(formatOption())
     .addOption(jsonOption())
-    .action((opts: FormatOptions, cmd: Command) => {
+    .action(async (opts: FormatOptions, cmd: Command) => {
       const { config } = commandContext(cmd);
-      const db = openDatabase(config.database.path);
-      try {
-        const results = migrate(db);
-        if (outputFormat(opts) === 'json') printJson({ database: config.database.path, migrations: results });
-        else {
-          process.stdout.write(`database ${config.database.path}\n`);
-          process.stdout.write(
-            `${formatTable(
-              [
-                { header: 'migration', value: (r) => r.name },
-                { header: 'status', value: (r) => r.status },
-                { header: 'error', value: (r) => r.error ?? '' },
-              ],
-              results,
-              100,
-            )}\n`,
-          );
+      const server = config.database.url;
+      let results: MigrationResult[];
+      if (server !== null) {
+        const { migratePostgresArchive } = await import('../store/postgres/postgres-store.js');
+        results = await migratePostgresArchive({
+          url: server,
+          ...(config.database.ssl ? { ssl: config.database.ssl } : {}),
+        });
+      } else {
+        const db = openDatabase(config.database.path);
+        try {
+          results = migrate(db);
+        } finally {
+          db.close();
         }
-        if (results.some((r) => r.status === 'failed' || r.status === 'changed-after-apply'))
-          process.exitCode = 1;
-      } finally {
-        db.close();
       }
+      const where = server !== null ? displayUrl(server) : config.database.path;
+      if (outputFormat(opts) === 'json') printJson({ database: where, migrations: results });
+      else {
+        process.stdout.write(`database ${where}\n`);
+        process.stdout.write(
+          `${formatTable(
+            [
+              { header: 'migration', value: (r) => r.name },
+              { header: 'status', value: (r) => r.status },
+              { header: 'error', value: (r) => r.error ?? '' },
+            ],
+            results,
+            100,
+          )}\n`,
+        );
+      }
+      if (results.some((r) => r.status === 'failed' || r.status === 'changed-after-apply'))
+        process.exitCode = 1;
     });
 }

@@ -42,11 +42,24 @@ export function queryCommand(stdout: Stdout = process.stdout): Command {
       const config = readerConfig(cmd);
       const { limit, timeout } = opts;
       const format = outputFormat(opts) as QueryFormat;
+      const timeoutMs = timeout ?? DEFAULT_QUERY_TIMEOUT_MS;
       const request = { path: config.database.path, sql, format, ...(limit === undefined ? {} : { limit }) };
       try {
-        await runBoundedQuery(request, streamOutput(stdout), {
-          timeoutMs: timeout ?? DEFAULT_QUERY_TIMEOUT_MS,
-        });
+        if (config.database.url) {
+          // PostgreSQL, loaded only here: a SQLite query does not pay for pg at start-up.
+          const [{ postgresQueries }, { runStoreQuery }] = await Promise.all([
+            import('../store/postgres/postgres-store.js'),
+            import('../query/run-store-query.js'),
+          ]);
+          const queries = postgresQueries({
+            url: config.database.url,
+            ...(config.database.ssl ? { ssl: config.database.ssl } : {}),
+            applicationName: 'edgelog query',
+          });
+          await runStoreQuery(queries, sql, { ...request, timeoutMs }, streamOutput(stdout));
+          return;
+        }
+        await runBoundedQuery(request, streamOutput(stdout), { timeoutMs });
       } catch (err) {
         // The reader closed the pipe (`| head`): what it wanted was written.
         if (!(err instanceof OutputClosedError)) throw err;

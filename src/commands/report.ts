@@ -5,6 +5,7 @@ import { openReadOnlyConnection, verifiedRead } from '../query/read-only.js';
 import { DEFAULT_TOP, REPORT_KINDS, runReport, type ReportKind } from '../report/run-report.js';
 import type { Day } from '../time/utc-day.js';
 import { dayArg, formatOption, idArg, jsonOption, outputFormat } from './args.js';
+import { sqliteReportStore } from '../store/sqlite/report-reads.js';
 import { readerConfig } from './reader-context.js';
 
 interface ReportCliOptions {
@@ -44,11 +45,30 @@ export function reportCommand(stdout: Stdout = process.stdout, clock: () => numb
     )
     .action(async (kind: ReportKind, opts: ReportCliOptions, cmd: Command) => {
       const config = readerConfig(cmd);
+      const format = outputFormat(opts) as ReportCliOptions['format'];
+      const params = { ...opts, format, width: chartWidth(stdout), now: clock() };
+      if (config.database.url) {
+        // PostgreSQL, loaded only here: a SQLite report does not pay for pg at start-up.
+        const { postgresReports } = await import('../store/postgres/postgres-store.js');
+        const server = postgresReports({
+          url: config.database.url,
+          ...(config.database.ssl ? { ssl: config.database.ssl } : {}),
+          applicationName: 'edgelog report',
+        });
+        try {
+          await runReport(server.reports, kind, params, streamOutput(stdout));
+        } catch (err) {
+          if (!(err instanceof OutputClosedError)) throw err;
+        } finally {
+          await server.close();
+        }
+        return;
+      }
       const conn = openReadOnlyConnection(config.database.path);
       try {
-        const format = outputFormat(opts) as ReportCliOptions['format'];
-        const params = { ...opts, format, width: chartWidth(stdout), now: clock() };
-        await verifiedRead(conn, streamOutput(stdout), (db, out) => runReport(db, kind, params, out));
+        await verifiedRead(conn, streamOutput(stdout), (db, out) =>
+          runReport(sqliteReportStore(db), kind, params, out),
+        );
       } catch (err) {
         if (!(err instanceof OutputClosedError)) throw err;
       } finally {

@@ -6,9 +6,10 @@ import { Command, Option } from 'commander';
 import type { Config } from '../config/index.js';
 import { UsageError } from '../errors/index.js';
 import { formatTable, thousands } from '../format/table.js';
+import { displayUrl } from '../redact.js';
 import { openReadOnlyConnection } from '../query/read-only.js';
-import type { Db } from '../store/database.js';
-import type { LedgerRow, LogSource } from '../store/ledger.repository.js';
+import type { Db } from '../store/sqlite/database.js';
+import type { LedgerRow, LogSource, QueryStore } from '../store/store.js';
 import { span, zoneHealth, type ZoneHealth } from '../status/zone-health.js';
 import { addDays, dayOf } from '../time/utc-day.js';
 import { formatOption, idListArg, jsonOption, outputFormat, printJson, type FormatOptions } from './args.js';
@@ -52,26 +53,68 @@ interface GuardianHealth {
   lastError: string | null;
 }
 
-function readArchive(db: Db, opts: StatusOptions, sources: readonly StatusSource[]) {
-  const zones = opts.zone ?? null;
-  const inZones = (col: string) => (zones ? `AND ${col} IN (${zones.map(() => '?').join(', ')})` : '');
-  const ledger = db
-    .prepare(
-      `SELECT * FROM ingest_ledger WHERE source IN (${sources.map(() => '?').join(', ')}) ${inZones('zone_id')}
-       ORDER BY source, zone_id, log_date DESC`,
-    )
-    .all(...sources, ...(zones ?? [])) as LedgerRow[];
-  const guardian = sources.includes('guardian')
-    ? (db
-        .prepare(
-          `SELECT shield_zone_id AS zone, max(taken_at) AS lastSnapshot,
-             (SELECT error FROM api_guardian_snapshots s2 WHERE s2.shield_zone_id = s.shield_zone_id
-              ORDER BY taken_at DESC LIMIT 1) AS lastError
-           FROM api_guardian_snapshots s WHERE 1 = 1 ${inZones('shield_zone_id')} GROUP BY shield_zone_id`,
-        )
-        .all(...(zones ?? [])) as GuardianHealth[])
-    : [];
-  return { ledger, guardian };
+/**
+ * The statements status reads, the same on SQLite and PostgreSQL. Zones (whole numbers, checked by the
+ * option's parser) and sources (one of three choices) are written into the text as literals.
+ */
+function archiveSql(opts: StatusOptions, sources: readonly StatusSource[]) {
+  const zones = opts.zone?.map((z) => String(Math.trunc(z))) ?? null;
+  const inZones = (col: string) => (zones ? `AND ${col} IN (${zones.join(', ')})` : '');
+  const logSources = sources.filter((s) => s !== 'guardian').map((s) => `'${s}'`);
+  return {
+    ledger:
+      logSources.length === 0
+        ? null
+        : `SELECT * FROM ingest_ledger WHERE source IN (${logSources.join(', ')}) ${inZones('zone_id')}
+           ORDER BY source, zone_id, log_date DESC`,
+    guardian: sources.includes('guardian')
+      ? `SELECT shield_zone_id AS zone, max(taken_at) AS "lastSnapshot",
+           (SELECT error FROM api_guardian_snapshots s2 WHERE s2.shield_zone_id = s.shield_zone_id
+            ORDER BY taken_at DESC LIMIT 1) AS "lastError"
+         FROM api_guardian_snapshots s WHERE 1 = 1 ${inZones('shield_zone_id')} GROUP BY shield_zone_id`
+      : null,
+  };
+}
+
+interface ArchiveData {
+  ledger: LedgerRow[];
+  guardian: GuardianHealth[];
+}
+
+function readArchive(db: Db, opts: StatusOptions, sources: readonly StatusSource[]): ArchiveData {
+  const sql = archiveSql(opts, sources);
+  return {
+    ledger: sql.ledger === null ? [] : (db.prepare(sql.ledger).all() as LedgerRow[]),
+    guardian: sql.guardian === null ? [] : (db.prepare(sql.guardian).all() as GuardianHealth[]),
+  };
+}
+
+/** readArchive on a PostgreSQL archive, through its read-only query path. */
+async function readServerArchive(
+  queries: QueryStore,
+  opts: StatusOptions,
+  sources: readonly StatusSource[],
+): Promise<ArchiveData> {
+  const sql = archiveSql(opts, sources);
+  return {
+    ledger: sql.ledger === null ? [] : ((await selectObjects(queries, sql.ledger)) as unknown as LedgerRow[]),
+    guardian:
+      sql.guardian === null
+        ? []
+        : ((await selectObjects(queries, sql.guardian)) as unknown as GuardianHealth[]),
+  };
+}
+
+/** Every row of `sql` as an object; integers (all far below 2^53 here) as numbers. */
+async function selectObjects(queries: QueryStore, sql: string): Promise<Array<Record<string, unknown>>> {
+  return queries.readOnly(sql, { timeoutMs: 30_000 }, async (cursor) => {
+    const rows: unknown[][] = [];
+    for (let b = await cursor.next(1000); b.length > 0; b = await cursor.next(1000)) rows.push(...b);
+    const names = cursor.columns;
+    return rows.map((r) =>
+      Object.fromEntries(r.map((v, i) => [names[i]!, typeof v === 'bigint' ? Number(v) : v])),
+    );
+  });
 }
 
 async function readQueue(config: Config) {
@@ -117,9 +160,17 @@ export function statusCommand(): Command {
     const sources: StatusSource[] = opts.source ?? ['origin', 'shield', 'guardian'];
     const path = config.database.path;
     // Nothing is created: with no archive yet, the zones and the queue are still worth showing.
-    let data: ReturnType<typeof readArchive> = { ledger: [], guardian: [] };
-    const archived = existsSync(path);
-    if (archived) {
+    let data: ArchiveData = { ledger: [], guardian: [] };
+    const server = config.database.url;
+    const archived = server !== null || existsSync(path);
+    if (server !== null) {
+      const { postgresQueries } = await import('../store/postgres/postgres-store.js');
+      data = await readServerArchive(
+        postgresQueries({ url: server, ...(config.database.ssl ? { ssl: config.database.ssl } : {}) }),
+        opts,
+        sources,
+      );
+    } else if (archived) {
       const conn = openReadOnlyConnection(path);
       try {
         data = readArchive(conn.db, opts, sources);
@@ -151,7 +202,8 @@ export function statusCommand(): Command {
     if (format === 'json') {
       printJson({
         now: iso(now),
-        archive: archived ? path : null,
+        // A server's URL without its password.
+        archive: archived ? (server !== null ? displayUrl(server) : path) : null,
         zones,
         guardian: data.guardian,
         ledger: data.ledger,

@@ -11,7 +11,7 @@ import type { DayResult } from '../ingest/day-ingestor.js';
 import { InterruptedError } from '../ingest/errors.js';
 import type { DayJob } from '../queue/jobs.js';
 import type { JobOutcome } from '../queue/runtime.js';
-import type { LedgerRepository, LogSource } from '../store/ledger.repository.js';
+import type { LedgerStore, LogSource } from '../store/store.js';
 import { dayOf, dayRange, type Day } from '../time/utc-day.js';
 import { commandContext, dayArg, idListArg, intArg, printJson } from './shared.js';
 import { formatOption, jsonOption, outputFormat } from './args.js';
@@ -161,17 +161,19 @@ export async function executeSync(
     const guardianJobs = await runtime.enqueueGuardian(plan.guardianZones, runId);
     runtime.startWorker(concurrency);
     let done = 0;
-    const reporter = progress
-      ? startProgress({
-          out: progress,
-          read: () => ({
-            done,
-            total: plan.days.length,
-            ...passFigures(engine, plan.days),
-            elapsedMs: Date.now() - wallStart,
-          }),
-        })
-      : undefined;
+    const figures = progress ? passTally(engine, plan.days) : undefined;
+    const reporter =
+      progress && figures
+        ? startProgress({
+            out: progress,
+            read: () => ({
+              done,
+              total: plan.days.length,
+              ...figures.read(),
+              elapsedMs: Date.now() - wallStart,
+            }),
+          })
+        : undefined;
     try {
       outcomes = await runtime.waitFor<DayResult>(dayJobs, signal, () => done++);
     } finally {
@@ -185,7 +187,7 @@ export async function executeSync(
   }
   const alerts = await checkAlerts(engine, plan, started);
   const summary = {
-    ...summarise(outcomes, guardian, Date.now() - wallStart, engine.archive.ledger),
+    ...(await summarise(outcomes, guardian, Date.now() - wallStart, engine.store.ledger)),
     alerts,
     peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
   };
@@ -198,12 +200,36 @@ export async function executeSync(
   return { summary, text };
 }
 
+/**
+ * Pages and entries of the plan's days so far, for a progress line drawn synchronously: each read gives
+ * the last figures and starts reading newer ones from the ledger (one read at a time).
+ */
+function passTally(engine: Engine, days: readonly DayJob[]): { read(): { pages: number; entries: number } } {
+  let last = { pages: 0, entries: 0 };
+  let reading = false;
+  return {
+    read() {
+      if (!reading) {
+        reading = true;
+        passFigures(engine, days).then(
+          (f) => ((last = f), (reading = false)),
+          () => (reading = false),
+        );
+      }
+      return last;
+    },
+  };
+}
+
 /** Pages and entries of the plan's days so far, from the ledger (its passes' counts). */
-function passFigures(engine: Engine, days: readonly DayJob[]): { pages: number; entries: number } {
+async function passFigures(
+  engine: Engine,
+  days: readonly DayJob[],
+): Promise<{ pages: number; entries: number }> {
   let pages = 0;
   let entries = 0;
   for (const d of days) {
-    const row = engine.archive.ledger.get({ source: d.source, zone: d.zone, day: d.day });
+    const row = await engine.store.ledger.get({ source: d.source, zone: d.zone, day: d.day });
     pages += row?.pages ?? 0;
     entries += row?.entries ?? 0;
   }
@@ -277,50 +303,14 @@ export interface SyncSummary {
   peakRssMb?: number;
 }
 
-function summarise(
+async function summarise(
   outcomes: Array<JobOutcome<DayResult>>,
   guardian: JobOutcome[],
   durationMs: number,
-  ledger: Pick<LedgerRepository, 'get'>,
-): SyncSummary {
-  const results: SyncDay[] = outcomes.map((o) => {
-    if (o.result) {
-      const r = o.result;
-      return {
-        source: r.source,
-        zone: r.zone,
-        day: r.day,
-        outcome: r.outcome,
-        state: r.state,
-        resumed: r.resumed,
-        pages: r.pages,
-        entries: r.entries,
-        newEntries: r.newEntries,
-        malformed: r.malformed,
-        quarantined: r.quarantined,
-        durationMs: r.durationMs,
-        ...(r.error !== undefined ? { error: r.error } : {}),
-        ...(r.skipped ? { skipped: true as const } : {}),
-      };
-    }
-    // A failed job: what its pass stored is in the ledger.
-    const d = o.data as DayJob;
-    const row = ledger.get({ source: d.source, zone: d.zone, day: d.day });
-    return {
-      source: d.source,
-      zone: d.zone,
-      day: d.day,
-      outcome: 'failed' as const,
-      state: row?.state ?? 'failed',
-      resumed: false,
-      pages: row?.pages ?? 0,
-      entries: row?.entries ?? 0,
-      newEntries: row?.new_entries ?? 0,
-      malformed: row?.malformed ?? 0,
-      quarantined: row?.quarantined ?? 0,
-      error: o.error ?? (o.pending ? 'still unfinished' : 'unknown error'),
-    };
-  });
+  ledger: Pick<LedgerStore, 'get'>,
+): Promise<SyncSummary> {
+  const results: SyncDay[] = [];
+  for (const o of outcomes) results.push(await summariseDay(o, ledger));
   const sum = (f: (r: SyncDay) => number) => results.reduce((a, r) => a + f(r), 0);
   const count = (outcome: SyncDay['outcome']) => results.filter((r) => r.outcome === outcome).length;
   const failed = count('failed') + guardian.filter((g) => g.error).length;
@@ -381,4 +371,44 @@ function renderSummary(
       `${s.incomplete} incomplete, ${s.expired} expired, ${s.failed} failed in ${elapsed(s.durationMs)}`,
   );
   return lines.join('\n');
+}
+
+/** One day job's line of the summary; a failed job's figures come from the ledger (what its pass stored). */
+async function summariseDay(o: JobOutcome<DayResult>, ledger: Pick<LedgerStore, 'get'>): Promise<SyncDay> {
+  if (o.result) {
+    const r = o.result;
+    return {
+      source: r.source,
+      zone: r.zone,
+      day: r.day,
+      outcome: r.outcome,
+      state: r.state,
+      resumed: r.resumed,
+      pages: r.pages,
+      entries: r.entries,
+      newEntries: r.newEntries,
+      malformed: r.malformed,
+      quarantined: r.quarantined,
+      durationMs: r.durationMs,
+      ...(r.error !== undefined ? { error: r.error } : {}),
+      ...(r.skipped ? { skipped: true as const } : {}),
+    };
+  }
+  // A failed job: what its pass stored is in the ledger.
+  const d = o.data as DayJob;
+  const row = await ledger.get({ source: d.source, zone: d.zone, day: d.day });
+  return {
+    source: d.source,
+    zone: d.zone,
+    day: d.day,
+    outcome: 'failed' as const,
+    state: row?.state ?? 'failed',
+    resumed: false,
+    pages: row?.pages ?? 0,
+    entries: row?.entries ?? 0,
+    newEntries: row?.new_entries ?? 0,
+    malformed: row?.malformed ?? 0,
+    quarantined: row?.quarantined ?? 0,
+    error: o.error ?? (o.pending ? 'still unfinished' : 'unknown error'),
+  };
 }

@@ -81,6 +81,7 @@ function applyEnv(input: ConfigInput, env: NodeJS.ProcessEnv): ConfigInput {
   if (env.EDGELOG_ACCESS_KEY) out.api = { ...out.api, accessKey: env.EDGELOG_ACCESS_KEY };
   if (env.REDIS_URL) out.redis = { ...out.redis, url: env.REDIS_URL };
   if (env.EDGELOG_DB) out.database = { ...out.database, path: env.EDGELOG_DB };
+  if (env.EDGELOG_DATABASE_URL) out.database = { ...out.database, url: env.EDGELOG_DATABASE_URL };
   return out;
 }
 

@@ -9,7 +9,12 @@ import { isPlainObject, readConfigInput, type LoadConfigOptions } from './file.j
 export const DEFAULT_DATABASE_PATH = 'data/edgelog.db';
 
 export interface ReaderConfig {
-  database: { path: string };
+  /** `url` (postgres:// or postgresql://) names a PostgreSQL archive, used instead of the file at `path`. */
+  database: {
+    path: string;
+    url: string | null;
+    ssl?: { rejectUnauthorized?: boolean; ca?: string };
+  };
   /** Where the configuration came from: a file path, or "defaults". */
   origin: string;
 }
@@ -26,5 +31,31 @@ export function loadReaderConfig(opts: LoadConfigOptions = {}): ReaderConfig {
       `Invalid configuration (${origin}):\n  - database.path: expected a path, e.g. "data/edgelog.db"`,
     );
   }
-  return Object.freeze({ database: Object.freeze({ path }), origin });
+  const url = database?.url ?? null;
+  if (url !== null && (typeof url !== 'string' || !/^postgres(ql)?:\/\/./i.test(url))) {
+    throw new ConfigError(
+      `Invalid configuration (${origin}):\n  - database.url: expected a postgres:// or postgresql:// URL`,
+    );
+  }
+  const ssl = readerSsl(database?.ssl, origin);
+  return Object.freeze({
+    database: Object.freeze({ path, url, ...(ssl ? { ssl } : {}) }),
+    origin,
+  });
+}
+
+function readerSsl(ssl: unknown, origin: string): { rejectUnauthorized?: boolean; ca?: string } | undefined {
+  if (ssl === undefined) return undefined;
+  const bad = (what: string) =>
+    new ConfigError(`Invalid configuration (${origin}):\n  - database.ssl${what}`);
+  if (!isPlainObject(ssl)) throw bad(': expected an object');
+  const { rejectUnauthorized, ca } = ssl;
+  if (rejectUnauthorized !== undefined && typeof rejectUnauthorized !== 'boolean')
+    throw bad('.rejectUnauthorized: expected true or false');
+  if (ca !== undefined && (typeof ca !== 'string' || ca === ''))
+    throw bad('.ca: expected PEM text or a path to a PEM file');
+  return Object.freeze({
+    ...(rejectUnauthorized === undefined ? {} : { rejectUnauthorized }),
+    ...(ca === undefined ? {} : { ca }),
+  });
 }

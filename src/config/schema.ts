@@ -15,6 +15,11 @@ const zone = z.union([zoneId, z.strictObject({ id: zoneId, name: z.string().min(
 });
 
 const httpUrl = z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' });
+const postgresUrl = z.url({
+  protocol: /^postgres(ql)?$/,
+  error:
+    'expected a postgres:// or postgresql:// URL, e.g. "postgres://edgelog:…@db.example.net:5432/edgelog"',
+});
 
 const apiSchema = z.strictObject({
   /** Shield, compute and rate-limit operations. */
@@ -282,6 +287,20 @@ export const configSchema = z.strictObject({
       retentionDays: wholeNumber({ min: 1, max: 3650, example: 30 }).nullable().default(null),
       /** Checkpoint the WAL from a background thread instead of inside the ingesting writer. */
       backgroundCheckpoints: z.boolean().default(true),
+      /**
+       * A PostgreSQL archive instead of the SQLite file at `path` (docs/POSTGRES.md). Prefer the
+       * EDGELOG_DATABASE_URL environment variable: the URL holds the password. @defaultValue null
+       */
+      url: postgresUrl.nullable().default(null),
+      /** TLS to the PostgreSQL server; absent, the URL's sslmode decides. @defaultValue undefined */
+      ssl: z
+        .strictObject({
+          /** Verify the server's certificate. @defaultValue true */
+          rejectUnauthorized: z.boolean().optional(),
+          /** The CA certificate(s): PEM text, or a path to a PEM file. */
+          ca: z.string().min(1).optional(),
+        })
+        .optional(),
     })
     .prefault({}),
   pullZones: z.array(zone).default([]),

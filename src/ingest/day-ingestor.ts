@@ -13,20 +13,17 @@ import type { PagingFields } from '../api/schemas/log-pages.js';
 import type { Logger } from '../logger.js';
 import { NO_METRICS, type PageMetrics } from '../metrics/events.js';
 import { redactError } from '../redact.js';
-import type { StoreResult } from '../store/batch-insert.js';
-import type { Db } from '../store/database.js';
-import { asStoreError } from '../store/store-error.js';
+import type { OriginBatch, ShieldBatch } from '../store/rows.js';
 import type {
+  ArchiveStore,
   Claim,
   DayKey,
   DayState,
-  LedgerRepository,
   LogSource,
+  PageInput,
   PageProgress,
-} from '../store/ledger.repository.js';
-import type { OriginLogsRepository } from '../store/origin-logs.repository.js';
-import type { QuarantineRepository } from '../store/quarantine.repository.js';
-import type { ShieldLogsRepository } from '../store/shield-logs.repository.js';
+} from '../store/store.js';
+import { asStoreError } from '../store/store-error.js';
 import type { Day } from '../time/utc-day.js';
 import { batchEntries } from './decode-page.js';
 import { coveredUntil, finishedState } from './day-state.js';
@@ -40,7 +37,6 @@ import {
   type ShieldPagesQuery,
 } from './fetch-pages.js';
 import { ownerIsGone } from './lease-owner.js';
-import type { OriginBatch, ShieldBatch } from './row-batch.js';
 
 /** The pages of a Shield pass, in order (fetch-pages.ts, or page-threads.ts off the main thread). */
 export type ShieldPageSource = (
@@ -51,8 +47,8 @@ export type ShieldPageSource = (
 /** An origin day through `store` in batches (fetch-pages.ts, or page-threads.ts off the main thread). */
 export type OriginDaySource = (
   q: OriginQuery,
-  store: (batch: OriginBatch, first: boolean) => void,
-  restart: () => void,
+  store: (batch: OriginBatch, first: boolean) => void | Promise<void>,
+  restart: () => void | Promise<void>,
   signal?: AbortSignal,
 ) => Promise<PagingFields>;
 
@@ -88,11 +84,8 @@ export interface DayIngestorDeps {
   pages?: ShieldPageSource;
   /** Where an origin day's batches come from. @defaultValue streamOriginDay on this thread, with `client` */
   originDays?: OriginDaySource;
-  db: Db;
-  ledger: LedgerRepository;
-  origin: OriginLogsRepository;
-  shield: ShieldLogsRepository;
-  quarantine: QuarantineRepository;
+  /** The archive: each page is one storePage (rows, rollups, quarantine and checkpoint together). */
+  store: ArchiveStore;
   logger: Logger;
   /** @defaultValue Date.now */
   now?: () => number;
@@ -151,12 +144,12 @@ export class DayIngestor {
    * kept whenever the error was retryable, and a permanent one (or the last attempt) marks the day failed.
    */
   async run(key: DayKey & { day: Day }, opts: RunOptions): Promise<DayResult> {
-    const { ledger } = this.deps;
+    const { ledger } = this.deps.store;
     const started = this.now();
     const context = { source: key.source, zone: key.zone, date: key.day };
     let claim: Claim;
     try {
-      claim = ledger.claim(
+      claim = await ledger.claim(
         key,
         opts.owner,
         started,
@@ -165,14 +158,14 @@ export class DayIngestor {
         this.deps.abandoned ?? ownerIsGone,
       );
     } catch (raw) {
-      throw asStoreError(coerceError(raw), this.deps.db.name);
+      throw asStoreError(coerceError(raw), this.deps.store.location);
     }
     if (claim.kind === 'busy') throw new LeaseBusyError(claim.owner, claim.until, { context });
     const log = this.deps.logger.child(context);
     const passStartedAt = claim.row.pass_started_at ?? started;
     const lease = this.keepLease(key, opts.owner, opts.signal);
-    const result = (outcome: DayResult['outcome'], error?: string): DayResult => {
-      const row = ledger.get(key)!;
+    const result = async (outcome: DayResult['outcome'], error?: string): Promise<DayResult> => {
+      const row = (await ledger.get(key))!;
       return {
         ...context,
         day: key.day,
@@ -198,44 +191,44 @@ export class DayIngestor {
       const end = this.now();
       if (shortfall) {
         // What the API sent is stored; the day is not complete, and the next plan tries it again.
-        ledger.stop(key, opts.owner, 'incomplete', shortfall.message, end);
-        const r = result('incomplete', shortfall.message);
+        await ledger.stop(key, opts.owner, 'incomplete', shortfall.message, end);
+        const r = await result('incomplete', shortfall.message);
         log.warn({ err: shortfall.message, pages: r.pages, entries: r.entries }, 'day incomplete');
         return r;
       }
       const state = finishedState(key.day, passStartedAt, this.deps.finalizeDelayMs);
-      if (!ledger.finish(key, opts.owner, state, coveredUntil(key.day, passStartedAt), end)) {
+      if (!(await ledger.finish(key, opts.owner, state, coveredUntil(key.day, passStartedAt), end))) {
         throw new LeaseBusyError('another job', end, { context });
       }
-      const r = result(state);
+      const r = await result(state);
       const { source: _src, zone: _z, day: _d, ...figures } = r;
       log.info(figures, 'day fetched');
       return r;
     } catch (raw) {
       // A full disk, a read-only file…: named, with the cause and the fix (store-error.ts).
-      const err = asStoreError(redactError(coerceError(raw)), this.deps.db.name);
+      const err = asStoreError(redactError(coerceError(raw)), this.deps.store.location);
       if (lease.lost()) throw new LeaseBusyError('another job', this.now(), { context, cause: err });
       if (err instanceof WindowExpiredError) {
-        ledger.stop(key, opts.owner, 'expired', err.message, this.now());
+        await ledger.stop(key, opts.owner, 'expired', err.message, this.now());
         log.warn({ err: err.message }, 'day is outside the API retention window');
-        return result('expired', err.message);
+        return await result('expired', err.message);
       }
       if (opts.signal?.aborted || err instanceof InterruptedError) {
-        ledger.stop(key, opts.owner, 'running', 'interrupted', this.now());
+        await ledger.stop(key, opts.owner, 'running', 'interrupted', this.now());
         throw err instanceof InterruptedError ? err : new InterruptedError({ context, cause: err });
       }
       const retryable = err instanceof EdgelogError ? err.retryable : true;
       const state = retryable && !opts.finalAttempt ? 'running' : 'failed';
       const stop = () => ledger.stop(key, opts.owner, state, describeError(err), this.now(), retryable);
       try {
-        stop();
+        await stop();
       } catch (stopRaw) {
         // The ledger shares the archive's file: a full disk may refuse this write too. The pages stored
         // are committed with their checkpoint; only the lease and the error wait for the write to go through.
         log.error(
           {
             err: describeError(err),
-            ledgerErr: describeError(asStoreError(coerceError(stopRaw), this.deps.db.name)),
+            ledgerErr: describeError(asStoreError(coerceError(stopRaw), this.deps.store.location)),
           },
           'day failed, and the ledger could not record it yet; trying again every second',
         );
@@ -251,15 +244,19 @@ export class DayIngestor {
    * Retries a ledger write that failed every second while the lease would last, so that the day is free
    * for the job's retry as soon as the disk has room again, not only when the lease runs out.
    */
-  private retryLater(write: () => void): void {
+  private retryLater(write: () => Promise<void>): void {
     let left = Math.ceil(this.leaseMs / 1_000);
+    let trying = false;
     const timer = setInterval(() => {
-      try {
-        write();
-        clearInterval(timer);
-      } catch {
-        if (--left <= 0) clearInterval(timer);
-      }
+      if (trying) return; // the previous try is still waiting for the database
+      trying = true;
+      write().then(
+        () => clearInterval(timer),
+        () => {
+          trying = false;
+          if (--left <= 0) clearInterval(timer);
+        },
+      );
     }, 1_000);
     timer.unref();
   }
@@ -271,15 +268,20 @@ export class DayIngestor {
    */
   private keepLease(key: DayKey, owner: string, outer: AbortSignal | undefined) {
     const lost = new AbortController();
+    let renewing = false;
     const timer = setInterval(
       () => {
-        let held: boolean;
-        try {
-          held = this.deps.ledger.renew(key, owner, this.now(), this.leaseMs);
-        } catch {
-          return; // busy database: try again at the next tick, well before the lease runs out
-        }
-        if (!held) lost.abort(new LeaseBusyError('another job', this.now()));
+        if (renewing) return; // a renewal still waits for the database: one at a time
+        renewing = true;
+        this.deps.store.ledger.renew(key, owner, this.now(), this.leaseMs).then(
+          (held) => {
+            renewing = false;
+            if (!held) lost.abort(new LeaseBusyError('another job', this.now()));
+          },
+          () => {
+            renewing = false; // busy database: try again at the next tick, well before the lease runs out
+          },
+        );
       },
       Math.max(1, Math.floor(this.leaseMs / 3)),
     );
@@ -298,7 +300,7 @@ export class DayIngestor {
     claim: Extract<Claim, { kind: 'claimed' }>,
     log: Logger,
   ): Promise<Shortfall> {
-    const { client, db, ledger, shield, quarantine } = this.deps;
+    const { client, store } = this.deps;
     const source: ShieldPageSource = this.deps.pages ?? ((q, s) => shieldPages(client, q, s));
     const startToken = claim.resumed ? (claim.row.next_token ?? '') : '';
     const query = {
@@ -321,28 +323,20 @@ export class DayIngestor {
           { err: err.message },
           'the saved continuation token was refused; restarting the day from its first page',
         );
-        ledger.claim(key, owner, this.now(), this.leaseMs, false);
+        await store.ledger.claim(key, owner, this.now(), this.leaseMs, false);
         pages = source({ ...query, startToken: '', donePages: 0 }, signal);
         first = await pages.next();
       }
       for (let next = first; !next.done; next = await pages.next()) {
         const page = next.value;
         // The page's rows, its quarantined entries and the checkpoint naming the page after it commit together.
-        const progress = db
-          .transaction(() => {
-            const stored = shield.store(key.zone, key.day, page.batch);
-            const kept = quarantine.store(
-              'shield',
-              key.zone,
-              key.day,
-              page.page,
-              page.batch.rejected,
-              this.now(),
-            );
-            return this.recordPage(key, owner, page.nextToken, page.batch, stored, kept, 1);
-          })
-          .immediate();
-        this.counted(key, progress);
+        await this.storePage(key, owner, {
+          source: 'shield',
+          batch: page.batch,
+          page: page.page,
+          nextToken: page.nextToken,
+          pages: 1,
+        });
         if (page.stop) {
           return {
             message: `${page.stop.message}; the ${page.page} pages fetched are stored, and the next plan fetches the day again`,
@@ -364,24 +358,22 @@ export class DayIngestor {
     owner: string,
     signal: AbortSignal,
   ): Promise<Shortfall> {
-    const { client, db, ledger, origin, quarantine } = this.deps;
+    const { client, store } = this.deps;
     const source: OriginDaySource =
       this.deps.originDays ?? ((q, store, restart, s) => streamOriginDay(client, q, store, restart, s));
     const paging = await source(
       { zone: key.zone, day: key.day, batchSize: this.chunkRows },
       // Each batch commits with the ledger's counts; the first one also counts the call.
-      (batch, first) => {
-        const progress = db
-          .transaction(() => {
-            const stored = origin.store(key.zone, key.day, batch);
-            const kept = quarantine.store('origin', key.zone, key.day, 0, batch.rejected, this.now());
-            return this.recordPage(key, owner, null, batch, stored, kept, first ? 1 : 0);
-          })
-          .immediate();
-        this.counted(key, progress);
-      },
+      (batch, first) =>
+        this.storePage(key, owner, {
+          source: 'origin',
+          batch,
+          page: 0,
+          nextToken: null,
+          pages: first ? 1 : 0,
+        }),
       // A retried request starts the day's pass over, so its counts are not doubled.
-      () => ledger.claim(key, owner, this.now(), this.leaseMs, false),
+      async () => void (await store.ledger.claim(key, owner, this.now(), this.leaseMs, false)),
       signal,
     );
     if (paging.hasMoreData === true) {
@@ -394,31 +386,26 @@ export class DayIngestor {
     return null;
   }
 
-  private recordPage(
-    key: DayKey,
-    owner: string,
-    nextToken: string | null,
-    batch: OriginBatch | ShieldBatch,
-    stored: StoreResult,
-    quarantineInserted: number,
-    pages: 0 | 1,
-  ): PageProgress {
-    const progress: PageProgress = {
-      nextToken,
+  /**
+   * Stores a page (one transaction) and counts it once committed (a rolled-back page counts nothing).
+   * Losing the lease means another run took the day over: nothing of the page was kept, and this pass stops.
+   */
+  private async storePage(key: DayKey, owner: string, page: PageInput): Promise<void> {
+    const batch: OriginBatch | ShieldBatch = page.batch;
+    const stored = await this.deps.store.storePage(key, owner, page, this.now(), this.leaseMs);
+    if (stored.kind === 'lease-lost')
+      throw new LeaseBusyError('another job', this.now(), { context: { zone: key.zone, date: key.day } });
+    this.counted(key, {
+      nextToken: page.nextToken,
       entries: batchEntries(batch),
-      pages,
+      pages: page.pages,
       inserted: stored.inserted,
       malformed: stored.malformed,
       quarantined: batch.rejected.length,
-      quarantineInserted,
+      quarantineInserted: stored.quarantineInserted,
       firstTs: stored.firstTs,
       lastTs: stored.lastTs,
-    };
-    const ok = this.deps.ledger.recordPage(key, owner, progress, this.now(), this.leaseMs);
-    // Losing the lease means another run took the day over: roll this page back and let it continue.
-    if (!ok)
-      throw new LeaseBusyError('another job', this.now(), { context: { zone: key.zone, date: key.day } });
-    return progress;
+    });
   }
 
   /** Counts a page once its transaction has committed (a rolled-back page counts nothing). */

@@ -12,7 +12,7 @@ import {
 import { printable } from '../api/describe-body.js';
 import { LogsSplitter, SplitError } from './logs-splitter.js';
 import { appendOriginEntry, appendShieldEntry } from './parse-entries.js';
-import { emptyOriginBatch, emptyShieldBatch, type OriginBatch, type ShieldBatch } from './row-batch.js';
+import { emptyOriginBatch, emptyShieldBatch, type OriginBatch, type ShieldBatch } from '../store/rows.js';
 
 /** Why a body could not be decoded: not JSON (perhaps truncated: worth a retry), or not the documented shape. */
 export class DecodeError extends Error {

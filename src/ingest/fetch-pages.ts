@@ -9,7 +9,7 @@ import type { Day } from '../time/utc-day.js';
 import { batchEntries, decodeShieldPage, OriginBodyDecoder, type DecodedShieldPage } from './decode-page.js';
 import { decideNextPage } from './paging.js';
 import { guessPaging } from './peek-paging.js';
-import type { OriginBatch, ShieldBatch } from './row-batch.js';
+import type { OriginBatch, ShieldBatch } from '../store/rows.js';
 
 export interface ShieldPagesQuery {
   zone: number;
@@ -160,14 +160,14 @@ export function streamOriginDay(
   client: FetchClient,
   q: OriginQuery,
   store: (batch: OriginBatch, first: boolean) => void | Promise<void>,
-  restart: () => void,
+  restart: () => void | Promise<void>,
   signal?: AbortSignal,
 ): Promise<PagingFields> {
   return client.originErrorLogsStream(
     q.zone,
     q.day,
     async (body, attempt) => {
-      if (attempt > 1) restart();
+      if (attempt > 1) await restart();
       const decoder = new OriginBodyDecoder(q.batchSize);
       const utf8 = new TextDecoder();
       let first = true;

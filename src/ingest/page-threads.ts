@@ -15,7 +15,7 @@ import type { RequestMetrics } from '../metrics/events.js';
 import { replayRequestEvent, type RequestEvent } from '../metrics/relay.js';
 import type { PagingFields } from '../api/schemas/log-pages.js';
 import type { OriginQuery, ShieldPageResult, ShieldPagesQuery } from './fetch-pages.js';
-import type { OriginBatch } from './row-batch.js';
+import type { OriginBatch } from '../store/rows.js';
 
 export interface PageThreadData {
   api: Config['api'];
@@ -202,16 +202,16 @@ export class PageThreads {
   /** An origin day in batches: the same contract as fetch-pages.ts's streamOriginDay, less the client. */
   async streamOriginDay(
     q: OriginQuery,
-    store: (batch: OriginBatch, first: boolean) => void,
-    restart: () => void,
+    store: (batch: OriginBatch, first: boolean) => void | Promise<void>,
+    restart: () => void | Promise<void>,
     signal?: AbortSignal,
   ): Promise<PagingFields> {
     const messages = this.job((id) => ({ type: 'origin', id, query: q }), signal);
     try {
       for (let next = await messages.next(); ; next = await messages.next()) {
         if (next.done) return next.value ?? { hasMoreData: null, continuationToken: null, startToken: null };
-        if (next.value.type === 'batch') store(next.value.batch, next.value.first);
-        else if (next.value.type === 'restart') restart();
+        if (next.value.type === 'batch') await store(next.value.batch, next.value.first);
+        else if (next.value.type === 'restart') await restart();
       }
     } finally {
       // Also when `store` throws: stops the job on the thread, which would otherwise wait for room.

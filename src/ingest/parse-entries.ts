@@ -7,12 +7,10 @@ import {
   originRowAt,
   shieldRowAt,
   type OriginBatch,
+  type OriginRow,
   type ShieldBatch,
-} from './row-batch.js';
-import type { OriginRow, ShieldRow } from '../store/rows.js';
-
-// The row types moved to the store, which owns them; re-exported here until callers import them from there.
-export type { OriginRow, ShieldRow } from '../store/rows.js';
+  type ShieldRow,
+} from '../store/rows.js';
 
 type Parsed = { obj: Record<string, unknown>; error: null } | { obj: null; error: string | null };
 

@@ -2,7 +2,7 @@
 // least `finalizeDelay` after it ended, and one comes every `refreshEvery`; a day past that point that is
 // still not complete, and that the API still serves (not `expired`), is lost if it leaves the window
 // (the lookback the planner covers) before a pass completes it.
-import type { DayState } from '../store/ledger.repository.js';
+import type { DayState } from '../store/ledger-types.js';
 import { addDays, dayEndMs, dayOf, dayRange, type Day } from '../time/utc-day.js';
 
 export interface AtRiskInput {

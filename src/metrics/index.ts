@@ -6,7 +6,8 @@ import type { Config } from '../config/index.js';
 import type { Logger } from '../logger.js';
 import { wantedSchedulers } from '../queue/schedules.js';
 import type { RedisTarget } from '../redis/connection.js';
-import type { Db } from '../store/database.js';
+import type { SqliteStore } from '../store/sqlite/sqlite-store.js';
+import type { ArchiveStore, LogSource } from '../store/store.js';
 import { alertsCollector } from './alerts-collector.js';
 import { archiveCollector } from './archive-collector.js';
 import { scrape } from './collect.js';
@@ -60,8 +61,7 @@ function queueView(q: BullQueue): CountableQueue & SchedulerQueue {
 export interface ServeOptions {
   listen: { host: string; port: number };
   config: Config;
-  db: Db;
-  dbPath: string;
+  store: ArchiveStore;
   redis: { target: RedisTarget; display: string };
   /** The ingest queue (depths, schedulers) and the delivery queue (depths). */
   ingestQueue: BullQueue;
@@ -75,19 +75,22 @@ export function serveMetrics(metrics: Metrics, opts: ServeOptions): Promise<Metr
   const { set } = metrics;
   const { config } = opts;
   collectDefaultMetrics({ register: set.registry });
+  const { store } = opts;
   const collectors = [
     ledgerCollector(set, {
-      db: opts.db,
+      ledger: store.ledger,
+      newest: newestEntry(store),
       now: opts.now,
       pullZones: config.pullZones.map((z) => z.id),
       shieldZones: config.shieldZones.map((z) => z.id),
       schedule: config.schedule,
     }),
     queueCollector(set, [queueView(opts.ingestQueue), queueView(opts.notifyQueue)]),
-    archiveCollector(set, opts.dbPath),
+    // The archive's files on disk: SQLite only (a server's storage is the server's to watch).
+    ...(store.dialect === 'sqlite' ? [archiveCollector(set, store.location)] : []),
     alertsCollector(
       set,
-      opts.db,
+      store.alerts,
       config.alerts.rules.map((r) => r.name),
     ),
   ];
@@ -101,12 +104,35 @@ export function serveMetrics(metrics: Metrics, opts: ServeOptions): Promise<Metr
       judgeReadiness(
         await probe({
           redis: opts.redis,
-          db: opts.db,
-          dbPath: opts.dbPath,
+          store,
           queue: queueView(opts.ingestQueue),
           wantedSchedulers: wanted,
         }),
       ),
     logger: opts.logger,
   });
+}
+
+/**
+ * The newest archived entry's timestamp of a zone: on SQLite one prepared index lookup, on PostgreSQL a
+ * read-only query (the same lookup, by the same key).
+ */
+function newestEntry(store: ArchiveStore): (source: LogSource, zone: number) => Promise<number | null> {
+  const sql = (source: LogSource, zone: number) =>
+    source === 'origin'
+      ? `SELECT max(timestamp) FROM origin_error_logs WHERE pull_zone_id = ${Math.trunc(zone)}`
+      : `SELECT max(timestamp) FROM shield_event_logs WHERE shield_zone_id = ${Math.trunc(zone)}`;
+  if (store.dialect === 'sqlite') {
+    const { db } = (store as SqliteStore).archive;
+    const lookups = {
+      origin: db.prepare('SELECT max(timestamp) FROM origin_error_logs WHERE pull_zone_id = ?').pluck(),
+      shield: db.prepare('SELECT max(timestamp) FROM shield_event_logs WHERE shield_zone_id = ?').pluck(),
+    };
+    return (source, zone) => Promise.resolve(lookups[source].get(zone) as number | null);
+  }
+  return (source, zone) =>
+    store.queries.readOnly(sql(source, zone), { timeoutMs: 5_000 }, async (c) => {
+      const v = (await c.next(1))[0]?.[0];
+      return v === null || v === undefined ? null : Number(v);
+    });
 }

@@ -3,7 +3,7 @@
 import { accessSync, constants, statSync, type BigIntStats } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { EdgelogError } from '../errors/edgelog-error.js';
-import { openDatabase, type Db } from '../store/database.js';
+import { openDatabase, type Db } from '../store/sqlite/database.js';
 import { OutputClosedError, type Output } from './output.js';
 import { readPlan, type ArchiveFiles } from './read-plan.js';
 import { SnapshotChangedError } from './snapshot-changed-error.js';

@@ -1,6 +1,6 @@
 // Runs one read-only statement and writes its result in the chosen format.
 import Database from 'better-sqlite3';
-import type { Db } from '../store/database.js';
+import type { Db } from '../store/sqlite/database.js';
 import type { Output } from './output.js';
 import { prepareQuery } from './prepare-query.js';
 import { QueryError } from './query-error.js';

@@ -5,10 +5,7 @@ import type { Config } from '../config/index.js';
 import { InlineApiError } from '../errors/index.js';
 import type { DayIngestor, DayResult } from '../ingest/day-ingestor.js';
 import type { Logger } from '../logger.js';
-import type { GuardianRepository } from '../store/guardian.repository.js';
-import type { LedgerRepository, LedgerRow } from '../store/ledger.repository.js';
-import type { OriginLogsRepository } from '../store/origin-logs.repository.js';
-import type { ShieldLogsRepository } from '../store/shield-logs.repository.js';
+import type { ArchiveStore, LedgerRow } from '../store/store.js';
 import { DAY_MS, dayOf, dayStartMs, parseDay } from '../time/utc-day.js';
 import { dayDedupId, type DayJob, type GuardianJob, type PlanJob } from './jobs.js';
 import { planDays } from './planner.js';
@@ -17,10 +14,7 @@ export interface HandlerDeps {
   config: Config;
   client: Pick<ApiClient, 'apiGuardianMetrics'>;
   ingestor: DayIngestor;
-  ledger: LedgerRepository;
-  guardian: GuardianRepository;
-  origin: OriginLogsRepository;
-  shield: ShieldLogsRepository;
+  store: ArchiveStore;
   /** Enqueues day jobs (the ingest queue). */
   enqueueDays: (jobs: DayJob[]) => Promise<void>;
   logger: Logger;
@@ -47,9 +41,11 @@ export async function runPlan(deps: HandlerDeps, job: PlanJob): Promise<PlanResu
     deps.logger.info({ ...job }, 'zone no longer configured; nothing planned');
     return { enqueued: [] };
   }
-  const states = new Map(
-    deps.ledger.list({ source: job.source, zone: job.zone }).map((r) => [r.log_date, r.state]),
-  );
+  // Each plan makes the archive ready for the days ahead (PostgreSQL: their partitions) before any
+  // page of them comes.
+  await deps.store.prepareAhead(deps.now());
+  const rows = await deps.store.ledger.list({ source: job.source, zone: job.zone });
+  const states = new Map(rows.map((r) => [r.log_date, r.state]));
   const { schedule } = deps.config;
   const days = planDays({
     now: deps.now(),
@@ -92,7 +88,7 @@ export function alreadyFetched(
 
 export async function runDay(deps: HandlerDeps, job: DayJob, opts: DayRunOptions): Promise<DayResult> {
   const key = { source: job.source, zone: job.zone, day: job.day };
-  const row = deps.ledger.get(key);
+  const row = await deps.store.ledger.get(key);
   if (alreadyFetched(row, job.reason, opts.enqueuedAt)) {
     deps.logger.debug({ ...key }, 'day already fetched since this job was made; skipped');
     return skippedResult(row!);
@@ -139,13 +135,13 @@ export async function runGuardian(
   const takenAt = new Date(deps.now());
   try {
     const metrics = await deps.client.apiGuardianMetrics(job.zone, { signal });
-    const snapshotId = deps.guardian.add(job.zone, takenAt, metrics);
+    const snapshotId = await deps.store.guardian.add(job.zone, takenAt, metrics);
     await deps.afterGuardian?.(job.zone);
     return { zone: job.zone, snapshotId, totalBlockedRequests: metrics.data?.totalBlockedRequests ?? null };
   } catch (err) {
     // Keep a trace of an inline failure (e.g. unknown zone) in the snapshots table, then fail the job.
     if (err instanceof InlineApiError) {
-      deps.guardian.add(job.zone, takenAt, null, {
+      await deps.store.guardian.add(job.zone, takenAt, null, {
         success: false,
         errorKey: err.errorKey,
         message: err.apiMessage,
@@ -162,15 +158,12 @@ export interface MaintenanceResult {
 }
 
 /** Retention: drops entries of days older than `database.retentionDays` (null keeps everything). */
-export function runMaintenance(deps: HandlerDeps): MaintenanceResult {
+export async function runMaintenance(deps: HandlerDeps): Promise<MaintenanceResult> {
   const days = deps.config.database.retentionDays;
   if (days === null) return { prunedOrigin: 0, prunedShield: 0, cutoffDay: null };
   const cutoff = dayStartMs(dayOf(deps.now())) - days * DAY_MS;
-  const result = {
-    prunedOrigin: deps.origin.prune(cutoff),
-    prunedShield: deps.shield.prune(cutoff),
-    cutoffDay: dayOf(cutoff),
-  };
+  const pruned = await deps.store.prune(cutoff);
+  const result = { prunedOrigin: pruned.origin, prunedShield: pruned.shield, cutoffDay: dayOf(cutoff) };
   deps.logger.info(result, 'retention applied');
   return result;
 }

@@ -1,5 +1,5 @@
 // Names, payloads and ids of edgelog's jobs. BullMQ ids must not contain ':' nor be all digits.
-import type { LogSource } from '../store/ledger.repository.js';
+import type { LogSource } from '../store/ledger-types.js';
 
 /** The queue that fetches and stores logs and metrics. */
 export const INGEST_QUEUE = 'ingest';

@@ -1,6 +1,6 @@
 // Pure: which days of one zone a plan job enqueues.
 import { addDays, dayOf, dayRange, type Day } from '../time/utc-day.js';
-import type { DayState } from '../store/ledger.repository.js';
+import type { DayState } from '../store/ledger-types.js';
 
 export interface PlanInput {
   now: number;

@@ -1,6 +1,5 @@
 // The BullMQ side: the ingest queue, its schedulers, a worker running the handlers, and a clean stop.
 import { randomUUID } from 'node:crypto';
-import { resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DelayedError, Queue, QueueEvents, UnrecoverableError, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
@@ -290,7 +289,7 @@ export class IngestRuntime {
       case 'guardian':
         return await runGuardian(this.deps, job.data as GuardianJob, jobSignal);
       case 'maintenance':
-        return runMaintenance(this.deps);
+        return await runMaintenance(this.deps);
       case 'alerts':
         return await this.deps.evaluateAlerts?.();
       default:
@@ -301,7 +300,7 @@ export class IngestRuntime {
   /** Sorts a failure: wait and retry without using an attempt, retry with backoff, or fail for good. */
   private async onError(raw: Error, job: Job<JobData, unknown, string>, token?: string): Promise<never> {
     // Any job's write to the archive (a guardian snapshot, alert state) may meet a full disk too.
-    const err = asStoreError(raw, resolve(this.deps.config.database.path));
+    const err = asStoreError(raw, this.deps.store.location);
     if (err instanceof LeaseBusyError || err instanceof InterruptedError) {
       // Not a failure of this job: give the day back to the queue (shortly, or at once on shutdown).
       const delay = err instanceof LeaseBusyError ? 1_000 + Math.floor(Math.random() * 1_000) : 0;

@@ -1,8 +1,8 @@
 // The API Guardian report's data: each zone's counters at every snapshot and how much they grew.
 import { GUARDIAN_COUNTER_COLUMNS, type GuardianCounterColumn } from '../api/guardian-counters.js';
-import type { Db } from '../store/database.js';
+import type { ReportReads } from '../store/store.js';
 import { counterDeltas, type CounterDelta } from './counter-deltas.js';
-import type { ReportParams } from './sources.js';
+import { readScope, type ReportParams } from './sources.js';
 import type { ReportWindow } from './window.js';
 
 /** The counter columns of api_guardian_snapshots, in display order. */
@@ -48,19 +48,12 @@ type SnapshotRow = { id: number; shield_zone_id: number; taken_at: string } & Re
   number | null
 >;
 
-export function buildGuardianReport(db: Db, { scope }: ReportParams): GuardianReport {
-  // taken_at is ISO-8601 text (toISOString), so text comparison is time order.
-  const rows = db
-    .prepare(
-      `SELECT id, shield_zone_id, taken_at, ${GUARDIAN_COUNTERS.join(', ')} FROM api_guardian_snapshots
-       WHERE ${scope.zone === null ? '' : 'shield_zone_id = @zone AND '}taken_at >= @start AND taken_at < @end
-       ORDER BY shield_zone_id, taken_at, id`,
-    )
-    .all({
-      ...(scope.zone === null ? {} : { zone: scope.zone }),
-      start: new Date(scope.window.startMs).toISOString(),
-      end: new Date(scope.window.endMs).toISOString(),
-    }) as SnapshotRow[];
+/** Reads the report from one snapshot of the archive (`reads`). */
+export async function buildGuardianReport(
+  reads: ReportReads,
+  { scope }: ReportParams,
+): Promise<GuardianReport> {
+  const rows = (await reads.guardianSnapshots(readScope(scope))) as SnapshotRow[];
   const byZone = new Map<number, SnapshotRow[]>();
   for (const row of rows) {
     const list = byZone.get(row.shield_zone_id) ?? [];

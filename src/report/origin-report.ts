@@ -1,9 +1,12 @@
 // The origin report's data: error counts by status, error code, URL and server zone, and over time.
-import type { Db } from '../store/database.js';
-import { rawTop } from './raw-queries.js';
-import { histogram, rollupTop, zoneTotals, type ZoneTotal } from './rollup-queries.js';
-import { ORIGIN, type ReportParams, type TopItem } from './sources.js';
-import type { HistogramBucket, ReportWindow } from './window.js';
+import type { ReportReads } from '../store/store.js';
+import { readScope, type ReportParams, type TopItem } from './sources.js';
+import { denseHistogram, type HistogramBucket, type ReportWindow } from './window.js';
+
+export interface ZoneTotal {
+  zone: number;
+  count: number;
+}
 
 export interface OriginReport {
   source: 'origin';
@@ -22,26 +25,25 @@ export interface OriginReport {
   serverZones: TopItem[];
 }
 
-// origin_hourly stores a missing status as 0 and a missing error code as '' (they are key columns).
-const STATUS_CLASS = `CASE WHEN status_code BETWEEN 100 AND 599 THEN (status_code / 100) || 'xx'
-  WHEN status_code = 0 THEN NULL ELSE 'other' END`;
-
-export function buildOriginReport(db: Db, { scope, top }: ReportParams): OriginReport {
-  return db.transaction(() => {
-    const zones = zoneTotals(db, ORIGIN, scope);
-    const zoneIds = zones.map((z) => z.zone);
-    return {
-      source: 'origin' as const,
-      zone: scope.zone,
-      window: scope.window,
-      total: zones.reduce((sum, z) => sum + z.count, 0),
-      zones,
-      histogram: histogram(db, ORIGIN, scope),
-      statusClasses: rollupTop<string | null>(db, ORIGIN, scope, STATUS_CLASS, null),
-      statusCodes: rollupTop<number | null>(db, ORIGIN, scope, 'NULLIF(status_code, 0)', top),
-      errorCodes: rollupTop<string | null>(db, ORIGIN, scope, "NULLIF(error_code, '')", top),
-      requestUrls: rawTop(db, ORIGIN, zoneIds, scope, 'request_url', top),
-      serverZones: rawTop(db, ORIGIN, zoneIds, scope, 'server_zone', top),
-    };
-  })();
+/** Reads the report from one snapshot of the archive (`reads`): rollups, and the entries for URLs and zones. */
+export async function buildOriginReport(
+  reads: ReportReads,
+  { scope, top }: ReportParams,
+): Promise<OriginReport> {
+  const s = readScope(scope);
+  const zones = await reads.zoneTotals('origin', s);
+  const zoneIds = zones.map((z) => z.zone);
+  return {
+    source: 'origin' as const,
+    zone: scope.zone,
+    window: scope.window,
+    total: zones.reduce((sum, z) => sum + z.count, 0),
+    zones,
+    histogram: denseHistogram(scope.window, await reads.buckets('origin', s, scope.window.bucketMs)),
+    statusClasses: (await reads.rollupTop('origin', s, 'status_class', null)) as TopItem[],
+    statusCodes: (await reads.rollupTop('origin', s, 'status_code', top)) as Array<TopItem<number | null>>,
+    errorCodes: (await reads.rollupTop('origin', s, 'error_code', top)) as TopItem[],
+    requestUrls: await reads.rawTop('origin', zoneIds, s, 'request_url', top),
+    serverZones: await reads.rawTop('origin', zoneIds, s, 'server_zone', top),
+  };
 }

@@ -2,7 +2,7 @@
 // as JSON.
 import Database from 'better-sqlite3';
 import { EdgelogError } from '../errors/index.js';
-import type { Db } from '../store/database.js';
+import type { ReportReads, ReportStore } from '../store/store.js';
 import type { Output } from '../query/output.js';
 import type { Day } from '../time/utc-day.js';
 import { buildGuardianReport, type GuardianReport } from './guardian-report.js';
@@ -38,14 +38,14 @@ export interface ReportOptions {
   now: number;
 }
 
-export function buildReport(db: Db, kind: ReportKind, params: ReportParams): Report {
+export function buildReport(reads: ReportReads, kind: ReportKind, params: ReportParams): Promise<Report> {
   switch (kind) {
     case 'origin':
-      return buildOriginReport(db, params);
+      return buildOriginReport(reads, params);
     case 'shield':
-      return buildShieldReport(db, params);
+      return buildShieldReport(reads, params);
     case 'guardian':
-      return buildGuardianReport(db, params);
+      return buildGuardianReport(reads, params);
   }
 }
 
@@ -65,12 +65,18 @@ export function renderReport(report: Report, opts: { width?: number; top?: numbe
  * Builds the report and writes it; returns the data. Throws UsageError for a backwards range and
  * EdgelogError when the file lacks the archive's tables.
  */
-export async function runReport(db: Db, kind: ReportKind, opts: ReportOptions, out: Output): Promise<Report> {
+export async function runReport(
+  reports: ReportStore,
+  kind: ReportKind,
+  opts: ReportOptions,
+  out: Output,
+): Promise<Report> {
   const window = reportWindow({ from: opts.from, to: opts.to, now: opts.now });
   const top = opts.top ?? DEFAULT_TOP;
   let report: Report;
   try {
-    report = buildReport(db, kind, { scope: { zone: opts.zone ?? null, window }, top });
+    const params = { scope: { zone: opts.zone ?? null, window }, top };
+    report = await reports.snapshot((reads) => buildReport(reads, kind, params));
   } catch (err) {
     // In practice: a file that is not an edgelog archive, or one never migrated.
     if (err instanceof Database.SqliteError)

@@ -1,4 +1,5 @@
 // The tables a report reads per source, and the scope (zone, window) every query is bounded by.
+import type { ReadScope } from '../store/store.js';
 import type { ReportWindow } from './window.js';
 
 export interface SourceTables {
@@ -25,6 +26,11 @@ export interface ReportScope {
   /** One zone, or null for every zone. */
   zone: number | null;
   window: ReportWindow;
+}
+
+/** The store's form of a scope (store.ts ReadScope). */
+export function readScope(scope: ReportScope): ReadScope {
+  return { zone: scope.zone, startMs: scope.window.startMs, endMs: scope.window.endMs };
 }
 
 export interface ReportParams {

@@ -4,8 +4,8 @@ import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openArchive } from '../../src/store/archive.js';
-import { openDatabase } from '../../src/store/database.js';
+import { openArchive } from '../../src/store/sqlite/archive.js';
+import { openDatabase } from '../../src/store/sqlite/database.js';
 import { runCli } from '../support/cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'edgelog-backup-cli-'));

@@ -1,8 +1,8 @@
 // A worker killed mid-day with SIGKILL, then run again, ends with exactly the oracle: none lost, none twice.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SyncSummary } from '../../src/commands/sync.js';
-import { openDatabase } from '../../src/store/database.js';
-import type { LedgerRow } from '../../src/store/ledger.repository.js';
+import { openDatabase } from '../../src/store/sqlite/database.js';
+import type { LedgerRow } from '../../src/store/sqlite/ledger.repository.js';
 import { addDays } from '../../src/time/utc-day.js';
 import { notCreatedYet } from '../fault/lib/progress.js';
 import { waitFor } from '../fault/lib/wait.js';

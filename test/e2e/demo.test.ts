@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRedisServer, type EmbeddedRedis } from '../../src/redis/embedded-redis.js';
-import { openDatabase } from '../../src/store/database.js';
+import { openDatabase } from '../../src/store/sqlite/database.js';
 import { runCli } from '../support/cli.js';
 
 // The demo's Redis prefix is fixed ("edgelog-demo"): on the test run's shared Redis, two runs (or a

@@ -10,7 +10,7 @@ import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INGEST_QUEUE } from '../../src/queue/jobs.js';
 import { redisOptions } from '../../src/redis/connection.js';
-import { openDatabase } from '../../src/store/database.js';
+import { openDatabase } from '../../src/store/sqlite/database.js';
 import { writeConfig } from '../support/cli.js';
 import { harness, redisUrl, type Harness } from '../support/harness.js';
 import { parsePromText } from '../support/prom-text.js';

@@ -5,7 +5,7 @@ import { chmodSync, copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openArchive, type Archive } from '../../src/store/archive.js';
+import { openArchive, type Archive } from '../../src/store/sqlite/archive.js';
 import { BIN, writeConfig, type CliResult } from '../support/cli.js';
 import { fillOrigin } from '../report/dataset.js';
 import { originEntry, storeOrigin } from '../report/fixture.js';

@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openArchive } from '../../src/store/archive.js';
+import { openArchive } from '../../src/store/sqlite/archive.js';
 import { runCli, startCli, writeConfig } from '../support/cli.js';
 
 const ENDLESS = 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT x FROM c';

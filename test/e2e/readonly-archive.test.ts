@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../src/store/database.js';
+import { openDatabase } from '../../src/store/sqlite/database.js';
 import { addDays, dayOf } from '../../src/time/utc-day.js';
 import { BIN, runCli, writeConfig, type CliResult } from '../support/cli.js';
 import { harness, redisUrl, type Harness } from '../support/harness.js';

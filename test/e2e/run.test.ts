@@ -2,7 +2,7 @@
 import { Queue } from 'bullmq';
 import { afterEach, describe, expect, it } from 'vitest';
 import { redisOptions } from '../../src/redis/connection.js';
-import { openDatabase } from '../../src/store/database.js';
+import { openDatabase } from '../../src/store/sqlite/database.js';
 import { dayOf } from '../../src/time/utc-day.js';
 import { clearOfMidnight } from '../fault/lib/clock.js';
 import { notCreatedYet } from '../fault/lib/progress.js';

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openArchive } from '../../src/store/archive.js';
+import { openArchive } from '../../src/store/sqlite/archive.js';
 import { BIN } from '../support/cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'edgelog-startup-'));

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { SyncSummary } from '../../src/commands/sync.js';
 import { INGEST_QUEUE } from '../../src/queue/jobs.js';
 import { redisOptions } from '../../src/redis/connection.js';
-import { openDatabase } from '../../src/store/database.js';
+import { openDatabase } from '../../src/store/sqlite/database.js';
 import { addDays } from '../../src/time/utc-day.js';
 import { runCli, startCli, writeConfig } from '../support/cli.js';
 import { harness, redisUrl, TODAY, type Harness } from '../support/harness.js';

@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logger.js';
-import { startCheckpointer } from '../../src/store/checkpointer.js';
-import { openDatabase, type Db } from '../../src/store/database.js';
+import { startCheckpointer } from '../../src/store/sqlite/checkpointer.js';
+import { openDatabase, type Db } from '../../src/store/sqlite/database.js';
 import { sleep } from './lib/wait.js';
 
 function canMount(): boolean {

@@ -50,6 +50,8 @@ describe('a page that claims more data without a token to fetch it', () => {
     await runtime.discard();
     expect(outcome!.result).toMatchObject({ archived: 250 });
     expect(outcome!.result!.outcome).toBe('incomplete');
-    expect(engine.archive.ledger.get({ source: 'shield', zone: 201, day: DAY })?.state).toBe('incomplete');
+    expect((await engine.store.ledger.get({ source: 'shield', zone: 201, day: DAY }))?.state).toBe(
+      'incomplete',
+    );
   });
 });

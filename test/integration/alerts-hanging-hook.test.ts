@@ -86,8 +86,8 @@ async function ingestToday(engine: Engine): Promise<void> {
   expect(outcomes.filter((o) => o.result === undefined)).toEqual([]);
 }
 
-async function until(what: string, done: () => boolean, timeoutMs: number): Promise<void> {
-  for (const start = Date.now(); !done(); await sleep(20)) {
+async function until(what: string, done: () => boolean | Promise<boolean>, timeoutMs: number): Promise<void> {
+  for (const start = Date.now(); !(await done()); await sleep(20)) {
     if (Date.now() - start > timeoutMs)
       throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
   }
@@ -100,7 +100,7 @@ describe('a webhook that accepts and never answers', () => {
     const zones = [101, 102, 103, 104, 105, 106];
     const engine = await spikingEngine(zones, { hang: hang.url, ops: ops.url }, ['hang']);
     await ingestToday(engine);
-    expect(engine.alerts.repo.notifications()).toHaveLength(2 * zones.length);
+    expect(await engine.alerts.repo.notifications()).toHaveLength(2 * zones.length);
 
     // Six notices to each hook wait in the queue, the hanging hook's first (the rule lists it first).
     const started = Date.now();
@@ -133,7 +133,7 @@ describe('a webhook that accepts and never answers', () => {
     // The interrupted delivery is not counted as a failed attempt, and the job went back to the queue.
     const key = hang.held[0]!.headers['idempotency-key'] as string;
     const next = await h!.engine(alertConfig([101], { hang: hang.url }, ['hang']), now);
-    expect(next.alerts.repo.notifications()[0]).toMatchObject({ attempts: 0, delivered_at: null });
+    expect((await next.alerts.repo.notifications())[0]).toMatchObject({ attempts: 0, delivered_at: null });
     expect(['waiting', 'delayed', 'prioritized']).toContain(
       await next.alerts.notifier.queue.getJobState(`${key}-hang`),
     );
@@ -145,9 +145,9 @@ describe('a webhook that accepts and never answers', () => {
     expect(hang.received[0]!.headers['idempotency-key']).toBe(key);
     await until(
       'the outbox to record it',
-      () => next.alerts.repo.notifications()[0]!.delivered_at !== null,
+      async () => (await next.alerts.repo.notifications())[0]!.delivered_at !== null,
       5_000,
     );
-    expect(next.alerts.repo.notifications()[0]!.attempts).toBe(1);
+    expect((await next.alerts.repo.notifications())[0]!.attempts).toBe(1);
   }, 60_000);
 });

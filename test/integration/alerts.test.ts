@@ -102,7 +102,7 @@ describe('alerting', () => {
     await syncToday(engine);
     await engine.alerts.check();
     expect(receiver.received).toHaveLength(1);
-    expect(engine.alerts.repo.listStates().find((s) => s.zone_id === 101)?.state).toBe('firing');
+    expect((await engine.alerts.repo.listStates()).find((s) => s.zone_id === 101)?.state).toBe('firing');
 
     // Still firing while the next hour fills in (the spike's hour is the latest complete window).
     c.set(at(11.5));
@@ -145,7 +145,7 @@ describe('alerting', () => {
     receiver.down = false;
     for (let i = 0; i < 100 && receiver.received.length === 0; i++) await sleep(50);
     expect(firing(receiver)).toHaveLength(1);
-    const outbox = engine.alerts.repo.notifications();
+    const outbox = await engine.alerts.repo.notifications();
     expect(outbox).toHaveLength(1);
     expect(outbox[0]!.delivered_at).not.toBeNull();
     expect(outbox[0]!.attempts).toBeGreaterThanOrEqual(2);

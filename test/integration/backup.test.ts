@@ -5,9 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { backupArchive, type BackupProgress } from '../../src/store/backup.js';
-import { openArchive } from '../../src/store/archive.js';
-import { openDatabase } from '../../src/store/database.js';
+import { backupArchive, type BackupProgress } from '../../src/store/sqlite/backup.js';
+import { openArchive } from '../../src/store/sqlite/archive.js';
+import { openDatabase } from '../../src/store/sqlite/database.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const HOUR = Date.UTC(2026, 10, 20, 10);

@@ -4,7 +4,7 @@ import type { Engine } from '../../src/engine.js';
 import type { DayResult } from '../../src/ingest/day-ingestor.js';
 import type { DayJob } from '../../src/queue/jobs.js';
 import type { SimSource } from '../../src/simulator/index.js';
-import type { Db } from '../../src/store/database.js';
+import type { Db } from '../../src/store/sqlite/database.js';
 import { addDays, type Day } from '../../src/time/utc-day.js';
 import { harness, NOW, TODAY, type Harness } from '../support/harness.js';
 
@@ -107,7 +107,7 @@ describe.each([1, 0])('ingestion, pageThreads %i', (pageThreads) => {
     const old = addDays(TODAY, -5);
     const [outcome] = await sync(engine, [{ source: 'shield', zone: 201, day: old }]);
     expect(outcome!.result).toMatchObject({ state: 'expired', entries: 0 });
-    const row = engine.archive.ledger.get({ source: 'shield', zone: 201, day: old })!;
+    const row = (await engine.store.ledger.get({ source: 'shield', zone: 201, day: old }))!;
     expect(row.state).toBe('expired');
     expect(row.last_error).toContain('retention window');
   });
@@ -128,7 +128,7 @@ describe.each([1, 0])('ingestion, pageThreads %i', (pageThreads) => {
     expect(outcome!.result!.error).toMatch(
       /continuation token repeats after page 3 .*3 pages fetched are stored/,
     );
-    const row = engine.archive.ledger.get({ source: 'shield', zone: 201, day: TODAY })!;
+    const row = (await engine.store.ledger.get({ source: 'shield', zone: 201, day: TODAY }))!;
     expect(row).toMatchObject({
       state: 'incomplete',
       next_token: null,
@@ -190,6 +190,8 @@ describe.each([1, 0])('ingestion, pageThreads %i', (pageThreads) => {
     const [outcome] = await sync(engine, [{ source: 'shield', zone: 999, day: TODAY }]);
     expect(outcome!.error).toMatch(/not_found_or_unauthorised_access\.shieldzone/);
     expect(h.sim.stats.requests - before).toBe(1);
-    expect(engine.archive.ledger.get({ source: 'shield', zone: 999, day: TODAY })!.state).toBe('failed');
+    expect((await engine.store.ledger.get({ source: 'shield', zone: 999, day: TODAY }))!.state).toBe(
+      'failed',
+    );
   });
 });

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseOriginEntry, parseShieldEntry } from '../../src/ingest/parse-entries.js';
-import { openArchive, type Archive } from '../../src/store/archive.js';
+import { openArchive, type Archive } from '../../src/store/sqlite/archive.js';
 import { dayStartMs, type Day } from '../../src/time/utc-day.js';
 
 let dir: string;

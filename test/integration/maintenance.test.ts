@@ -7,13 +7,13 @@ import { parseConfig } from '../../src/config/index.js';
 import { parseOriginEntry, parseShieldEntry } from '../../src/ingest/parse-entries.js';
 import { silentLogger } from '../../src/logger.js';
 import { runMaintenance, type HandlerDeps } from '../../src/queue/handlers.js';
-import { openArchive, type Archive } from '../../src/store/archive.js';
+import { openSqliteStore, type SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { addDays, dayStartMs, type Day } from '../../src/time/utc-day.js';
 
 let dir: string;
-let archive: Archive | undefined;
+let store: SqliteStore | undefined;
 afterEach(async () => {
-  await archive?.close();
+  await store?.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -29,10 +29,10 @@ describe('retention', () => {
   it.each([
     [null, 5, 5],
     [2, 3, 3], // today and the two days before
-  ])('retentionDays %j keeps %i days of each table', (retentionDays, originDays, shieldDays) => {
+  ])('retentionDays %j keeps %i days of each table', async (retentionDays, originDays, shieldDays) => {
     dir = mkdtempSync(join(tmpdir(), 'edgelog-retention-'));
-    archive = openArchive(join(dir, 'a.db'));
-    const a = archive;
+    store = openSqliteStore(join(dir, 'a.db'));
+    const a = store.archive;
     for (let d = 0; d < 5; d++) {
       const day = addDays(TODAY, -d);
       a.db.transaction(() => {
@@ -51,12 +51,11 @@ describe('retention', () => {
     const config = parseConfig({ database: { path: join(dir, 'a.db'), retentionDays } });
     const deps = {
       config,
-      origin: a.origin,
-      shield: a.shield,
+      store,
       logger: silentLogger(),
       now: () => Date.parse('2026-11-22T10:00:00Z'),
     };
-    const result = runMaintenance(deps as unknown as HandlerDeps);
+    const result = await runMaintenance(deps as unknown as HandlerDeps);
     const count = (sql: string) => a.db.prepare(sql).pluck().get() as number;
     expect(count('SELECT count(DISTINCT log_date) FROM origin_error_logs')).toBe(originDays);
     expect(count('SELECT count(DISTINCT log_date) FROM shield_event_logs')).toBe(shieldDays);

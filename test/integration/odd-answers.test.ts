@@ -7,7 +7,7 @@ import type { Engine } from '../../src/engine.js';
 import type { DayResult } from '../../src/ingest/day-ingestor.js';
 import type { DayJob } from '../../src/queue/jobs.js';
 import type { SimSource } from '../../src/simulator/index.js';
-import type { Db } from '../../src/store/database.js';
+import type { Db } from '../../src/store/sqlite/database.js';
 import { addDays, type Day } from '../../src/time/utc-day.js';
 import { checkDay, invariantProblems } from '../fault/lib/archive-check.js';
 import { harness, NOW, TODAY, type Harness } from '../support/harness.js';
@@ -82,7 +82,7 @@ describe('answers that are not what was asked for', () => {
     const [outcome] = await sync(engine, [{ source: 'origin', zone: 101, day: YESTERDAY }]);
     expect(outcome!.result).toMatchObject({ outcome: 'incomplete', state: 'incomplete', archived: 800 });
     expect(outcome!.result!.error).toMatch(/holds more data/);
-    expect(engine.archive.ledger.get({ source: 'origin', zone: 101, day: YESTERDAY })).toMatchObject({
+    expect(await engine.store.ledger.get({ source: 'origin', zone: 101, day: YESTERDAY })).toMatchObject({
       state: 'incomplete',
       covered_until: null,
     });
@@ -102,7 +102,7 @@ describe('answers that are not what was asked for', () => {
       expect(o.error).toMatch(what);
       expect(o.error).toMatch(/^[\x20-\x7e…]*$/);
     }
-    const row = engine.archive.ledger.get({ source: 'shield', zone: 201, day: YESTERDAY })!;
+    const row = (await engine.store.ledger.get({ source: 'shield', zone: 201, day: YESTERDAY }))!;
     expect(row.state).toBe('failed');
     expect(row.last_error).toMatch(what);
   });

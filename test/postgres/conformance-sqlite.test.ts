@@ -1,27 +1,28 @@
-// The store conformance suite against the SQLite store (through src/store/sqlite-adapter.ts): the
-// specification the PostgreSQL store is held to.
+// The store conformance suite against the SQLite store (src/store/sqlite/), opened as the commands open
+// it (openStore with a file path).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openSqliteStore } from '../../src/store/sqlite-adapter.js';
+import { openStore } from '../../src/store/open-store.js';
+import type { ArchiveStore } from '../../src/store/store.js';
 import { storeConformance } from './conformance.js';
 
 storeConformance('SQLite', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'edgelog-store-'));
   const path = join(dir, 'archive.db');
-  const store = openSqliteStore(path);
-  const others: Array<{ close(): Promise<void> }> = [];
-  return Promise.resolve({
+  const store = await openStore({ path });
+  const others: ArchiveStore[] = [];
+  return {
     store,
-    another: () => {
-      const other = openSqliteStore(path);
+    async another() {
+      const other = await openStore({ path });
       others.push(other);
-      return Promise.resolve(other);
+      return other;
     },
     async cleanup() {
       await Promise.all(others.map((o) => o.close()));
       await store.close();
       rmSync(dir, { recursive: true, force: true });
     },
-  });
+  };
 });

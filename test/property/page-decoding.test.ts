@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { decodeShieldPage, OriginBodyDecoder } from '../../src/ingest/decode-page.js';
 import { guessPaging } from '../../src/ingest/peek-paging.js';
-import type { OriginBatch, ShieldBatch } from '../../src/ingest/row-batch.js';
+import type { OriginBatch, ShieldBatch } from '../../src/store/rows.js';
 import { entries, errorResponse, keyable, pageText, paging } from './arbitraries.js';
 import { propertyParams } from './runs.js';
 

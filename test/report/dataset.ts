@@ -1,5 +1,5 @@
 // One small archive with known numbers, shared by the report and view tests.
-import type { Archive } from '../../src/store/archive.js';
+import type { Archive } from '../../src/store/sqlite/archive.js';
 import { originEntry, shieldEntry, storeOrigin, storeShield, times } from './fixture.js';
 
 export function fillOrigin(archive: Archive): void {

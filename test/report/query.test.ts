@@ -4,9 +4,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openReadOnly, openReadOnlyConnection, verifiedRead } from '../../src/query/read-only.js';
 import { QueryError } from '../../src/query/query-error.js';
 import { SnapshotChangedError } from '../../src/query/snapshot-changed-error.js';
-import { openArchive } from '../../src/store/archive.js';
+import { openArchive } from '../../src/store/sqlite/archive.js';
 import { runQuery, type QueryOptions } from '../../src/query/run-query.js';
-import { openDatabase, type Db } from '../../src/store/database.js';
+import { openDatabase, type Db } from '../../src/store/sqlite/database.js';
 import { memoryOutput, originEntry, storeOrigin, tempArchive, times, type TempArchive } from './fixture.js';
 
 let t: TempArchive;

@@ -3,12 +3,17 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openReadOnly } from '../../src/query/read-only.js';
 import { buildGuardianReport } from '../../src/report/guardian-report.js';
 import { buildOriginReport } from '../../src/report/origin-report.js';
-import { rawTopSql, ruleMessageSql } from '../../src/report/raw-queries.js';
 import { renderReport, runReport } from '../../src/report/run-report.js';
 import { buildShieldReport } from '../../src/report/shield-report.js';
-import { ORIGIN, SHIELD, type ReportScope } from '../../src/report/sources.js';
+import type { ReportScope } from '../../src/report/sources.js';
 import { reportWindow } from '../../src/report/window.js';
-import type { Db } from '../../src/store/database.js';
+import type { Db } from '../../src/store/sqlite/database.js';
+import {
+  RULE_MESSAGE_SQL,
+  rawTopSql,
+  sqliteReportReads,
+  sqliteReportStore,
+} from '../../src/store/sqlite/report-reads.js';
 import type { Day } from '../../src/time/utc-day.js';
 import { fillGuardian, fillOrigin, fillShield } from './dataset.js';
 import { memoryOutput, tempArchive, type TempArchive } from './fixture.js';
@@ -37,8 +42,11 @@ function scope(from: string, to: string, zone: number | null = null): ReportScop
 const nonEmpty = (h: Array<{ start: string; count: number }>) => h.filter((b) => b.count > 0);
 
 describe('origin report', () => {
-  it('counts every dimension exactly, over all zones', () => {
-    const r = buildOriginReport(db, { scope: scope('2024-10-14', '2024-10-15'), top: 10 });
+  it('counts every dimension exactly, over all zones', async () => {
+    const r = await buildOriginReport(sqliteReportReads(db), {
+      scope: scope('2024-10-14', '2024-10-15'),
+      top: 10,
+    });
     expect(r.total).toBe(10);
     expect(r.zones).toEqual([
       { zone: 101, count: 8 },
@@ -87,8 +95,11 @@ describe('origin report', () => {
     ]);
   });
 
-  it('one zone, and --top cuts the lists', () => {
-    const r = buildOriginReport(db, { scope: scope('2024-10-14', '2024-10-15', 101), top: 2 });
+  it('one zone, and --top cuts the lists', async () => {
+    const r = await buildOriginReport(sqliteReportReads(db), {
+      scope: scope('2024-10-14', '2024-10-15', 101),
+      top: 2,
+    });
     expect(r.total).toBe(8);
     expect(r.zones).toEqual([{ zone: 101, count: 8 }]);
     expect(r.statusCodes).toEqual([
@@ -103,35 +114,57 @@ describe('origin report', () => {
       { key: 'DE', count: 6 },
       { key: null, count: 1 },
     ]);
-    const z = buildOriginReport(db, { scope: scope('2024-10-15', '2024-10-15', 202), top: 10 });
+    const z = await buildOriginReport(sqliteReportReads(db), {
+      scope: scope('2024-10-15', '2024-10-15', 202),
+      top: 10,
+    });
     expect(z.total).toBe(2);
     expect(z.requestUrls).toEqual([{ key: 'https://pz/c', count: 2 }]);
   });
 
-  it('daily buckets beyond three days; the window edges are exact to the millisecond', () => {
-    const r = buildOriginReport(db, { scope: scope('2024-10-10', '2024-10-16'), top: 10 });
+  it('daily buckets beyond three days; the window edges are exact to the millisecond', async () => {
+    const r = await buildOriginReport(sqliteReportReads(db), {
+      scope: scope('2024-10-10', '2024-10-16'),
+      top: 10,
+    });
     expect(r.window.bucket).toBe('day');
     expect(r.histogram.map((b) => b.count)).toEqual([0, 0, 0, 1, 4, 6, 1]);
     expect(r.total).toBe(12);
     expect(r.requestUrls.map((u) => u.key)).toContain('https://pz/early');
-    const inner = buildOriginReport(db, { scope: scope('2024-10-14', '2024-10-15'), top: 10 });
+    const inner = await buildOriginReport(sqliteReportReads(db), {
+      scope: scope('2024-10-14', '2024-10-15'),
+      top: 10,
+    });
     expect(inner.requestUrls.map((u) => u.key)).not.toContain('https://pz/early');
     expect(inner.requestUrls.map((u) => u.key)).not.toContain('https://pz/late');
   });
 
-  it('an empty range or an unknown zone is all zeros, not an error', () => {
-    const r = buildOriginReport(db, { scope: scope('2023-01-01', '2023-01-02'), top: 10 });
+  it('an empty range or an unknown zone is all zeros, not an error', async () => {
+    const r = await buildOriginReport(sqliteReportReads(db), {
+      scope: scope('2023-01-01', '2023-01-02'),
+      top: 10,
+    });
     expect(r.total).toBe(0);
     expect(r.requestUrls).toEqual([]);
     expect(r.histogram.every((b) => b.count === 0)).toBe(true);
     expect(renderReport(r)).toContain('no origin errors archived in this range');
-    expect(buildOriginReport(db, { scope: scope('2024-10-15', '2024-10-15', 999), top: 10 }).total).toBe(0);
+    expect(
+      (
+        await buildOriginReport(sqliteReportReads(db), {
+          scope: scope('2024-10-15', '2024-10-15', 999),
+          top: 10,
+        })
+      ).total,
+    ).toBe(0);
   });
 
-  it('renders a readable report', () => {
-    const text = renderReport(buildOriginReport(db, { scope: scope('2024-10-14', '2024-10-15'), top: 3 }), {
-      width: 72,
-    });
+  it('renders a readable report', async () => {
+    const text = renderReport(
+      await buildOriginReport(sqliteReportReads(db), { scope: scope('2024-10-14', '2024-10-15'), top: 3 }),
+      {
+        width: 72,
+      },
+    );
     expect(text).toContain('origin errors · all zones · 2024-10-14 … 2024-10-15 (2 UTC days)');
     expect(text).toContain('total: 10 errors in 2 zones');
     expect(text).toContain('errors per hour (UTC)');
@@ -151,8 +184,11 @@ describe('origin report', () => {
 });
 
 describe('shield report', () => {
-  it('counts every dimension exactly', () => {
-    const r = buildShieldReport(db, { scope: scope('2024-10-15', '2024-10-15'), top: 10 });
+  it('counts every dimension exactly', async () => {
+    const r = await buildShieldReport(sqliteReportReads(db), {
+      scope: scope('2024-10-15', '2024-10-15'),
+      top: 10,
+    });
     expect(r.total).toBe(11);
     expect(r.zones).toEqual([
       { zone: 7, count: 8 },
@@ -199,8 +235,11 @@ describe('shield report', () => {
     ]);
   });
 
-  it('one zone', () => {
-    const r = buildShieldReport(db, { scope: scope('2024-10-15', '2024-10-16', 7), top: 10 });
+  it('one zone', async () => {
+    const r = await buildShieldReport(sqliteReportReads(db), {
+      scope: scope('2024-10-15', '2024-10-16', 7),
+      top: 10,
+    });
     expect(r.total).toBe(9);
     expect(r.rules[0]).toEqual({ key: '942100', count: 6, message: 'SQL injection' });
     expect(r.countries).toEqual([
@@ -210,8 +249,10 @@ describe('shield report', () => {
     ]);
   });
 
-  it('renders rules with their names', () => {
-    const text = renderReport(buildShieldReport(db, { scope: scope('2024-10-15', '2024-10-15'), top: 10 }));
+  it('renders rules with their names', async () => {
+    const text = renderReport(
+      await buildShieldReport(sqliteReportReads(db), { scope: scope('2024-10-15', '2024-10-15'), top: 10 }),
+    );
     expect(text).toContain('Shield events · all zones · 2024-10-15 (1 UTC day)');
     expect(text).toMatch(/top rules\nrule +name +count +share\n942100 +SQL injection +5 +45\.5%/);
     expect(text).toMatch(/\(none\) +1 +9\.1%/);
@@ -219,8 +260,11 @@ describe('shield report', () => {
 });
 
 describe('guardian report', () => {
-  it('per zone: counters at each snapshot, deltas, resets, failed calls', () => {
-    const r = buildGuardianReport(db, { scope: scope('2024-10-15', '2024-10-15'), top: 10 });
+  it('per zone: counters at each snapshot, deltas, resets, failed calls', async () => {
+    const r = await buildGuardianReport(sqliteReportReads(db), {
+      scope: scope('2024-10-15', '2024-10-15'),
+      top: 10,
+    });
     expect(r.zones.map((z) => z.zone)).toEqual([7, 9]);
     const z7 = r.zones[0]!;
     expect(z7.failed).toBe(1);
@@ -250,8 +294,11 @@ describe('guardian report', () => {
     expect(r.zones[1]!.snapshots).toHaveLength(1);
   });
 
-  it('one zone; the reset is shown as a reset', () => {
-    const r = buildGuardianReport(db, { scope: scope('2024-10-14', '2024-10-15', 7), top: 10 });
+  it('one zone; the reset is shown as a reset', async () => {
+    const r = await buildGuardianReport(sqliteReportReads(db), {
+      scope: scope('2024-10-14', '2024-10-15', 7),
+      top: 10,
+    });
     expect(r.zones).toHaveLength(1);
     expect(r.zones[0]!.snapshots).toHaveLength(4);
     const text = renderReport(r, { top: 2 });
@@ -263,8 +310,11 @@ describe('guardian report', () => {
     expect(text).not.toMatch(/\(-|\+-/);
   });
 
-  it('no snapshots', () => {
-    const r = buildGuardianReport(db, { scope: scope('2024-01-01', '2024-01-01'), top: 10 });
+  it('no snapshots', async () => {
+    const r = await buildGuardianReport(sqliteReportReads(db), {
+      scope: scope('2024-01-01', '2024-01-01'),
+      top: 10,
+    });
     expect(r.zones).toEqual([]);
     expect(renderReport(r)).toContain('no API Guardian snapshots in this range');
   });
@@ -273,14 +323,19 @@ describe('guardian report', () => {
 describe('runReport', () => {
   it('--format json prints the same data as one JSON object', async () => {
     const out = memoryOutput();
-    const data = await runReport(db, 'shield', { from: '2024-10-15' as Day, now, format: 'json' }, out);
+    const data = await runReport(
+      sqliteReportStore(db),
+      'shield',
+      { from: '2024-10-15' as Day, now, format: 'json' },
+      out,
+    );
     expect(JSON.parse(out.text())).toEqual(JSON.parse(JSON.stringify(data)));
     expect(data.window).toMatchObject({ from: '2024-10-15', to: '2024-10-15' });
   });
 
   it('defaults to the last 7 UTC days including today', async () => {
     const out = memoryOutput();
-    const data = await runReport(db, 'origin', { now }, out);
+    const data = await runReport(sqliteReportStore(db), 'origin', { now }, out);
     expect(data.window).toMatchObject({ from: '2024-10-09', to: '2024-10-15', bucket: 'day' });
     expect(out.text()).toContain('2024-10-09 … 2024-10-15 (7 UTC days)');
     expect(out.text()).toContain('total: 11 errors in 2 zones');
@@ -292,7 +347,9 @@ describe('runReport', () => {
     other.close();
     const ro = openReadOnly(`${t.dir}/other.db`);
     try {
-      const err = await runReport(ro, 'origin', { now }, memoryOutput()).catch((e: unknown) => e);
+      const err = await runReport(sqliteReportStore(ro), 'origin', { now }, memoryOutput()).catch(
+        (e: unknown) => e,
+      );
       expect((err as Error).message).toBe(
         'cannot read the archive (is it an edgelog database? try `edgelog migrate`)',
       );
@@ -304,7 +361,12 @@ describe('runReport', () => {
 
   it('refuses a backwards range', async () => {
     await expect(
-      runReport(db, 'origin', { from: '2024-10-15' as Day, to: '2024-10-01' as Day, now }, memoryOutput()),
+      runReport(
+        sqliteReportStore(db),
+        'origin',
+        { from: '2024-10-15' as Day, to: '2024-10-01' as Day, now },
+        memoryOutput(),
+      ),
     ).rejects.toThrow('--from 2024-10-15 is after --to 2024-10-01');
   });
 });
@@ -315,10 +377,10 @@ describe('query plans: the raw tables are read through their (zone, timestamp) k
   const params = { zones: '[101,202]', start: 0, end: 1, limit: 10 };
 
   it.each([
-    ['origin request_url', rawTopSql(ORIGIN, 'request_url'), 'origin_error_logs', 'pull_zone_id'],
-    ['origin server_zone', rawTopSql(ORIGIN, 'server_zone'), 'origin_error_logs', 'pull_zone_id'],
-    ['shield country', rawTopSql(SHIELD, 'country'), 'shield_event_logs', 'shield_zone_id'],
-    ['shield rule message', ruleMessageSql, 'shield_event_logs', 'shield_zone_id'],
+    ['origin request_url', rawTopSql('origin', 'request_url'), 'origin_error_logs', 'pull_zone_id'],
+    ['origin server_zone', rawTopSql('origin', 'server_zone'), 'origin_error_logs', 'pull_zone_id'],
+    ['shield country', rawTopSql('shield', 'country'), 'shield_event_logs', 'shield_zone_id'],
+    ['shield rule message', RULE_MESSAGE_SQL, 'shield_event_logs', 'shield_zone_id'],
   ])('%s', (_name, sql, table, zone) => {
     const detail = plan(sql, sql.includes('@rule') ? { ...params, rule: 'x', limit: undefined } : params);
     expect(detail).toContain(
@@ -327,15 +389,18 @@ describe('query plans: the raw tables are read through their (zone, timestamp) k
     expect(detail.some((d) => d.startsWith(`SCAN ${table}`))).toBe(false);
   });
 
-  it('no statement any report runs scans a raw table, and one zone reads its rollup by primary key', () => {
+  it('no statement any report runs scans a raw table, and one zone reads its rollup by primary key', async () => {
     const statements: string[] = [];
     const traced = new Database(t.path, { readonly: true, verbose: (sql) => statements.push(String(sql)) });
     try {
       const all = scope('2024-10-14', '2024-10-15');
       const one = scope('2024-10-14', '2024-10-15', 101);
       for (const s of [all, one]) {
-        buildOriginReport(traced, { scope: s, top: 5 });
-        buildShieldReport(traced, { scope: { ...s, zone: s.zone === null ? null : 7 }, top: 5 });
+        await buildOriginReport(sqliteReportReads(traced), { scope: s, top: 5 });
+        await buildShieldReport(sqliteReportReads(traced), {
+          scope: { ...s, zone: s.zone === null ? null : 7 },
+          top: 5,
+        });
       }
       const selects = statements.filter((s) => /^\s*SELECT/i.test(s));
       expect(selects.length).toBeGreaterThan(10);

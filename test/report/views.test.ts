@@ -3,8 +3,9 @@ import { openReadOnly } from '../../src/query/read-only.js';
 import { buildOriginReport } from '../../src/report/origin-report.js';
 import { buildShieldReport } from '../../src/report/shield-report.js';
 import { reportWindow } from '../../src/report/window.js';
-import type { Db } from '../../src/store/database.js';
-import { migrate } from '../../src/store/migrate.js';
+import type { Db } from '../../src/store/sqlite/database.js';
+import { sqliteReportReads } from '../../src/store/sqlite/report-reads.js';
+import { migrate } from '../../src/store/sqlite/migrate.js';
 import type { Day } from '../../src/time/utc-day.js';
 import { fillGuardian, fillOrigin, fillShield } from './dataset.js';
 import { tempArchive, type TempArchive } from './fixture.js';
@@ -130,8 +131,8 @@ describe('migration 0002_rollup_views', () => {
     ]);
   });
 
-  it('origin views agree with the report and with the entries', () => {
-    const report = buildOriginReport(db, {
+  it('origin views agree with the report and with the entries', async () => {
+    const report = await buildOriginReport(sqliteReportReads(db), {
       scope: {
         zone: null,
         window: reportWindow({ from: '2024-10-14' as Day, to: '2024-10-15' as Day, now: 0 }),
@@ -155,7 +156,7 @@ describe('migration 0002_rollup_views', () => {
     expect([daily, hourly, raw]).toEqual([report.total, report.total, report.total]);
   });
 
-  it('shield_events_hourly and shield_events_daily: per rule, severity and status', () => {
+  it('shield_events_hourly and shield_events_daily: per rule, severity and status', async () => {
     expect(all(`SELECT * FROM shield_events_hourly WHERE shield_zone_id = 8`)).toEqual([
       {
         shield_zone_id: 8,
@@ -195,7 +196,7 @@ describe('migration 0002_rollup_views', () => {
         count: 1,
       },
     ]);
-    const report = buildShieldReport(db, {
+    const report = await buildShieldReport(sqliteReportReads(db), {
       scope: {
         zone: null,
         window: reportWindow({ from: '2024-10-15' as Day, to: '2024-10-15' as Day, now: 0 }),

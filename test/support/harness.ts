@@ -11,7 +11,7 @@ import { startEngine, type Engine } from '../../src/engine.js';
 import { silentLogger } from '../../src/logger.js';
 import { deleteKeysUnder, redisOptions } from '../../src/redis/connection.js';
 import { Simulator, type SimulatorOptions, type SimUrls } from '../../src/simulator/index.js';
-import { openDatabase, type Db } from '../../src/store/database.js';
+import { openDatabase, type Db } from '../../src/store/sqlite/database.js';
 import { dayOf, type Day } from '../../src/time/utc-day.js';
 
 /** A fixed clock shared by simulator and engine: noon UTC, so "today" and the Shield window are stable. */

@@ -4,12 +4,15 @@ import { createApiClient } from '../../src/api/index.js';
 import { DayIngestor, type DayIngestorDeps } from '../../src/ingest/day-ingestor.js';
 import { PageThreads } from '../../src/ingest/page-threads.js';
 import { silentLogger } from '../../src/logger.js';
-import { openArchive, type Archive } from '../../src/store/archive.js';
+import type { Archive } from '../../src/store/sqlite/archive.js';
+import { openSqliteStore, type SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import type { ConfigInput } from '../../src/config/index.js';
 import { NOW, type Harness } from './harness.js';
 
 export interface TestIngestor {
   ingestor: DayIngestor;
+  /** The SQLite store the ingestor writes, and its repositories (for synchronous checks). */
+  store: SqliteStore;
   archive: Archive;
   threads: PageThreads | undefined;
   close(): Promise<void>;
@@ -20,7 +23,8 @@ export async function testIngestor(
   opts: { pageThreads?: number; config?: ConfigInput; deps?: Partial<DayIngestorDeps> } = {},
 ): Promise<TestIngestor> {
   const config = h.config(opts.config);
-  const archive = openArchive(h.dbPath);
+  const store = openSqliteStore(h.dbPath);
+  const archive = store.archive;
   const api = createApiClient(config.api, silentLogger());
   const threads = opts.pageThreads
     ? new PageThreads({ threads: 1, api: config.api, logger: silentLogger() })
@@ -31,11 +35,7 @@ export async function testIngestor(
     ...(threads
       ? { pages: threads.shieldPages.bind(threads), originDays: threads.streamOriginDay.bind(threads) }
       : {}),
-    db: archive.db,
-    ledger: archive.ledger,
-    origin: archive.origin,
-    shield: archive.shield,
-    quarantine: archive.quarantine,
+    store,
     logger: silentLogger(),
     now: () => NOW,
     pageCap: config.api.pageCap,
@@ -44,12 +44,13 @@ export async function testIngestor(
   });
   return {
     ingestor,
+    store,
     archive,
     threads,
     async close() {
       await threads?.close();
       await api.close();
-      await archive.close();
+      await store.close();
     },
   };
 }

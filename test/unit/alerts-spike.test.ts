@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { coverageFrontier, isCovered } from '../../src/alerts/coverage.js';
-import { judgeSpike, referenceWindows, type SpikeParams, type Window } from '../../src/alerts/spike.js';
+import {
+  judgeSpike,
+  referenceWindows,
+  windowsToCount,
+  type SpikeParams,
+  type Window,
+} from '../../src/alerts/spike.js';
 
 const H = 3_600_000;
 const T0 = Date.parse('2026-11-22T00:00:00Z');
@@ -89,6 +95,25 @@ describe('judgeSpike', () => {
     ],
   ] as const)('%s', (_n, coverage, counts, now, expected) => {
     expect(judgeSpike(params, coverage, hourly(counts), now)).toMatchObject(expected);
+  });
+
+  // The evaluator reads the counts of windowsToCount from the store first, then judges synchronously.
+  it.each([
+    ['complete day', fullToday, at(12)],
+    ['partial hour', cov({ '2026-11-22': at(10.25) }), at(10.3)],
+    ['nothing archived', cov({}), at(5)],
+    [
+      'same-hour reference',
+      cov({ '2026-11-20': at(-24), '2026-11-21': at(0), '2026-11-22': at(11) }),
+      at(12),
+    ],
+  ] as const)('asks only for windows windowsToCount lists: %s', (_n, coverage, now) => {
+    for (const p of [params, { ...params, reference: 'same-hour' as const, referenceWindows: 2 }]) {
+      const listed = new Set(windowsToCount(p, coverage, now).map((w) => `${w.from}/${w.to}`));
+      const asked: string[] = [];
+      judgeSpike(p, coverage, (w) => (asked.push(`${w.from}/${w.to}`), 1), now);
+      for (const w of asked) expect(listed).toContain(w);
+    }
   });
 
   it('a partial window already over the threshold fires (counts only grow)', () => {

@@ -6,8 +6,8 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { setImmediate } from 'node:timers/promises';
 import { MigrateStoreError } from '../../errors/index.js';
-import { openDatabase, type Db } from '../database.js';
-import { MIGRATIONS_DIR, readMigrations } from '../migrate.js';
+import { openDatabase, type Db } from '../sqlite/database.js';
+import { MIGRATIONS_DIR, readMigrations } from '../sqlite/migrate.js';
 import { NOT_COPIED, TABLES } from './tables.js';
 
 /** A source value as it reaches the COPY text. */

@@ -1,11 +1,11 @@
 // Numbered plain-SQL migrations for PostgreSQL (`migrations/postgres/`), each applied once, in order, in
-// its own transaction, and recorded with its checksum, as src/store/migrate.ts does for SQLite. Workers
+// its own transaction, and recorded with its checksum, as src/store/sqlite/migrate.ts does for SQLite. Workers
 // starting together take turns (a transaction-scoped advisory lock), and each re-reads what is recorded
 // once it has the lock, so a migration is never applied twice.
 import { fileURLToPath } from 'node:url';
 import type pg from 'pg';
 import { coerceError } from '../../errors/index.js';
-import { readMigrations } from '../migrate.js';
+import { readMigrations } from '../sqlite/migrate.js';
 import type { MigrationResult } from '../store.js';
 import { transaction } from './transaction.js';
 

@@ -2,9 +2,9 @@
 import type pg from 'pg';
 import { EdgelogError } from '../../errors/index.js';
 import type { Logger } from '../../logger.js';
-import { redact } from '../../redact.js';
+import { redact, registerUrlCredentials } from '../../redact.js';
 import { HOUR_MS } from '../hourly-rollup.js';
-import type { ArchiveStore, MigrationResult, PruneResult } from '../store.js';
+import type { ArchiveStore, MigrationResult, PruneResult, QueryStore, ReportStore } from '../store.js';
 import { PostgresAlerts } from './alerts.js';
 import { displayDatabaseUrl, openPool, poolConfig, type PostgresOptions } from './connection.js';
 import { PostgresGuardian } from './guardian.js';
@@ -73,6 +73,34 @@ export async function openPostgresStore(opts: PostgresStoreOptions): Promise<Arc
     migrate: (): Promise<MigrationResult[]> => migratePostgres(pool, migrationsDir),
     close: () => (closed ??= pool.end()),
   };
+}
+
+/**
+ * Read-only queries on the archive at `opts.url` without opening the store: no pool, no migration, no
+ * partition made (`edgelog query` and the other readers, which a role that may only read can run).
+ */
+export function postgresQueries(opts: PostgresOptions): QueryStore {
+  registerUrlCredentials(opts.url);
+  return new PostgresQueries(queryClientConfig(poolConfig(opts)));
+}
+
+/** `edgelog migrate` on PostgreSQL: applies pending migrations and reports each file (never throws for one). */
+export async function migratePostgresArchive(opts: PostgresOptions): Promise<MigrationResult[]> {
+  const pool = openPool({ ...opts, max: 1 }, () => {});
+  try {
+    return await migratePostgres(pool, POSTGRES_MIGRATIONS_DIR);
+  } finally {
+    await pool.end();
+  }
+}
+
+/**
+ * Reports on the archive at `opts.url` without opening the store (no migration, no partition made):
+ * a pool of one connection, for `edgelog report`. Close it when done.
+ */
+export function postgresReports(opts: PostgresOptions): { reports: ReportStore; close(): Promise<void> } {
+  const pool = openPool({ ...opts, max: 1 }, () => {});
+  return { reports: new PostgresReports(pool), close: () => pool.end() };
 }
 
 /** The query connection: the pool's settings without the pool's own. */

@@ -3,7 +3,7 @@
 // rollups count every row once; SQLite finds the file sound. Returns the problems as text (an empty list
 // when the archive is exact), so the soak script can print them and a test can assert on them.
 import type { SimEntry, SimSource } from '../../../src/simulator/index.js';
-import type { Db } from '../../../src/store/database.js';
+import type { Db } from '../../../src/store/sqlite/database.js';
 import type { Day } from '../../../src/time/utc-day.js';
 
 export interface DayRef {

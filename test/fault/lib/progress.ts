@@ -1,7 +1,7 @@
 // How far an archive has got, read from outside while a CLI child writes it: the rows and quarantined
 // entries stored so far. Only "not there yet" is taken for zero; any other database error is thrown.
 import { existsSync } from 'node:fs';
-import { openDatabase, type Db } from '../../../src/store/database.js';
+import { openDatabase, type Db } from '../../../src/store/sqlite/database.js';
 
 /** True for the errors of an archive that a starting process has not created yet. */
 export function notCreatedYet(err: unknown): boolean {

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ConfigInput } from '../../../src/config/index.js';
 import { Simulator, type SimulatorOptions, type SimUrls } from '../../../src/simulator/index.js';
-import { openDatabase, type Db } from '../../../src/store/database.js';
+import { openDatabase, type Db } from '../../../src/store/sqlite/database.js';
 import { startCli, writeConfig, type CliResult, type StartedCli } from '../../support/cli.js';
 import { simulatorNow, type ClockMode } from './clock.js';
 import { RedisProcess } from './redis-process.js';

@@ -3,7 +3,7 @@
 // API echoes the key in its error bodies, and some mixes send a wrong key: the secrets are scanned too.
 import type { SyncDay, SyncSummary } from '../../../src/commands/sync.js';
 import { FAULT_KINDS } from '../../../src/simulator/index.js';
-import type { LedgerRow } from '../../../src/store/ledger.repository.js';
+import type { LedgerRow } from '../../../src/store/sqlite/ledger.repository.js';
 import { addDays, type Day } from '../../../src/time/utc-day.js';
 import { startReceiver } from '../../support/receiver.js';
 import { checkDay, claimProblems, type DayRef } from '../lib/archive-check.js';

@@ -4,7 +4,7 @@
 // on the machine's load); after that the WAL is reused from its start: a further ingest of the same
 // size must not grow it.
 import { statSync } from 'node:fs';
-import { openDatabase } from '../../../src/store/database.js';
+import { openDatabase } from '../../../src/store/sqlite/database.js';
 import { archiveProblems, type DayRef } from '../lib/archive-check.js';
 import { pastDays } from '../lib/clock.js';
 import type { ScenarioReport } from '../lib/report.js';

@@ -1,9 +1,8 @@
 // shield_event_logs and its hourly rollup.
-import type { ShieldRow } from '../ingest/parse-entries.js';
-import { shieldBatch, type ShieldBatch } from '../ingest/row-batch.js';
+import { shieldBatch, type ShieldBatch, type ShieldRow } from '../rows.js';
 import type { Db } from './database.js';
 import { BatchInsert, storeBatch, type StoreResult } from './batch-insert.js';
-import { HOUR_MS, RollupCounter, hourStart } from './hourly-rollup.js';
+import { HOUR_MS, RollupCounter, hourStart } from '../hourly-rollup.js';
 import { pruneTable } from './origin-logs.repository.js';
 
 export const SHIELD_COLUMNS = [

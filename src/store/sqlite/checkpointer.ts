@@ -4,7 +4,7 @@
 // ingest thread only appends to the WAL. Measured on this project's benchmark: see README, Performance.
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../../logger.js';
 import type { Db } from './database.js';
 
 export interface CheckpointerOptions {

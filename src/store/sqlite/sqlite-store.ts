@@ -1,48 +1,27 @@
-// Phase A scaffolding: the ArchiveStore interface over the current SQLite repositories, unchanged, so the
-// store conformance suite (test/postgres/conformance.ts) holds both stores to one specification. Phase B
-// moves the SQLite code under src/store/sqlite/ and replaces this file.
+// The archive in one SQLite file, as an ArchiveStore: thin asynchronous adapters over the synchronous
+// repositories (one module per table), which do the work.
 //
-// SQLite is synchronous underneath: every method does its work at once and returns a settled promise.
-// Two deliberate limits of this adapter: `reports.snapshot` reads inside a deferred transaction that
-// stays open across the reader's awaits (fine while the reads are this adapter's synchronous ones), and
-// `queries.readOnly` takes no time bound (the CLI's child process keeps doing that: src/query/).
-import { AlertsRepository } from '../alerts/alerts.repository.js';
-import type { Notice } from '../alerts/payload.js';
+// better-sqlite3 is synchronous: every method does its work at once and returns a settled promise, one
+// per call (a page's rows go through one transaction and one promise, never one per row). A report's
+// snapshot reads through a read-only connection of its own inside one read transaction, so that it never
+// shares the writer's connection (a page's transaction cannot start inside another). `queries.readOnly`
+// takes no time bound here: `edgelog query` bounds a SQLite query from its own child process (src/query/).
+import { AlertsRepository } from './alerts.repository.js';
 import { openArchive, type Archive, type ArchiveOptions } from './archive.js';
-import { openDatabase, type Db } from './database.js';
-import type { DayKey, LogSource } from './ledger-types.js';
+import { openDatabase } from './database.js';
+import type { DayKey } from '../ledger-types.js';
 import { migrate } from './migrate.js';
-import { StoreQueryError } from './store-query-error.js';
+import { sqliteReportStore } from './report-reads.js';
+import { StoreQueryError } from '../store-query-error.js';
 import type {
   AlertsStore,
   ArchiveStore,
-  GuardianSnapshotRow,
   LeaseLost,
   PageInput,
   PageStored,
   QueryCursor,
   QueryValue,
-  RawDimension,
-  ReadScope,
-  ReportReads,
-  RollupDimension,
-  TopItem,
-} from './store.js';
-
-const TABLES: Record<LogSource, { raw: string; rollup: string; zone: string }> = {
-  origin: { raw: 'origin_error_logs', rollup: 'origin_hourly', zone: 'pull_zone_id' },
-  shield: { raw: 'shield_event_logs', rollup: 'shield_hourly', zone: 'shield_zone_id' },
-};
-
-const DIMENSIONS: Record<RollupDimension, string> = {
-  status_class: `CASE WHEN status_code BETWEEN 100 AND 599 THEN (status_code / 100) || 'xx'
-    WHEN status_code = 0 THEN NULL ELSE 'other' END`,
-  status_code: 'NULLIF(status_code, 0)',
-  error_code: "NULLIF(error_code, '')",
-  rule_id: "NULLIF(rule_id, '')",
-  severity: "NULLIF(severity, '')",
-  status: "NULLIF(status, '')",
-};
+} from '../store.js';
 
 /** Thrown inside a page's transaction to roll it back when the lease is lost. */
 class LeaseLostSignal extends Error {}
@@ -51,14 +30,21 @@ class LeaseLostSignal extends Error {}
 // eslint-disable-next-line @typescript-eslint/require-await
 const settle = async <T>(work: () => T): Promise<T> => work();
 
+/** The SQLite store, with its repositories for what only SQLite does (backup, the file's checks). */
+export interface SqliteStore extends ArchiveStore {
+  readonly dialect: 'sqlite';
+  readonly archive: Archive;
+}
+
 /** Opens the SQLite archive at `path` (migrated) as an ArchiveStore. */
-export function openSqliteStore(path: string, opts: ArchiveOptions = {}): ArchiveStore {
+export function openSqliteStore(path: string, opts: ArchiveOptions = {}): SqliteStore {
   const archive = openArchive(path, opts);
   const { db } = archive;
   const alerts = new AlertsRepository(db);
   return {
     dialect: 'sqlite',
-    location: path,
+    archive,
+    location: db.name,
     ledger: {
       get: (key) => settle(() => archive.ledger.get(key)),
       claim: (key, owner, now, leaseMs, resume, abandoned) =>
@@ -80,11 +66,12 @@ export function openSqliteStore(path: string, opts: ArchiveOptions = {}): Archiv
     alerts: alertsStore(alerts),
     reports: {
       async snapshot(read) {
-        db.exec('BEGIN');
+        // An in-memory archive has no file to open twice: its one connection reads.
+        const reader = db.memory ? db : openDatabase(db.name, { readonly: true });
         try {
-          return await read(reportReads(db));
+          return await sqliteReportStore(reader).snapshot(read);
         } finally {
-          db.exec('COMMIT');
+          if (reader !== db) reader.close();
         }
       },
     },
@@ -154,8 +141,7 @@ function storePage(
 function alertsStore(repo: AlertsRepository): AlertsStore {
   return {
     getState: (rule, zone) => settle(() => repo.getState(rule, zone)),
-    save: (key, state, measured, notices, now) =>
-      settle(() => repo.save(key, state, measured, notices as Array<{ hook: string; notice: Notice }>, now)),
+    save: (key, state, measured, notices, now) => settle(() => repo.save(key, state, measured, notices, now)),
     listStates: () => settle(() => repo.listStates()),
     unqueued: (limit) => settle(() => repo.unqueued(limit)),
     createdSince: (since) => settle(() => repo.createdSince(since)),
@@ -166,92 +152,6 @@ function alertsStore(repo: AlertsRepository): AlertsStore {
     count: (source, zone, from, to, filter) => settle(() => repo.count(source, zone, from, to, filter)),
     lastSuccess: (source, zone) => settle(() => repo.lastSuccess(source, zone)),
     lastTwoSnapshots: (zone, column) => settle(() => repo.lastTwoSnapshots(zone, column)),
-  };
-}
-
-function bounds(source: LogSource, scope: ReadScope) {
-  const t = TABLES[source];
-  const where = `${scope.zone === null ? '' : `${t.zone} = @zone AND `}hour >= @start AND hour < @end`;
-  const params = {
-    start: scope.startMs,
-    end: scope.endMs,
-    ...(scope.zone === null ? {} : { zone: scope.zone }),
-  };
-  return { t, where, params };
-}
-
-function reportReads(db: Db): ReportReads {
-  return {
-    zoneTotals: (source, scope) =>
-      settle(() => {
-        const { t, where, params } = bounds(source, scope);
-        return db
-          .prepare(
-            `SELECT ${t.zone} AS zone, sum(count) AS count FROM ${t.rollup} WHERE ${where}
-             GROUP BY ${t.zone} ORDER BY count DESC, zone`,
-          )
-          .all(params) as Array<{ zone: number; count: number }>;
-      }),
-    buckets: (source, scope, bucketMs) =>
-      settle(() => {
-        const { t, where, params } = bounds(source, scope);
-        return db
-          .prepare(
-            `SELECT hour - (hour % @size) AS start, sum(count) AS count FROM ${t.rollup} WHERE ${where}
-             GROUP BY start ORDER BY start`,
-          )
-          .all({ ...params, size: bucketMs }) as Array<{ start: number; count: number }>;
-      }),
-    rollupTop: (source, scope, dimension, limit) =>
-      settle(() => {
-        const { t, where, params } = bounds(source, scope);
-        return db
-          .prepare(
-            `SELECT ${DIMENSIONS[dimension]} AS key, sum(count) AS count FROM ${t.rollup} WHERE ${where}
-             GROUP BY key ORDER BY count DESC, key LIMIT @limit`,
-          )
-          .all({ ...params, limit: limit ?? -1 }) as Array<TopItem<string | number | null>>;
-      }),
-    rawTop: (source, zones, scope, column: RawDimension, limit) =>
-      settle(() => {
-        if (zones.length === 0) return [];
-        const t = TABLES[source];
-        return db
-          .prepare(
-            `SELECT ${column} AS key, count(*) AS count FROM ${t.raw}
-             WHERE ${t.zone} IN (SELECT value FROM json_each(@zones)) AND timestamp >= @start AND timestamp < @end
-             GROUP BY key ORDER BY count DESC, key LIMIT @limit`,
-          )
-          .all({ zones: JSON.stringify(zones), start: scope.startMs, end: scope.endMs, limit }) as TopItem[];
-      }),
-    ruleMessage: (zones, scope, ruleId) =>
-      settle(() => {
-        if (zones.length === 0) return null;
-        const row = db
-          .prepare(
-            `SELECT message FROM shield_event_logs
-             WHERE shield_zone_id IN (SELECT value FROM json_each(@zones)) AND timestamp >= @start
-               AND timestamp < @end AND rule_id = @rule AND message IS NOT NULL LIMIT 1`,
-          )
-          .get({ zones: JSON.stringify(zones), start: scope.startMs, end: scope.endMs, rule: ruleId }) as
-          { message: string } | undefined;
-        return row?.message ?? null;
-      }),
-    guardianSnapshots: (scope) =>
-      settle(
-        () =>
-          db
-            .prepare(
-              `SELECT * FROM api_guardian_snapshots
-               WHERE (@zone IS NULL OR shield_zone_id = @zone) AND taken_at >= @start AND taken_at < @end
-               ORDER BY shield_zone_id, taken_at, id`,
-            )
-            .all({
-              zone: scope.zone,
-              start: new Date(scope.startMs).toISOString(),
-              end: new Date(scope.endMs).toISOString(),
-            }) as GuardianSnapshotRow[],
-      ),
   };
 }
 

@@ -3,7 +3,7 @@
 // target is either absent, the old file, or the whole new copy.
 import { closeSync, existsSync, fsyncSync, openSync, renameSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { EdgelogError } from '../errors/index.js';
+import { EdgelogError } from '../../errors/index.js';
 import { openDatabase } from './database.js';
 
 export interface BackupProgress {

@@ -1,5 +1,5 @@
 // The archive as the rest of edgelog sees it: the database, migrated, with one repository per table.
-import type { Logger } from '../logger.js';
+import type { Logger } from '../../logger.js';
 import { startCheckpointer } from './checkpointer.js';
 import { openDatabase, type Db } from './database.js';
 import { GuardianRepository } from './guardian.repository.js';

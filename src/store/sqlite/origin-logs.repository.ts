@@ -1,9 +1,8 @@
 // origin_error_logs and its hourly rollup.
-import type { OriginRow } from '../ingest/parse-entries.js';
-import { originBatch, type OriginBatch } from '../ingest/row-batch.js';
+import { originBatch, type OriginBatch, type OriginRow } from '../rows.js';
 import type { Db } from './database.js';
 import { BatchInsert, storeBatch, type StoreResult } from './batch-insert.js';
-import { HOUR_MS, RollupCounter, hourStart } from './hourly-rollup.js';
+import { HOUR_MS, RollupCounter, hourStart } from '../hourly-rollup.js';
 
 const COLUMNS = [
   'pull_zone_id',

@@ -1,5 +1,5 @@
 // api_guardian_snapshots: periodic copies of the API Guardian counters.
-import type { ApiGuardianMetrics } from '../api/index.js';
+import type { ApiGuardianMetrics } from '../../api/index.js';
 import type { Db } from './database.js';
 
 export interface GuardianSnapshotRow {

@@ -1,6 +1,6 @@
 // quarantined_entries: entries the API sent that could not be keyed, kept as received with the reason.
 import { createHash } from 'node:crypto';
-import type { RejectedEntry } from '../api/schemas/log-pages.js';
+import type { RejectedEntry } from '../rows.js';
 import type { Db } from './database.js';
 import type { LogSource } from './ledger.repository.js';
 

@@ -6,66 +6,20 @@
 // partial unless a pass completes the day or the API no longer serves it (`expired`). Otherwise the last
 // pass decides: `running` (in progress or interrupted; the checkpoint is kept), `failed`, `incomplete`
 // (the API's paging broke off; what it sent is stored), `expired`.
-import { redact } from '../redact.js';
+import { redact } from '../../redact.js';
 import type { Db } from './database.js';
 
-export type LogSource = 'origin' | 'shield';
-export type DayState = 'running' | 'partial' | 'complete' | 'incomplete' | 'failed' | 'expired';
+import type {
+  Claim,
+  DayKey,
+  DayState,
+  LedgerRow,
+  LogSource,
+  PageProgress,
+  StopState,
+} from '../ledger-types.js';
 
-export interface LedgerRow {
-  source: LogSource;
-  zone_id: number;
-  log_date: string;
-  state: DayState;
-  pass_started_at: number | null;
-  next_token: string | null;
-  pages: number;
-  entries: number;
-  new_entries: number;
-  malformed: number;
-  quarantined: number;
-  first_ts: number | null;
-  last_ts: number | null;
-  archived_entries: number;
-  quarantined_entries: number;
-  covered_until: number | null;
-  last_error: string | null;
-  lease_owner: string | null;
-  lease_until: number | null;
-  updated_at: number;
-  finished_at: number | null;
-}
-
-export interface DayKey {
-  source: LogSource;
-  zone: number;
-  day: string;
-}
-
-export type Claim =
-  | { kind: 'busy'; owner: string; until: number }
-  /** `resumed` is true when an unfinished pass continues from its checkpoint (`row.next_token`). */
-  | { kind: 'claimed'; resumed: boolean; row: LedgerRow };
-
-export interface PageProgress {
-  nextToken: string | null;
-  /** API calls this progress covers (an origin day's later chunks add 0). */
-  pages: number;
-  /** Entries the API sent (stored, already archived, or quarantined). */
-  entries: number;
-  /** Rows added to the entry table. */
-  inserted: number;
-  malformed: number;
-  /** Entries that could not be keyed. */
-  quarantined: number;
-  /** Of which were added to quarantined_entries now. */
-  quarantineInserted: number;
-  firstTs: number | null;
-  lastTs: number | null;
-}
-
-/** How a pass ended without reaching the end of the day's data. */
-export type StopState = 'running' | 'failed' | 'incomplete' | 'expired';
+export type { Claim, DayKey, DayState, LedgerRow, LogSource, PageProgress, StopState };
 
 // A state the archive already reached is never taken back by a later pass (see the file's comment).
 const KEEP_ARCHIVED = `CASE WHEN state IN ('complete', 'partial') THEN state ELSE @state END`;

@@ -3,9 +3,9 @@ import Database from 'better-sqlite3';
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { coerceError } from '../errors/coerce-error.js';
-import { EdgelogError } from '../errors/edgelog-error.js';
-import { asStoreError, StoreError } from './store-error.js';
+import { coerceError } from '../../errors/coerce-error.js';
+import { EdgelogError } from '../../errors/edgelog-error.js';
+import { asStoreError, StoreError } from '../store-error.js';
 
 export type Db = Database.Database;
 

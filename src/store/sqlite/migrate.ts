@@ -2,11 +2,11 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { coerceError } from '../errors/index.js';
+import { coerceError } from '../../errors/index.js';
 import type { Db } from './database.js';
 
 /** The migrations shipped with edgelog (top-level `migrations/`, from both src/ and dist/). */
-export const MIGRATIONS_DIR = fileURLToPath(new URL('../../migrations/', import.meta.url));
+export const MIGRATIONS_DIR = fileURLToPath(new URL('../../../migrations/', import.meta.url));
 
 export interface MigrationResult {
   id: number;

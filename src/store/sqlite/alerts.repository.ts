@@ -1,40 +1,26 @@
 // alert_state, alert_notifications, and the counts the rules read (rollups, ledger, snapshots).
-import type { Db } from '../store/database.js';
-import type { AlertState, AlertStateName } from './state-machine.js';
-import type { Notice } from './payload.js';
-import type { Coverage } from './coverage.js';
+// The store owns these types (store.ts); the alerts layer above gives the notice its full shape (N).
+import type {
+  AlertStateRow,
+  NoticeRecord,
+  NotificationRow,
+  SpikeFilter,
+  StoredAlertState as AlertState,
+} from '../store.js';
+import type { Db } from './database.js';
 
-export interface AlertStateRow {
-  rule: string;
-  zone_id: number;
-  source: string;
-  state: AlertStateName;
-  since: number;
-  fingerprint: string;
-  first_evaluated_at: number;
-  last_evaluated_at: number;
-  last_notified_at: number | null;
-  last_value: number | null;
-  last_threshold: number | null;
-  last_detail: string | null;
-}
+export type { AlertStateRow, SpikeFilter };
 
-export interface PendingNotification {
+export interface PendingNotification<N extends NoticeRecord = NoticeRecord> {
   id: string;
   hook: string;
-  notice: Notice;
+  notice: N;
 }
 
-export interface SpikeFilter {
-  statusCodeMin?: number | undefined;
-  statusCodeMax?: number | undefined;
-  errorCode?: string | undefined;
-  severity?: string | undefined;
-  ruleId?: string | undefined;
-  status?: string | undefined;
-}
+/** Per day (YYYY-MM-DD): the ledger's covered_until. */
+export type Coverage = ReadonlyMap<string, number>;
 
-export class AlertsRepository {
+export class AlertsRepository<N extends NoticeRecord = NoticeRecord> {
   private readonly selectState;
   private readonly upsertState;
   private readonly insertNotice;
@@ -72,7 +58,7 @@ export class AlertsRepository {
     key: { rule: string; zone: number; source: string; fingerprint: string },
     state: AlertState,
     measured: { value: number | null; threshold: number | null; detail: unknown },
-    notices: Array<{ hook: string; notice: Notice }>,
+    notices: ReadonlyArray<{ hook: string; notice: N }>,
     now: number,
   ): void {
     this.db
@@ -108,13 +94,13 @@ export class AlertsRepository {
   }
 
   /** Notices not yet handed to the delivery queue, oldest first. */
-  unqueued(limit = 1000): PendingNotification[] {
+  unqueued(limit = 1000): Array<PendingNotification<N>> {
     const rows = this.db
       .prepare(
         'SELECT id, hook, notice FROM alert_notifications WHERE enqueued_at IS NULL ORDER BY created_at LIMIT ?',
       )
       .all(limit) as Array<{ id: string; hook: string; notice: string }>;
-    return rows.map((r) => ({ id: r.id, hook: r.hook, notice: JSON.parse(r.notice) as Notice }));
+    return rows.map((r) => ({ id: r.id, hook: r.hook, notice: JSON.parse(r.notice) as N }));
   }
 
   /** Notices created at or after `sinceMs` (any process). */
@@ -140,21 +126,12 @@ export class AlertsRepository {
   }
 
   /** Notices in the outbox, newest first (for `alerts list` and tests). */
-  notifications(limit = 50): Array<{
-    id: string;
-    hook: string;
-    rule: string;
-    zone_id: number;
-    status: string;
-    delivered_at: number | null;
-    attempts: number;
-    last_error: string | null;
-  }> {
+  notifications(limit = 50): NotificationRow[] {
     return this.db
       .prepare(
         'SELECT id, hook, rule, zone_id, status, delivered_at, attempts, last_error FROM alert_notifications ORDER BY created_at DESC LIMIT ?',
       )
-      .all(limit) as ReturnType<AlertsRepository['notifications']>;
+      .all(limit) as NotificationRow[];
   }
 
   // --- What the rules measure -------------------------------------------------------------------

@@ -1,0 +1,97 @@
+// `edgelog query` on a store's read-only query path (PostgreSQL: a READ ONLY transaction on a connection
+// of its own, each read bounded by statement_timeout): the same formats, limit and errors as runQuery on
+// a SQLite file. The server stops a statement that runs too long; between reads the working time (not
+// the time the output waits for its reader) is checked against the same bound.
+import { StoreQueryError } from '../store/store-query-error.js';
+import type { QueryCursor, QueryStore } from '../store/store.js';
+import type { Output } from './output.js';
+import { QueryError } from './query-error.js';
+import { QueryTimeoutError } from './query-timeout-error.js';
+import { ENCODERS } from './row-encoders.js';
+import { DEFAULT_TABLE_LIMIT, type QueryOptions, type QueryResult } from './run-query.js';
+import { queryTable } from './table-output.js';
+import type { SqlValue } from './values.js';
+import { WorkClock } from './work-clock.js';
+
+/** Rows fetched from the server at a time. */
+const BATCH = 1000;
+/** Text is handed to the output in chunks of about this many characters. */
+const CHUNK = 64 * 1024;
+
+export interface StoreQueryOptions extends Omit<QueryOptions, 'check'> {
+  /** Working time the query may take, ms; 0 for no bound. */
+  timeoutMs: number;
+}
+
+/** Runs `sql` through `queries` and writes the result to `out` (see runQuery for the formats). */
+export async function runStoreQuery(
+  queries: QueryStore,
+  sql: string,
+  opts: StoreQueryOptions,
+  out: Output,
+): Promise<QueryResult> {
+  const format = opts.format ?? 'table';
+  const limit = opts.limit ?? (format === 'table' ? DEFAULT_TABLE_LIMIT : 0);
+  const clock = new WorkClock();
+  let written = false;
+  const write = async (text: string) => {
+    clock.pause();
+    try {
+      await out.write(text);
+    } finally {
+      written = true;
+      clock.resume();
+    }
+  };
+  const check = () => {
+    if (opts.timeoutMs > 0 && clock.elapsed() > opts.timeoutMs)
+      throw new QueryTimeoutError(opts.timeoutMs, written);
+  };
+  const consume = async (cursor: QueryCursor): Promise<QueryResult> => {
+    // Reads `limit` rows and one more (to tell whether there are more), a batch at a time.
+    const want = (n: number) => (limit === 0 ? BATCH : Math.min(BATCH, limit + 1 - n));
+    let batch = (await cursor.next(want(0))) as SqlValue[][];
+    const columns = cursor.columns;
+    if (format === 'table') {
+      const shown: SqlValue[][] = [];
+      let more = false;
+      for (; batch.length > 0; batch = (await cursor.next(want(shown.length))) as SqlValue[][]) {
+        check();
+        for (const row of batch) {
+          if (limit !== 0 && shown.length === limit) more = true;
+          else shown.push(row);
+        }
+        if (more) break;
+      }
+      await write(queryTable(columns, shown, more));
+      return { columns, rows: shown.length, more };
+    }
+    const encoder = ENCODERS[format](columns);
+    let text = encoder.start();
+    let count = 0;
+    let more = false;
+    for (; batch.length > 0 && !more; batch = (await cursor.next(want(count))) as SqlValue[][]) {
+      check();
+      for (const row of batch) {
+        if (limit !== 0 && count === limit) {
+          more = true;
+          break;
+        }
+        text += encoder.row(row, count++);
+      }
+      if (text.length >= CHUNK) {
+        await write(text);
+        text = '';
+      }
+    }
+    await write(text + encoder.end(count));
+    return { columns, rows: count, more };
+  };
+  try {
+    return await queries.readOnly(sql, { timeoutMs: opts.timeoutMs > 0 ? opts.timeoutMs : null }, consume);
+  } catch (err) {
+    if (!(err instanceof StoreQueryError)) throw err;
+    if (err.kind === 'timeout') throw new QueryTimeoutError(opts.timeoutMs, written);
+    throw new QueryError(err.message, { cause: err.cause });
+  }
+}
