@@ -121,6 +121,7 @@ export async function startEngine(config: Config, logger: Logger, opts: EngineOp
     now,
     pageCap: config.api.pageCap,
     finalizeDelayMs: config.schedule.finalizeDelay,
+    leaseMs: config.worker.lease,
     metrics: recorder,
   });
   const alertsRepo = archive.alerts as AlertsStore<Notice>;

@@ -96,6 +96,13 @@ const workerSchema = z.strictObject({
   pageThreads: wholeNumber({ min: 0, max: 16, example: 1 }).optional(),
   /** On SIGINT/SIGTERM, how long to wait for the jobs in hand before giving up on them. @defaultValue "20s" */
   shutdownTimeout: duration('20s', { min: '1s', max: '1h' }),
+  /**
+   * How long a worker's hold on a day lasts unless renewed (it is renewed while the worker works): the
+   * ledger lease, and half of it the job's BullMQ lock (and its stalled-job check). The work of a worker
+   * that died where its process cannot be looked up (another host) waits this long for another worker.
+   * @defaultValue "60s" (a 30 s job lock, BullMQ's default)
+   */
+  lease: duration('60s', { min: '4s', max: '1h' }),
   /** Attempts of a job that fails with a retryable error. @defaultValue 5 */
   jobAttempts: wholeNumber({ min: 1, max: 100, example: 5 }).default(5),
   /**

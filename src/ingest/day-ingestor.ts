@@ -207,7 +207,12 @@ export class DayIngestor {
     } catch (raw) {
       // A full disk, a read-only file…: named, with the cause and the fix (store-error.ts).
       const err = asStoreError(redactError(coerceError(raw)), this.deps.store.location);
-      if (lease.lost()) throw new LeaseBusyError('another job', this.now(), { context, cause: err });
+      // Only a holder that stopped renewing (or a clock far off) loses its lease: say so, it is rare.
+      if (lease.lost() || err instanceof LeaseBusyError) {
+        log.warn('lease lost: another worker took the day over; this pass stops');
+        if (err instanceof LeaseBusyError) throw err;
+        throw new LeaseBusyError('another job', this.now(), { context, cause: err });
+      }
       if (err instanceof WindowExpiredError) {
         await ledger.stop(key, opts.owner, 'expired', err.message, this.now());
         log.warn({ err: err.message }, 'day is outside the API retention window');

@@ -6,6 +6,10 @@
 // died is taken over at once, but only when that can be known for sure: its pid is looked up only when
 // it ran on this machine (same boot) in this pid namespace. A container sharing the host name, or a
 // second host of the same name, has another `<machine>`, and is never presumed gone.
+//
+// EDGELOG_HOST_ID, when set, names the host in place of the system's host name (only in owner names):
+// processes on one machine with different ids pass for different hosts, whose pids are never looked up,
+// so a lease they leave runs out on its own (how the many-workers test runs "hosts" on one machine).
 import { randomBytes } from 'node:crypto';
 import { readFileSync, readlinkSync } from 'node:fs';
 import { hostname } from 'node:os';
@@ -22,6 +26,14 @@ function machineOf(): string {
 }
 
 const THIS_MACHINE = machineOf();
+
+/** Pure: the host part of owner names: EDGELOG_HOST_ID when set (trimmed, not empty), else the host name. */
+export function hostIdOf(env: Readonly<Record<string, string | undefined>>, systemName: string): string {
+  const given = env.EDGELOG_HOST_ID?.trim();
+  return given ? given : systemName;
+}
+
+const THIS_HOST = hostIdOf(process.env, hostname());
 
 export interface LeaseOwner {
   job: string;
@@ -47,19 +59,23 @@ export function ownerId(job: string, pid = process.pid): string {
   return formatOwner({
     job,
     run: randomBytes(4).toString('hex'),
-    host: hostname(),
+    host: THIS_HOST,
     machine: THIS_MACHINE,
     pid,
   });
 }
 
 /**
- * Pure: whether `owner`'s process can be checked from `here` (same machine boot and pid namespace,
- * known), and its pid if so.
+ * Pure: whether `owner`'s process can be checked from `here` (same host name, same machine boot and pid
+ * namespace, known), and its pid if so. Another host name is another host, whatever the machine says.
  */
-export function checkablePid(owner: string, here: { machine: string; pid: number }): number | null {
+export function checkablePid(
+  owner: string,
+  here: { host: string; machine: string; pid: number },
+): number | null {
   const o = parseOwner(owner);
-  if (!o || here.machine === '' || o.machine !== here.machine || o.pid === here.pid) return null;
+  if (!o || here.machine === '' || o.host !== here.host || o.machine !== here.machine || o.pid === here.pid)
+    return null;
   return o.pid;
 }
 
@@ -68,7 +84,7 @@ export function checkablePid(owner: string, here: { machine: string; pid: number
  * lease can be taken without waiting for it to run out. Never true for owners that cannot be checked.
  */
 export function ownerIsGone(owner: string): boolean {
-  const pid = checkablePid(owner, { machine: THIS_MACHINE, pid: process.pid });
+  const pid = checkablePid(owner, { host: THIS_HOST, machine: THIS_MACHINE, pid: process.pid });
   if (pid === null) return false;
   try {
     process.kill(pid, 0);

@@ -146,8 +146,10 @@ export class IngestRuntime {
       connection: redisOptions(this.opts.redis, { until: this.shutdown.signal }),
       prefix: this.opts.prefix,
       concurrency,
-      // Each page is one short transaction, so the default 30 s lock is ample; a stalled job re-runs
-      // from its checkpoint.
+      // Each page is one short transaction, so a lock of half the day's lease (30 s by default) is
+      // ample; a stalled job re-runs from its checkpoint once the day's lease has run out too.
+      lockDuration: Math.floor(this.deps.config.worker.lease / 2),
+      stalledInterval: Math.floor(this.deps.config.worker.lease / 2),
       maxStalledCount: 2,
     });
     this.worker.on('error', (err) => this.redisError('worker', err));

@@ -1,13 +1,15 @@
-// A worker killed mid-day with SIGKILL, then run again, ends with exactly the oracle: none lost, none twice.
-import { afterEach, describe, expect, it } from 'vitest';
+// A worker killed mid-day with SIGKILL, then run again, ends with exactly the oracle: none lost, none
+// twice. On each store: SQLite always, PostgreSQL when a server answers (a skip line otherwise).
+import { afterEach, expect, it } from 'vitest';
 import type { SyncSummary } from '../../src/commands/sync.js';
-import { openDatabase } from '../../src/store/sqlite/database.js';
-import type { LedgerRow } from '../../src/store/sqlite/ledger.repository.js';
+import type { LedgerRow } from '../../src/store/ledger-types.js';
 import { addDays } from '../../src/time/utc-day.js';
 import { notCreatedYet } from '../fault/lib/progress.js';
 import { waitFor } from '../fault/lib/wait.js';
+import { postgresReader, sqliteReader, type ArchiveReader } from '../support/archive-reader.js';
 import { runCli, startCli, writeConfig, type StartedCli } from '../support/cli.js';
-import { harness, NOW, redisUrl, TODAY, type Harness } from '../support/harness.js';
+import { NOW, redisUrl, TODAY, type Harness } from '../support/harness.js';
+import { describeStores, storeHarness } from '../support/stores.js';
 
 let h: Harness;
 let first: StartedCli | undefined;
@@ -17,26 +19,27 @@ afterEach(async () => {
   await h?.close();
 });
 
+const PAGES = "SELECT pages FROM ingest_ledger WHERE source = 'shield'";
+
 /** Pages the day's ledger row counts so far; 0 before the worker has created the archive. */
-function pagesStored(path: string): number {
-  let db;
+async function pagesStored(h: Harness): Promise<number> {
+  let reader: ArchiveReader | undefined;
   try {
-    db = openDatabase(path, { readonly: true });
-    const row = db.prepare("SELECT pages FROM ingest_ledger WHERE source = 'shield'").get() as
-      Pick<LedgerRow, 'pages'> | undefined;
-    return row?.pages ?? 0;
+    reader = h.databaseUrl ? await postgresReader(h.databaseUrl) : sqliteReader(h.dbPath);
+    return Number((await reader.value(PAGES)) ?? 0);
   } catch (err) {
-    if (notCreatedYet(err)) return 0;
+    // SQLite: no file or table yet; PostgreSQL: the table is not migrated yet (42P01).
+    if (notCreatedYet(err) || (err as { code?: string }).code === '42P01') return 0;
     throw err; // any other database error is a failure, not "not yet"
   } finally {
-    db?.close();
+    await reader?.close();
   }
 }
 
-describe('crash safety', () => {
+describeStores('crash safety', (store) => {
   it('SIGKILL mid-day, then a re-run: the archive equals the oracle', async () => {
     // 40 pages of 500 entries, 25 ms each: the kill lands well inside the day.
-    h = await harness({ entriesPerDay: 20_000, pageSize: 500, latencyMs: 25 });
+    h = await storeHarness(store, { entriesPerDay: 20_000, pageSize: 500, latencyMs: 25 });
     const day = addDays(TODAY, -1);
     const config = writeConfig(h.dir, {
       api: { ...h.urls, accessKey: h.sim.accessKey, retryBaseDelay: '10ms' },
@@ -46,12 +49,13 @@ describe('crash safety', () => {
       log: { level: 'warn' },
     });
     const args = ['--config', config, 'sync', '--date', day, '--source', 'shield', '--json'];
+    const env = h.databaseUrl ? { EDGELOG_DATABASE_URL: h.databaseUrl } : {};
 
-    first = startCli(args, { cwd: h.dir });
+    first = startCli(args, { cwd: h.dir, env });
     const pages = await waitFor(
       '8 pages stored',
-      () => {
-        const n = pagesStored(h.dbPath);
+      async () => {
+        const n = await pagesStored(h);
         return n >= 8 ? n : undefined;
       },
       { timeoutMs: 45_000, everyMs: 20 },
@@ -61,15 +65,15 @@ describe('crash safety', () => {
     expect(killed.signal).toBe('SIGKILL');
     expect(pages).toBeGreaterThanOrEqual(8);
 
-    const db = openDatabase(h.dbPath, { readonly: true });
-    const atKill = db.prepare("SELECT * FROM ingest_ledger WHERE source = 'shield'").get() as LedgerRow;
-    expect(atKill.state).toBe('running');
-    expect(atKill.next_token).not.toBeNull();
-    expect(atKill.pages).toBeLessThan(40);
+    const db = await h.reader();
+    const [atKill] = await db.all<LedgerRow>("SELECT * FROM ingest_ledger WHERE source = 'shield'");
+    expect(atKill!.state).toBe('running');
+    expect(atKill!.next_token).not.toBeNull();
+    expect(atKill!.pages).toBeLessThan(40);
     // Entries and checkpoint committed together: exactly the pages the ledger counts are stored.
-    expect(db.prepare('SELECT count(*) FROM shield_event_logs').pluck().get()).toBe(atKill.pages * 500);
+    expect(await db.value('SELECT count(*) FROM shield_event_logs')).toBe(atKill!.pages * 500);
 
-    const second = await runCli(args, { cwd: h.dir });
+    const second = await runCli(args, { cwd: h.dir, env });
     expect(second.stderr).toBe('');
     expect(second.code).toBe(0);
     const summary = JSON.parse(second.stdout) as SyncSummary;
@@ -79,10 +83,11 @@ describe('crash safety', () => {
       .entries('shield', 201, day, NOW)
       .map((e) => e.logId)
       .sort();
-    const got = db.prepare('SELECT log_id FROM shield_event_logs ORDER BY log_id').pluck().all() as string[];
+    const got = (await db.all<{ log_id: string }>('SELECT log_id FROM shield_event_logs'))
+      .map((r) => r.log_id)
+      .sort();
     expect(got.length).toBe(20_000);
     expect(got).toEqual(want);
-    expect(db.prepare('SELECT sum(count) FROM shield_hourly').pluck().get()).toBe(20_000);
-    db.close();
+    expect(await db.value('SELECT sum(count) FROM shield_hourly')).toBe(20_000);
   }, 120_000);
 });

@@ -1,14 +1,15 @@
 // Alerting end to end: a spike in one zone of the simulator, the real engine and queues, a webhook
-// receiver on loopback. Exactly one firing and one resolved notice; restarts send nothing more; a
+// receiver on loopback, on each store. Exactly one firing and one resolved notice; restarts send nothing more; a
 // receiver that is down gets the notice once it is back.
 import { createHmac } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
 import { executeSync, syncPlan } from '../../src/commands/sync.js';
 import type { ConfigInput } from '../../src/config/index.js';
 import type { Engine } from '../../src/engine.js';
-import { harness, type Harness } from '../support/harness.js';
+import type { Harness } from '../support/harness.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
+import { describeStores, storeHarness } from '../support/stores.js';
 
 const H = 3_600_000;
 const T0 = Date.parse('2026-11-22T00:00:00Z');
@@ -59,12 +60,12 @@ async function syncToday(engine: Engine) {
 const firing = (r: Receiver) => r.received.filter((x) => x.json.status === 'firing');
 const resolved = (r: Receiver) => r.received.filter((x) => x.json.status === 'resolved');
 
-describe('alerting', () => {
+describeStores('alerting', (store) => {
   it('one firing notice for a spike, nothing more across a restart, one resolved notice after it passes', async () => {
     receiver = await startReceiver();
     const c = clock(at(10.5));
     // 2,400 entries a day (≈100 an hour) plus 1,000 503s in zone 101 between 10:00 and 11:00.
-    h = await harness({
+    h = await storeHarness(store, {
       entriesPerDay: 2_400,
       now: c.now,
       spikes: [{ source: 'origin', zone: 101, from: at(10), to: at(11), count: 1000, statusCode: 503 }],
@@ -129,7 +130,7 @@ describe('alerting', () => {
     receiver = await startReceiver();
     receiver.down = true;
     const c = clock(at(10.5));
-    h = await harness({
+    h = await storeHarness(store, {
       entriesPerDay: 2_400,
       now: c.now,
       spikes: [{ source: 'origin', zone: 101, from: at(10), to: at(11), count: 1000, statusCode: 503 }],

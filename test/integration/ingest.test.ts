@@ -1,12 +1,14 @@
-// The ingestion engine against the simulator and a real Redis: the archive equals the oracle.
+// The ingestion engine against the simulator and a real Redis: the archive equals the oracle (the full
+// sync and re-sync on PostgreSQL too).
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Engine } from '../../src/engine.js';
 import type { DayResult } from '../../src/ingest/day-ingestor.js';
 import type { DayJob } from '../../src/queue/jobs.js';
 import type { SimSource } from '../../src/simulator/index.js';
-import type { Db } from '../../src/store/sqlite/database.js';
 import { addDays, type Day } from '../../src/time/utc-day.js';
+import type { ArchiveReader } from '../support/archive-reader.js';
 import { harness, NOW, TODAY, type Harness } from '../support/harness.js';
+import { describePostgres, storeHarness, type StoreKind } from '../support/stores.js';
 
 let h: Harness;
 afterEach(async () => h?.close());
@@ -17,14 +19,14 @@ async function sync(engine: Engine, jobs: Array<Omit<DayJob, 'reason'>>) {
   return engine.runtime.waitFor<DayResult>(added);
 }
 
-function archived(db: Db, source: SimSource, zone: number, day: string) {
+async function archived(db: ArchiveReader, source: SimSource, zone: number, day: string) {
   const table = source === 'origin' ? 'origin_error_logs' : 'shield_event_logs';
   const zoneCol = source === 'origin' ? 'pull_zone_id' : 'shield_zone_id';
-  return db
-    .prepare(
-      `SELECT log_id, timestamp, log, parse_error FROM ${table} WHERE ${zoneCol} = ? AND log_date = ? ORDER BY timestamp, log_id`,
-    )
-    .all(zone, day) as Array<{ log_id: string; timestamp: number; log: string; parse_error: string | null }>;
+  return db.all<{ log_id: string; timestamp: number; log: string; parse_error: string | null }>(
+    `SELECT log_id, timestamp, log, parse_error FROM ${table} WHERE ${zoneCol} = ? AND log_date = ? ORDER BY timestamp, log_id`,
+    zone,
+    day,
+  );
 }
 
 function oracle(h: Harness, source: SimSource, zone: number, day: Day) {
@@ -35,8 +37,8 @@ function oracle(h: Harness, source: SimSource, zone: number, day: Day) {
     .sort((a, b) => a.timestamp - b.timestamp || (a.log_id < b.log_id ? -1 : a.log_id > b.log_id ? 1 : 0));
 }
 
-function expectEqualsOracle(db: Db, source: SimSource, zone: number, day: Day) {
-  const rows = archived(db, source, zone, day);
+async function expectEqualsOracle(db: ArchiveReader, source: SimSource, zone: number, day: Day) {
+  const rows = await archived(db, source, zone, day);
   const want = oracle(h, source, zone, day);
   expect(rows.length).toBe(want.length);
   expect(rows.map((r) => [r.log_id, r.timestamp, r.log])).toEqual(
@@ -46,60 +48,81 @@ function expectEqualsOracle(db: Db, source: SimSource, zone: number, day: Day) {
   return rows.length;
 }
 
+/** The acceptance test both stores pass: a full sync equals the oracle exactly, and a re-sync adds nothing. */
+async function fullSyncThenResync(store: StoreKind, pageThreads: number) {
+  h = await storeHarness(store, { entriesPerDay: 2_400, pageSize: 500, malformedRate: 0.02 });
+  const engine = await h.engine({ worker: { pageThreads } });
+  const yesterday = addDays(TODAY, -1);
+  const days = [yesterday, TODAY];
+  const jobs = days.flatMap((day) => [
+    { source: 'origin' as const, zone: 101, day },
+    { source: 'shield' as const, zone: 201, day },
+  ]);
+  const first = await sync(engine, jobs);
+  expect(first.map((o) => o.error)).toEqual([undefined, undefined, undefined, undefined]);
+  const db = await h.reader();
+  for (const day of days) {
+    const n = await expectEqualsOracle(db, 'origin', 101, day);
+    await expectEqualsOracle(db, 'shield', 201, day);
+    expect(n).toBeGreaterThan(1000);
+  }
+  const results = first.map((o) => o.result!);
+  const shieldToday = results.find((r) => r.source === 'shield' && r.day === TODAY)!;
+  expect(shieldToday.state).toBe('partial'); // today is still filling in
+  expect(shieldToday.entries).toBe(h.sim.count('shield', 201, TODAY, NOW));
+  expect(shieldToday.newEntries).toBe(shieldToday.entries);
+  expect(shieldToday.pages).toBe(Math.ceil(shieldToday.entries / 500));
+  expect(results.find((r) => r.source === 'shield' && r.day === yesterday)!.state).toBe('complete');
+  const malformed = Number(
+    await db.value('SELECT count(*) FROM shield_event_logs WHERE parse_error IS NOT NULL'),
+  );
+  expect(malformed).toBeGreaterThan(0);
+  expect(results.reduce((a, r) => a + r.malformed, 0)).toBe(
+    malformed +
+      Number(await db.value('SELECT count(*) FROM origin_error_logs WHERE parse_error IS NOT NULL')),
+  );
+
+  // The hourly rollups count every new entry once.
+  const rollup = await db.value('SELECT sum(count) FROM shield_hourly WHERE shield_zone_id = 201');
+  expect(rollup).toBe(await db.value('SELECT count(*) FROM shield_event_logs'));
+
+  const again = await sync(engine, jobs);
+  expect(again.map((o) => o.result!.newEntries)).toEqual([0, 0, 0, 0]);
+  expect(again.map((o) => o.result!.entries)).toEqual(results.map((r) => r.entries));
+  for (const day of days) await expectEqualsOracle(db, 'shield', 201, day);
+  expect(await db.value('SELECT sum(count) FROM shield_hourly')).toBe(rollup);
+}
+
+/** Retryable API faults are retried and the result still equals the oracle (both stores). */
+async function faultsStillOracle(store: StoreKind, pageThreads: number) {
+  h = await storeHarness(store, {
+    entriesPerDay: 1_500,
+    pageSize: 300,
+    faults: [
+      { kind: '503', times: 1, operation: 'shieldEventLogs' },
+      { kind: 'reset', times: 1, operation: 'originErrorLogs' },
+      { kind: 'truncate', rate: 0.2, operation: 'shieldEventLogs' },
+    ],
+  });
+  const engine = await h.engine({ api: { retryAttempts: 8 }, worker: { pageThreads } });
+  const outcomes = await sync(engine, [
+    { source: 'shield', zone: 201, day: TODAY },
+    { source: 'origin', zone: 101, day: TODAY },
+  ]);
+  expect(outcomes.map((o) => o.error)).toEqual([undefined, undefined]);
+  const db = await h.reader();
+  await expectEqualsOracle(db, 'shield', 201, TODAY);
+  await expectEqualsOracle(db, 'origin', 101, TODAY);
+  expect(h.sim.stats.faults['503']).toBeGreaterThan(0);
+  expect(h.sim.stats.faults.reset).toBe(1);
+}
+
 // Once with Shield passes on a page thread (the default on two cores), once all on the main thread.
 describe.each([1, 0])('ingestion, pageThreads %i', (pageThreads) => {
   const worker = { pageThreads };
 
-  it('a full sync equals the oracle exactly, and a re-sync adds nothing', async () => {
-    h = await harness({ entriesPerDay: 2_400, pageSize: 500, malformedRate: 0.02 });
-    const engine = await h.engine({ worker });
-    const yesterday = addDays(TODAY, -1);
-    const days = [yesterday, TODAY];
-    const jobs = days.flatMap((day) => [
-      { source: 'origin' as const, zone: 101, day },
-      { source: 'shield' as const, zone: 201, day },
-    ]);
-    const first = await sync(engine, jobs);
-    expect(first.map((o) => o.error)).toEqual([undefined, undefined, undefined, undefined]);
-    const db = h.db();
-    for (const day of days) {
-      const n = expectEqualsOracle(db, 'origin', 101, day);
-      expectEqualsOracle(db, 'shield', 201, day);
-      expect(n).toBeGreaterThan(1000);
-    }
-    const results = first.map((o) => o.result!);
-    const shieldToday = results.find((r) => r.source === 'shield' && r.day === TODAY)!;
-    expect(shieldToday.state).toBe('partial'); // today is still filling in
-    expect(shieldToday.entries).toBe(h.sim.count('shield', 201, TODAY, NOW));
-    expect(shieldToday.newEntries).toBe(shieldToday.entries);
-    expect(shieldToday.pages).toBe(Math.ceil(shieldToday.entries / 500));
-    expect(results.find((r) => r.source === 'shield' && r.day === yesterday)!.state).toBe('complete');
-    const malformed = db
-      .prepare('SELECT count(*) FROM shield_event_logs WHERE parse_error IS NOT NULL')
-      .pluck()
-      .get() as number;
-    expect(malformed).toBeGreaterThan(0);
-    expect(results.reduce((a, r) => a + r.malformed, 0)).toBe(
-      malformed +
-        (db
-          .prepare('SELECT count(*) FROM origin_error_logs WHERE parse_error IS NOT NULL')
-          .pluck()
-          .get() as number),
-    );
-
-    // The hourly rollups count every new entry once.
-    const rollup = db
-      .prepare('SELECT sum(count) FROM shield_hourly WHERE shield_zone_id = 201')
-      .pluck()
-      .get();
-    expect(rollup).toBe(db.prepare('SELECT count(*) FROM shield_event_logs').pluck().get());
-
-    const again = await sync(engine, jobs);
-    expect(again.map((o) => o.result!.newEntries)).toEqual([0, 0, 0, 0]);
-    expect(again.map((o) => o.result!.entries)).toEqual(results.map((r) => r.entries));
-    for (const day of days) expectEqualsOracle(db, 'shield', 201, day);
-    expect(db.prepare('SELECT sum(count) FROM shield_hourly').pluck().get()).toBe(rollup);
-  });
+  it('a full sync equals the oracle exactly, and a re-sync adds nothing', () =>
+    fullSyncThenResync('SQLite', pageThreads));
 
   it('a day outside the Shield window is marked expired, not failed', async () => {
     h = await harness({ entriesPerDay: 10 });
@@ -160,28 +183,8 @@ describe.each([1, 0])('ingestion, pageThreads %i', (pageThreads) => {
     expect(h.db().prepare('SELECT count(*) FROM shield_event_logs').pluck().get()).toBe(400);
   });
 
-  it('retryable API faults are retried and the result still equals the oracle', async () => {
-    h = await harness({
-      entriesPerDay: 1_500,
-      pageSize: 300,
-      faults: [
-        { kind: '503', times: 1, operation: 'shieldEventLogs' },
-        { kind: 'reset', times: 1, operation: 'originErrorLogs' },
-        { kind: 'truncate', rate: 0.2, operation: 'shieldEventLogs' },
-      ],
-    });
-    const engine = await h.engine({ api: { retryAttempts: 8 }, worker });
-    const outcomes = await sync(engine, [
-      { source: 'shield', zone: 201, day: TODAY },
-      { source: 'origin', zone: 101, day: TODAY },
-    ]);
-    expect(outcomes.map((o) => o.error)).toEqual([undefined, undefined]);
-    const db = h.db();
-    expectEqualsOracle(db, 'shield', 201, TODAY);
-    expectEqualsOracle(db, 'origin', 101, TODAY);
-    expect(h.sim.stats.faults['503']).toBeGreaterThan(0);
-    expect(h.sim.stats.faults.reset).toBe(1);
-  });
+  it('retryable API faults are retried and the result still equals the oracle', () =>
+    faultsStillOracle('SQLite', pageThreads));
 
   it('an unknown shield zone fails at once (no retries) with the API’s reason', async () => {
     h = await harness({ entriesPerDay: 10, shieldZones: [201] });
@@ -193,5 +196,15 @@ describe.each([1, 0])('ingestion, pageThreads %i', (pageThreads) => {
     expect((await engine.store.ledger.get({ source: 'shield', zone: 999, day: TODAY }))!.state).toBe(
       'failed',
     );
+  });
+});
+
+// The same acceptance on PostgreSQL (the SQLite runs are above, with and without a page thread).
+describePostgres('ingestion', (store) => {
+  describe.each([1, 0])('pageThreads %i', (pageThreads) => {
+    it('a full sync equals the oracle exactly, and a re-sync adds nothing', () =>
+      fullSyncThenResync(store, pageThreads));
+    it('retryable API faults are retried and the result still equals the oracle', () =>
+      faultsStillOracle(store, pageThreads));
   });
 });

@@ -1,6 +1,6 @@
 // Wiring for integration tests: the simulator on loopback, a temp archive, a unique Redis prefix on the
 // test run's private redis-server, and an engine built exactly as the CLI builds it.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
@@ -13,6 +13,7 @@ import { deleteKeysUnder, redisOptions } from '../../src/redis/connection.js';
 import { Simulator, type SimulatorOptions, type SimUrls } from '../../src/simulator/index.js';
 import { openDatabase, type Db } from '../../src/store/sqlite/database.js';
 import { dayOf, type Day } from '../../src/time/utc-day.js';
+import { postgresReader, sqliteReader, type ArchiveReader } from './archive-reader.js';
 
 /** A fixed clock shared by simulator and engine: noon UTC, so "today" and the Shield window are stable. */
 export const NOW = Date.parse('2026-11-22T12:00:00.000Z');
@@ -34,12 +35,23 @@ export interface Harness {
   config(extra?: ConfigInput): Config;
   /** Starts an engine (registered for cleanup). */
   engine(extra?: ConfigInput, now?: () => number): Promise<Engine>;
-  /** A read connection to the archive. */
+  /** A read connection to the archive (SQLite only). */
   db(): Db;
+  /** The PostgreSQL archive's URL, when the harness has one instead of the SQLite file. */
+  databaseUrl: string | undefined;
+  /** A read connection to the archive, SQLite or PostgreSQL (closed by close()). */
+  reader(): Promise<ArchiveReader>;
   close(): Promise<void>;
 }
 
-export async function harness(sim: SimulatorOptions = {}): Promise<Harness> {
+export interface HarnessOptions {
+  /** A PostgreSQL archive (database.url) instead of the temp SQLite file. */
+  databaseUrl?: string;
+  /** Run last by close() (dropping that database, say). */
+  onClose?: () => Promise<void>;
+}
+
+export async function harness(sim: SimulatorOptions = {}, opts: HarnessOptions = {}): Promise<Harness> {
   const dir = mkdtempSync(join(tmpdir(), 'edgelog-it-'));
   const dbPath = join(dir, 'edgelog.db');
   const prefix = `t${randomUUID().slice(0, 8)}`;
@@ -47,6 +59,7 @@ export async function harness(sim: SimulatorOptions = {}): Promise<Harness> {
   const urls = await simulator.listen();
   const engines: Engine[] = [];
   const dbs: Db[] = [];
+  const readers: ArchiveReader[] = [];
   const config = (extra: ConfigInput = {}) =>
     parseConfig({
       ...extra,
@@ -59,7 +72,11 @@ export async function harness(sim: SimulatorOptions = {}): Promise<Harness> {
         ...extra.api,
       },
       redis: { url: redisUrl(), prefix, embedded: false, ...extra.redis },
-      database: { path: dbPath, ...extra.database },
+      database: {
+        path: dbPath,
+        ...(opts.databaseUrl ? { url: opts.databaseUrl } : {}),
+        ...extra.database,
+      },
       pullZones: extra.pullZones ?? [101],
       shieldZones: extra.shieldZones ?? [201],
       log: { level: 'silent' },
@@ -81,12 +98,23 @@ export async function harness(sim: SimulatorOptions = {}): Promise<Harness> {
       dbs.push(db);
       return db;
     },
+    databaseUrl: opts.databaseUrl,
+    async reader() {
+      const reader = opts.databaseUrl ? await postgresReader(opts.databaseUrl) : sqliteReader(dbPath);
+      readers.push(reader);
+      return reader;
+    },
     async close() {
       for (const e of engines.splice(0)) await e.close();
       for (const d of dbs.splice(0)) d.close();
+      for (const r of readers.splice(0)) await r.close();
       await simulator.close();
       await deleteKeys(prefix);
+      // On PostgreSQL, nothing may have been written to the SQLite file: the archive went where it was told.
+      const strayFile = opts.databaseUrl !== undefined && existsSync(dbPath);
       rmSync(dir, { recursive: true, force: true });
+      await opts.onClose?.();
+      if (strayFile) throw new Error(`a PostgreSQL harness found a SQLite archive at ${dbPath}`);
     },
   };
 }

@@ -36,12 +36,12 @@ export interface DayCheck {
   quarantined: number;
 }
 
-const TABLES = {
+export const TABLES = {
   origin: { table: 'origin_error_logs', zone: 'pull_zone_id', hourly: 'origin_hourly' },
   shield: { table: 'shield_event_logs', zone: 'shield_zone_id', hourly: 'shield_hourly' },
 } as const;
 
-const QUARANTINE_REASON = /logId|timestamp|not an object/;
+export const QUARANTINE_REASON = /logId|timestamp|not an object/;
 
 /** Multiset difference a − b, as values. */
 function minus(a: readonly string[], b: readonly string[]): string[] {
@@ -56,13 +56,13 @@ function minus(a: readonly string[], b: readonly string[]): string[] {
   return out;
 }
 
-function sample(values: readonly string[]): string {
+export function sample(values: readonly string[]): string {
   const shown = values.slice(0, 3).map((v) => (v.length > 120 ? `${v.slice(0, 120)}…` : v));
   return `${shown.join('; ')}${values.length > 3 ? `; … ${values.length - 3} more` : ''}`;
 }
 
 /** Problems of one list against what it should hold. */
-function compare(what: string, got: string[], want: string[], mode: 'exact' | 'subset'): string[] {
+export function compare(what: string, got: string[], want: string[], mode: 'exact' | 'subset'): string[] {
   const extra = minus(got, want);
   const missing = mode === 'exact' ? minus(want, got) : [];
   const problems: string[] = [];
@@ -71,7 +71,7 @@ function compare(what: string, got: string[], want: string[], mode: 'exact' | 's
   return problems;
 }
 
-const canonical = (raw: string) => JSON.stringify(JSON.parse(raw));
+export const canonical = (raw: string) => JSON.stringify(JSON.parse(raw));
 
 /** Checks one zone-day against the oracle, and its ledger row against the tables. */
 export function checkDay(db: Db, oracle: Oracle, ref: DayRef, opts: DayCheckOptions): DayCheck {

@@ -113,11 +113,14 @@ export class Scene {
   }
 
   /** Starts `edgelog --config <scene config> …args`; the access key comes from the environment. */
-  start(args: string[], opts: { accessKey?: string; fileSizeBlocks?: number } = {}): CliRun {
+  start(
+    args: string[],
+    opts: { accessKey?: string; fileSizeBlocks?: number; env?: NodeJS.ProcessEnv } = {},
+  ): CliRun {
     const config = this.configPath ?? this.writeConfig();
     const started = startCli(['--config', config, ...args], {
       cwd: this.dir,
-      env: { EDGELOG_ACCESS_KEY: opts.accessKey ?? this.secrets.accessKey },
+      env: { ...opts.env, EDGELOG_ACCESS_KEY: opts.accessKey ?? this.secrets.accessKey },
       ...(this.opts.user ?? {}),
       ...(opts.fileSizeBlocks !== undefined ? { fileSizeBlocks: opts.fileSizeBlocks } : {}),
     });
