@@ -1,5 +1,10 @@
 // `npm run bench`: edgelog against the physical limits of this machine, in one run. See the README's
 // Performance section for what each figure means and the targets.
+//
+// `npm run bench -- --store postgres [--database-url postgres://…/postgres]`: the same end-to-end and
+// latency-bound runs into PostgreSQL (databases edgelog_bench_<random>, made and dropped), the limit
+// being COPY of the same rows into an unindexed table, plus the latency-bound workload worked by two
+// `edgelog run` processes against one. The query and start-up steps read SQLite only: skipped there.
 import { cpus, totalmem } from 'node:os';
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,6 +18,8 @@ import { cleanBenchKeys, startSimulator, runSync, writeBenchConfig } from './pro
 import { measureQueries, type QueryTimes } from './queries.js';
 import { parsePage, shieldPageTexts } from './rows.js';
 import { measureStartup, type StartupTimes } from './startup.js';
+import { baselineClient, BenchDatabases, DEFAULT_ADMIN_URL, measureCopyLimit } from './postgres-limit.js';
+import { measureWorkers, type WorkersRun } from './workers.js';
 
 const { values: opts } = parseArgs({
   options: {
@@ -26,9 +33,15 @@ const { values: opts } = parseArgs({
     concurrency: { type: 'string', default: '16' },
     'startup-runs': { type: 'string', default: '21' },
     dir: { type: 'string', default: '.bench' },
+    store: { type: 'string', default: 'sqlite' },
+    'database-url': { type: 'string', default: DEFAULT_ADMIN_URL },
+    'worker-rounds': { type: 'string', default: '2' },
   },
 });
-const num = (name: keyof typeof opts) => {
+if (opts.store !== 'sqlite' && opts.store !== 'postgres')
+  throw new Error('--store must be sqlite or postgres');
+const POSTGRES = opts.store === 'postgres';
+const num = (name: Exclude<keyof typeof opts, 'json' | 'store'>) => {
   const n = Number(opts[name]);
   if (!Number.isSafeInteger(n) || n <= 0) throw new Error(`--${name} must be a positive integer`);
   return n;
@@ -41,6 +54,7 @@ const say = (line: string) => void process.stderr.write(`${line}\n`);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 interface Result {
+  store: 'sqlite' | 'postgres';
   machine: { cpus: number; memoryGiB: number; node: string };
   sizes: {
     shieldEntries: number;
@@ -50,6 +64,7 @@ interface Result {
     latencyMs: number;
     concurrency: number;
   };
+  /** SQLite: rows/s stored with no index. PostgreSQL: rows/s COPY'd into an unindexed table. */
   limitRowsPerSec: number;
   parseEntriesPerSec: number;
   e2eEntriesPerSec: number;
@@ -64,11 +79,21 @@ interface Result {
   /** The same requests with plain undici, nothing stored: what the machine and simulator allow. */
   latencyFloorRatio: number;
   resyncEntriesPerSec: number;
-  queryMs: QueryTimes;
+  /** PostgreSQL: the latency-bound workload, one `edgelog run` ÷ two (best wall of each); target ≥ 1.7. */
+  twoWorkersSpeedup?: number;
+  /** The same from spawning the processes (their start-up included). */
+  twoWorkersSpeedupFromSpawn?: number;
+  workerRuns?: WorkersRun[];
+  /** SQLite only (the queries and start-up read a SQLite archive). */
+  queryMs?: QueryTimes;
   /** `edgelog --help` and a one-row `edgelog query`, each ÷ `node -e 0` (medians); target ≤ 2. */
-  cliStartupRatio: number;
-  startup: StartupTimes;
+  cliStartupRatio?: number;
+  startup?: StartupTimes;
 }
+
+const databases = new BenchDatabases(String(opts['database-url']));
+/** A new empty PostgreSQL database's URL, or undefined for a SQLite run. */
+const pgArchive = async () => (POSTGRES ? databases.create() : undefined);
 
 async function main(): Promise<Result> {
   mkdirSync(DIR, { recursive: true });
@@ -85,9 +110,19 @@ async function main(): Promise<Result> {
   const parses = [0, 1, 2].map(() => measureParse(texts));
   const parseEntriesPerSec = Math.round(median(parses));
   const rows = texts.map(parsePage);
-  await measureLimit(join(DIR, 'warmup'), rows.slice(0, 30));
   const limits: number[] = [];
-  for (let i = 0; i < 3; i++) limits.push(await measureLimit(join(DIR, 'limit'), rows));
+  if (POSTGRES) {
+    const client = await baselineClient((await pgArchive())!);
+    try {
+      await measureCopyLimit(client, rows.slice(0, 30));
+      for (let i = 0; i < 3; i++) limits.push(await measureCopyLimit(client, rows));
+    } finally {
+      await client.end();
+    }
+  } else {
+    await measureLimit(join(DIR, 'warmup'), rows.slice(0, 30));
+    for (let i = 0; i < 3; i++) limits.push(await measureLimit(join(DIR, 'limit'), rows));
+  }
   const limitRowsPerSec = Math.round(median(limits));
   say(
     `    limit ${limitRowsPerSec} rows/s (runs: ${limits.map(Math.round).join(', ')}), parse ${parseEntriesPerSec} entries/s (runs: ${parses.map(Math.round).join(', ')})`,
@@ -112,6 +147,7 @@ async function main(): Promise<Result> {
     dir: e2eDir,
     sim,
     database: join(e2eDir, 'bench.db'),
+    ...(POSTGRES ? { databaseUrl: (await pgArchive())! } : {}),
     pullZones: [101],
     shieldZones: [201],
   });
@@ -124,6 +160,7 @@ async function main(): Promise<Result> {
         dir: e2eDir,
         sim,
         database: join(e2eDir, 'main-thread.db'),
+        ...(POSTGRES ? { databaseUrl: (await pgArchive())! } : {}),
         pullZones: [101],
         shieldZones: [201],
         pageThreads: 0,
@@ -164,6 +201,7 @@ async function main(): Promise<Result> {
     dir: latDir,
     sim,
     database: join(latDir, 'bench.db'),
+    ...(POSTGRES ? { databaseUrl: (await pgArchive())! } : {}),
     pullZones: [],
     shieldZones,
     concurrency,
@@ -175,7 +213,36 @@ async function main(): Promise<Result> {
     dayRange(addDays(yesterday, -1), addDays(yesterday, 1)),
     concurrency,
   );
+  const workerRuns: WorkersRun[] = [];
+  if (POSTGRES) {
+    const rounds = num('worker-rounds');
+    say(`    the same workload with one and with two \`edgelog run\` processes, ${rounds} rounds…`);
+    for (let r = 0; r < rounds; r++) {
+      for (const workers of [1, 2]) {
+        const run = await measureWorkers({
+          workers,
+          dir: latDir,
+          sim,
+          databaseUrl: (await pgArchive())!,
+          shieldZones,
+          concurrency,
+          zoneDays: zones * 3,
+          today: dayOf(Date.now()),
+        });
+        workerRuns.push(run);
+        say(
+          `    ${workers} worker(s): ${run.wallMs} ms once connected, ${run.fromSpawnMs} ms from spawn, ${run.pastDayRows} rows before today`,
+        );
+      }
+    }
+    if (new Set(workerRuns.map((w) => w.pastDayRows)).size !== 1) {
+      throw new Error('the worker runs archived different rows for the same days');
+    }
+  }
   await sim.stop();
+  const bestOf = (n: number, f: (w: WorkersRun) => number) =>
+    Math.min(...workerRuns.filter((w) => w.workers === n).map(f));
+  const speedup = (f: (w: WorkersRun) => number) => Number((bestOf(1, f) / bestOf(2, f)).toFixed(3));
   const idealMs = (lat.pages * latencyMs) / concurrency;
   const latencyBoundRatio = Number((lat.durationMs / idealMs).toFixed(3));
   const latencyFloorRatio = Number((floor.wallMs / ((floor.requests * latencyMs) / concurrency)).toFixed(3));
@@ -183,18 +250,25 @@ async function main(): Promise<Result> {
     `    ${lat.pages} requests in ${lat.durationMs} ms, ideal ${Math.round(idealMs)} ms; plain undici: ${Math.round(floor.wallMs)} ms`,
   );
 
-  say(`6/7 queries on an archive of ${num('archive-rows')} rows…`);
-  const archivePath = generatedArchive(DIR, num('archive-rows'), say);
-  const queryMs = await measureQueries(archivePath);
+  let sqliteOnly: Pick<Result, 'queryMs' | 'cliStartupRatio' | 'startup'> = {};
+  if (POSTGRES) {
+    say('6/7 and 7/7 (queries and start-up on a SQLite archive): skipped with --store postgres');
+  } else {
+    say(`6/7 queries on an archive of ${num('archive-rows')} rows…`);
+    const archivePath = generatedArchive(DIR, num('archive-rows'), say);
+    const queryMs = await measureQueries(archivePath);
 
-  const runs = num('startup-runs');
-  say(`7/7 start-up: edgelog --help and a one-row query against node -e 0, ${runs} runs each…`);
-  const startup = measureStartup(join(ROOT, 'bin', 'edgelog.js'), join(DIR, 'startup'), runs);
-  say(
-    `    node -e 0 ${startup.nodeMs} ms, --help ${startup.helpMs} ms (${startup.helpRatio}×), query ${startup.queryMs} ms (${startup.queryRatio}×)`,
-  );
+    const runs = num('startup-runs');
+    say(`7/7 start-up: edgelog --help and a one-row query against node -e 0, ${runs} runs each…`);
+    const startup = measureStartup(join(ROOT, 'bin', 'edgelog.js'), join(DIR, 'startup'), runs);
+    say(
+      `    node -e 0 ${startup.nodeMs} ms, --help ${startup.helpMs} ms (${startup.helpRatio}×), query ${startup.queryMs} ms (${startup.queryRatio}×)`,
+    );
+    sqliteOnly = { queryMs, cliStartupRatio: startup.cliStartupRatio, startup };
+  }
 
   return {
+    store: POSTGRES ? 'postgres' : 'sqlite',
     machine: { cpus: cpus().length, memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version },
     sizes: { shieldEntries, originEntries, archiveRows: num('archive-rows'), zones, latencyMs, concurrency },
     limitRowsPerSec,
@@ -209,16 +283,27 @@ async function main(): Promise<Result> {
     latencyBound: { requests: lat.pages, wallMs: lat.durationMs, idealMs: Math.round(idealMs) },
     latencyFloorRatio,
     resyncEntriesPerSec,
-    queryMs,
-    cliStartupRatio: startup.cliStartupRatio,
-    startup,
+    ...(POSTGRES
+      ? {
+          twoWorkersSpeedup: speedup((w) => w.wallMs),
+          twoWorkersSpeedupFromSpawn: speedup((w) => w.fromSpawnMs),
+          workerRuns,
+        }
+      : {}),
+    ...sqliteOnly,
   };
 }
 
 function table(r: Result): string {
   const n = (x: number) => x.toLocaleString('en-US');
   const lines: Array<[string, string, string]> = [
-    ['limit: rows/s stored, no index', n(r.limitRowsPerSec), ''],
+    [
+      r.store === 'postgres'
+        ? 'limit: rows/s COPY into an unindexed table'
+        : 'limit: rows/s stored, no index',
+      n(r.limitRowsPerSec),
+      '',
+    ],
     ['parse: entries/s in memory', n(r.parseEntriesPerSec), ''],
     ['end to end: entries/s (CPU-bound)', n(r.e2eEntriesPerSec), '≥ 100,000'],
     ['  Shield day / origin day', `${n(r.e2eShieldEntriesPerSec)} / ${n(r.e2eOriginEntriesPerSec)}`, ''],
@@ -228,24 +313,41 @@ function table(r: Result): string {
     ['latency-bound: wall ÷ ideal', r.latencyBoundRatio.toFixed(2), '≤ 1.2'],
     ['  same requests, plain undici, no storing', r.latencyFloorRatio.toFixed(2), ''],
     ['re-sync: entries/s', n(r.resyncEntriesPerSec), `≥ ${n(r.e2eEntriesPerSec)}`],
-    ['query: top error codes, zone-day (ms)', String(r.queryMs.topErrorCodesZoneDay), '≤ 50'],
-    ['query: hourly histogram, 7 days (ms)', String(r.queryMs.hourlyHistogram7d), '≤ 50'],
-    ['query: spike rule evaluation (ms)', String(r.queryMs.spikeEvaluation), '≤ 10'],
-    ['start-up ÷ node -e 0 (worse of the two)', r.cliStartupRatio.toFixed(2), '≤ 2'],
-    [
-      '  --help / query "select 1" / node -e 0 (ms)',
-      `${r.startup.helpMs} / ${r.startup.queryMs} / ${r.startup.nodeMs}`,
-      '',
-    ],
   ];
+  if (r.twoWorkersSpeedup !== undefined && r.workerRuns) {
+    const walls = (k: number) =>
+      r.workerRuns!.filter((w) => w.workers === k).map((w) => `${w.wallMs} (${w.fromSpawnMs})`);
+    lines.push(
+      ['latency-bound: one `edgelog run` ÷ two', r.twoWorkersSpeedup.toFixed(2), '≥ 1.7'],
+      ['  the same from spawn, start-up included', r.twoWorkersSpeedupFromSpawn!.toFixed(2), ''],
+      ['  one worker, ms (from spawn)', walls(1).join(', '), ''],
+      ['  two workers, ms (from spawn)', walls(2).join(', '), ''],
+    );
+  }
+  if (r.queryMs && r.startup && r.cliStartupRatio !== undefined) {
+    lines.push(
+      ['query: top error codes, zone-day (ms)', String(r.queryMs.topErrorCodesZoneDay), '≤ 50'],
+      ['query: hourly histogram, 7 days (ms)', String(r.queryMs.hourlyHistogram7d), '≤ 50'],
+      ['query: spike rule evaluation (ms)', String(r.queryMs.spikeEvaluation), '≤ 10'],
+      ['start-up ÷ node -e 0 (worse of the two)', r.cliStartupRatio.toFixed(2), '≤ 2'],
+      [
+        '  --help / query "select 1" / node -e 0 (ms)',
+        `${r.startup.helpMs} / ${r.startup.queryMs} / ${r.startup.nodeMs}`,
+        '',
+      ],
+    );
+  }
   const w = [Math.max(...lines.map((l) => l[0].length)), Math.max(...lines.map((l) => l[1].length))];
   const head =
-    `edgelog bench — ${r.machine.cpus} cores, ${r.machine.memoryGiB} GiB, Node ${r.machine.node}; ` +
+    `edgelog bench${r.store === 'postgres' ? ' (PostgreSQL)' : ''} — ${r.machine.cpus} cores, ${r.machine.memoryGiB} GiB, Node ${r.machine.node}; ` +
     `${n(r.sizes.shieldEntries)} + ${n(r.sizes.originEntries)} entries, ${n(r.sizes.archiveRows)}-row archive`;
   return [head, ...lines.map(([a, b, c]) => `${a.padEnd(w[0]!)}  ${b.padStart(w[1]!)}  ${c}`.trimEnd())].join(
     '\n',
   );
 }
 
-const result = await main().finally(cleanBenchKeys);
+const result = await main().finally(async () => {
+  await cleanBenchKeys();
+  await databases.dropAll();
+});
 process.stdout.write(opts.json ? `${JSON.stringify(result)}\n` : `${table(result)}\n`);

@@ -7,15 +7,11 @@
 // - the same pages again: every row archived already (a day fetched again; the merge path);
 // - half-new pages: each page overlaps the one before by half (the merge path, inserting).
 // A database `edgelog_bench_<random>` is created and dropped.
-import { randomBytes } from 'node:crypto';
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import pg from 'pg';
-import { from as copyFrom } from 'pg-copy-streams';
-import { copyRows } from '../src/store/postgres/copy-text.js';
+import type pg from 'pg';
 import { openPostgresStore } from '../src/store/postgres/postgres-store.js';
-import { SHIELD_FIELDS, shieldBatch, shieldRowAt, type ShieldBatch } from '../src/store/rows.js';
+import { shieldBatch, shieldRowAt, type ShieldBatch } from '../src/store/rows.js';
 import type { ArchiveStore, DayKey } from '../src/store/store.js';
+import { baselineClient, BenchDatabases, DEFAULT_ADMIN_URL, measureCopyLimit } from './postgres-limit.js';
 import { BENCH_DAY, parsePage, shieldPageTexts } from './rows.js';
 
 const args = process.argv.slice(2);
@@ -25,14 +21,9 @@ const arg = (name: string, dflt: string) => {
 };
 const PAGES = Number(arg('pages', '40'));
 const ROUNDS = Number(arg('rounds', '3'));
-const ADMIN_URL = arg(
-  'url',
-  process.env.EDGELOG_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
-);
+const ADMIN_URL = arg('url', process.env.EDGELOG_TEST_DATABASE_URL ?? DEFAULT_ADMIN_URL);
 const LEASE = 600_000;
 const SYNC = !args.includes('--sync-off');
-
-const COLUMNS = SHIELD_FIELDS.map((f) => f.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`));
 
 /** Pages that overlap the one before by half: rows [i·n/2, i·n/2 + n). */
 function halfNewPages(batches: ShieldBatch[]): ShieldBatch[] {
@@ -45,24 +36,14 @@ function halfNewPages(batches: ShieldBatch[]): ShieldBatch[] {
 }
 
 async function main(): Promise<void> {
-  const dbName = `edgelog_bench_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${dbName}`);
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${dbName}`;
+  const databases = new BenchDatabases(ADMIN_URL);
+  const url = await databases.create();
   const now = Date.parse(`${BENCH_DAY}T12:00:00Z`);
   let store: ArchiveStore | undefined;
-  const raw = new pg.Client({
-    connectionString: url.href,
-    ...(SYNC ? {} : { options: '-c synchronous_commit=off' }),
-  });
+  let raw: pg.Client | undefined;
   try {
-    store = await openPostgresStore({ url: url.href, max: 4, now: () => now, synchronousCommit: SYNC });
-    await raw.connect();
-    await raw.query(
-      `CREATE TABLE copy_baseline (${COLUMNS.map((c) => `${c} ${c === 'timestamp' ? 'bigint' : 'text'}`).join(', ')})`,
-    );
+    store = await openPostgresStore({ url, max: 4, now: () => now, synchronousCommit: SYNC });
+    raw = await baselineClient(url, { synchronousCommit: SYNC });
     const batches = shieldPageTexts(PAGES, 1000).map(parsePage);
     const half = halfNewPages(batches);
     const rows = batches.reduce((n, b) => n + b.logId.length, 0);
@@ -87,15 +68,8 @@ async function main(): Promise<void> {
       }
       return inserted;
     };
-    const text = batches.map((b) =>
-      copyRows(
-        b.logId.length,
-        SHIELD_FIELDS.length,
-        (i, c) => b[SHIELD_FIELDS[c]!][i] as string | number | null,
-      ),
-    );
-
     const best = new Map<string, number>();
+    const baseline = 'COPY into an unindexed table (baseline)';
     const time = async (name: string, n: number, work: () => Promise<number>, expected: number) => {
       const t0 = performance.now();
       const got = await work();
@@ -104,23 +78,8 @@ async function main(): Promise<void> {
       best.set(name, Math.max(best.get(name) ?? 0, n / (ms / 1000)));
     };
     for (let round = 0; round < ROUNDS; round++) {
-      await raw.query('TRUNCATE copy_baseline');
-      await time(
-        'COPY into an unindexed table (baseline)',
-        rows,
-        async () => {
-          for (const t of text) {
-            await raw.query('BEGIN');
-            await pipeline(
-              Readable.from([Buffer.from(t)]),
-              raw.query(copyFrom(`COPY copy_baseline FROM STDIN`)),
-            );
-            await raw.query('COMMIT');
-          }
-          return rows;
-        },
-        rows,
-      );
+      const copyRate = await measureCopyLimit(raw, batches);
+      best.set(baseline, Math.max(best.get(baseline) ?? 0, copyRate));
       const k = key();
       await store.ledger.claim(k, 'bench', now, LEASE, true);
       await time('storePage, new rows (copy path)', rows, () => storeAll(k, batches), rows);
@@ -135,17 +94,16 @@ async function main(): Promise<void> {
       const halfRows = half.length * 1000;
       await time('storePage, pages half new (merge path)', halfRows, () => storeAll(h, half), rows);
     }
-    const baseline = best.get('COPY into an unindexed table (baseline)')!;
+    const baselineRate = best.get(baseline)!;
     for (const [name, rate] of best) {
       console.log(
-        `${rate.toFixed(0).padStart(9)} rows/s  ${(rate / baseline).toFixed(2)}× baseline  ${name}`,
+        `${rate.toFixed(0).padStart(9)} rows/s  ${(rate / baselineRate).toFixed(2)}× baseline  ${name}`,
       );
     }
   } finally {
     await store?.close();
-    await raw.end().catch(() => {});
-    await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-    await admin.end();
+    await raw?.end().catch(() => {});
+    await databases.dropAll();
   }
 }
 

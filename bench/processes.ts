@@ -53,6 +53,14 @@ function stopChild(child: ChildProcess): Promise<void> {
 }
 
 const BENCH_PREFIX = `bench${process.pid}`;
+const prefixes = [BENCH_PREFIX];
+
+/** A key prefix of the bench's own (removed at the end), for a run that must start from an empty queue. */
+export function freshPrefix(): string {
+  const prefix = `${BENCH_PREFIX}-${prefixes.length}`;
+  prefixes.push(prefix);
+  return prefix;
+}
 
 /**
  * Removes the bench's jobs from Redis (the URL edgelog used: REDIS_URL or the default). When edgelog
@@ -67,7 +75,9 @@ export async function cleanBenchKeys(): Promise<number> {
   client.on('error', () => {});
   try {
     await client.connect();
-    return await deleteKeysUnder(client, BENCH_PREFIX);
+    let deleted = 0;
+    for (const prefix of prefixes) deleted += await deleteKeysUnder(client, prefix);
+    return deleted;
   } catch {
     return 0;
   } finally {
@@ -79,9 +89,15 @@ export interface BenchConfig {
   dir: string;
   sim: RunningSim;
   database: string;
+  /** A PostgreSQL archive (database.url) instead of the SQLite file at `database`. */
+  databaseUrl?: string;
+  /** Redis key prefix; one under the bench's own (removed at the end) unless set. */
+  prefix?: string;
   pullZones: number[];
   shieldZones: number[];
   concurrency?: number;
+  /** For `edgelog run` processes: schedule.finalizeDelay 0 s and no metrics server. */
+  forRun?: boolean;
   /** worker.pageThreads; unset takes edgelog's default. */
   pageThreads?: number;
 }
@@ -93,14 +109,16 @@ export function writeBenchConfig(c: BenchConfig, name = 'edgelog.config.json'): 
     path,
     JSON.stringify({
       api: { ...c.sim.urls, connections: Math.max(16, c.concurrency ?? 0) },
-      redis: { prefix: BENCH_PREFIX },
-      database: { path: c.database },
+      redis: { prefix: c.prefix ?? BENCH_PREFIX },
+      database: { path: c.database, ...(c.databaseUrl ? { url: c.databaseUrl } : {}) },
       pullZones: c.pullZones,
       shieldZones: c.shieldZones,
       worker: {
         concurrency: c.concurrency ?? 4,
         ...(c.pageThreads === undefined ? {} : { pageThreads: c.pageThreads }),
       },
+      // For `edgelog run`: past days complete on their first pass, and no metrics port to share.
+      ...(c.forRun ? { schedule: { finalizeDelay: '0s' }, metrics: { listen: null } } : {}),
       log: { level: 'warn' },
     }),
   );
@@ -119,4 +137,26 @@ export async function runSync(configPath: string, args: string[]): Promise<SyncS
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
   if (code !== 0) throw new Error(`edgelog sync ${args.join(' ')} exited with ${code}: ${out.slice(0, 500)}`);
   return JSON.parse(out) as SyncSummary;
+}
+
+export interface RunningWorker {
+  /** Sends SIGINT and resolves with the exit code once the process has stopped. */
+  stop(): Promise<number | null>;
+  exited: Promise<number | null>;
+}
+
+/** Starts `edgelog run` (a worker on the configured queue until SIGINT). */
+export function startRun(configPath: string): RunningWorker {
+  const child = spawn(BIN, ['--config', configPath, 'run'], {
+    cwd: ROOT,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  return {
+    exited,
+    stop: () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGINT');
+      return exited;
+    },
+  };
 }
