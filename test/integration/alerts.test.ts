@@ -146,7 +146,13 @@ describeStores('alerting', (store) => {
     receiver.down = false;
     for (let i = 0; i < 100 && receiver.received.length === 0; i++) await sleep(50);
     expect(firing(receiver)).toHaveLength(1);
-    const outbox = await engine.alerts.repo.notifications();
+    // The receiver counts the request when it arrives; the outbox records the delivery once the answer is
+    // back, a moment later.
+    let outbox = await engine.alerts.repo.notifications();
+    for (let i = 0; i < 100 && outbox[0]?.delivered_at == null; i++) {
+      await sleep(50);
+      outbox = await engine.alerts.repo.notifications();
+    }
     expect(outbox).toHaveLength(1);
     expect(outbox[0]!.delivered_at).not.toBeNull();
     expect(outbox[0]!.attempts).toBeGreaterThanOrEqual(2);
