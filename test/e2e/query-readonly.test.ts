@@ -1,36 +1,13 @@
 // `edgelog query` and `edgelog report` as an analyst runs them: a user who may read the archive and its
 // directory, not write them. Root ignores file permissions, so as root the CLI runs as `nobody`.
-import { spawn } from 'node:child_process';
-import { chmodSync, copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openArchive, type Archive } from '../../src/store/sqlite/archive.js';
-import { BIN, writeConfig, type CliResult } from '../support/cli.js';
+import { NOBODY_SKIP, runCliAsNobody, writeConfig } from '../support/cli.js';
 import { fillOrigin } from '../report/dataset.js';
 import { originEntry, storeOrigin } from '../report/fixture.js';
-
-const NOBODY = 65534;
-const SETPRIV = ['/usr/bin/setpriv', '/bin/setpriv'].find((p) => existsSync(p));
-const ROOT = process.getuid?.() === 0;
-const SKIP =
-  ROOT && SETPRIV === undefined ? 'skipped: no setpriv to run the CLI as an unprivileged user' : '';
-
-/** The built CLI, as `nobody` when the tests run as root (as the current user otherwise). */
-function asAnalyst(args: string[], cwd: string): Promise<CliResult> {
-  const argv = [process.execPath, BIN, ...args];
-  const [cmd, ...rest] = ROOT
-    ? [SETPRIV!, `--reuid=${NOBODY}`, `--regid=${NOBODY}`, '--clear-groups', ...argv]
-    : argv;
-  const child = spawn(cmd!, rest, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  return new Promise((resolve) =>
-    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })),
-  );
-}
 
 const dirs: string[] = [];
 const writers: Archive[] = [];
@@ -58,71 +35,74 @@ function readOnly(dir: string, ...files: string[]): void {
 
 const COUNT = 'SELECT count(*) AS n FROM origin_error_logs';
 
-describe.skipIf(SKIP !== '')(`edgelog query by a user who may only read the archive ${SKIP}`, () => {
-  it('reads an archive no one has open, creates nothing beside it; reports too', async () => {
-    const { dir, config } = archiveDir();
-    const archive = openArchive(join(dir, 'archive.db'));
-    fillOrigin(archive);
-    await archive.close(); // the WAL is folded into the file; -wal and -shm are gone
-    readOnly(dir, 'archive.db', 'edgelog.config.json');
-    const before = readdirSync(dir).sort();
-    expect(before).toEqual(['archive.db', 'edgelog.config.json']);
+describe.skipIf(NOBODY_SKIP !== '')(
+  `edgelog query by a user who may only read the archive ${NOBODY_SKIP}`,
+  () => {
+    it('reads an archive no one has open, creates nothing beside it; reports too', async () => {
+      const { dir, config } = archiveDir();
+      const archive = openArchive(join(dir, 'archive.db'));
+      fillOrigin(archive);
+      await archive.close(); // the WAL is folded into the file; -wal and -shm are gone
+      readOnly(dir, 'archive.db', 'edgelog.config.json');
+      const before = readdirSync(dir).sort();
+      expect(before).toEqual(['archive.db', 'edgelog.config.json']);
 
-    const q = await asAnalyst(['-c', config, 'query', COUNT, '--format', 'ndjson'], dir);
-    expect(q.stderr).toBe('');
-    expect(q.stdout).toBe('{"n":12}\n');
-    expect(q.code).toBe(0);
-    const args = ['-c', config, 'report', 'origin', '--from', '2024-10-14', '--to', '2024-10-15'];
-    const r = await asAnalyst([...args, '--format', 'json'], dir);
-    expect(r.stderr).toBe('');
-    expect((JSON.parse(r.stdout) as { total: number }).total).toBe(10);
-    expect(readdirSync(dir).sort()).toEqual(before);
-  });
+      const q = await runCliAsNobody(['-c', config, 'query', COUNT, '--format', 'ndjson'], dir);
+      expect(q.stderr).toBe('');
+      expect(q.stdout).toBe('{"n":12}\n');
+      expect(q.code).toBe(0);
+      const args = ['-c', config, 'report', 'origin', '--from', '2024-10-14', '--to', '2024-10-15'];
+      const r = await runCliAsNobody([...args, '--format', 'json'], dir);
+      expect(r.stderr).toBe('');
+      expect((JSON.parse(r.stdout) as { total: number }).total).toBe(10);
+      expect(readdirSync(dir).sort()).toEqual(before);
+    });
 
-  it('reads a live archive through its -wal and -shm, commits not yet in the file included', async () => {
-    const { dir, path, config } = archiveDir();
-    const writer = openArchive(path);
-    writers.push(writer);
-    fillOrigin(writer);
-    storeOrigin(writer, 303, [originEntry('2024-10-15T13:00:00Z', { status: 500 })]);
-    expect(statSync(`${path}-wal`).size).toBeGreaterThan(0);
-    readOnly(dir, 'edgelog.config.json'); // the worker's files stay as it made them (0644, root's)
-    const q = await asAnalyst(['-c', config, 'query', COUNT, '--format', 'csv'], dir);
-    expect(q.stderr).toBe('');
-    expect(q.stdout).toBe('n\r\n13\r\n');
-  });
+    it('reads a live archive through its -wal and -shm, commits not yet in the file included', async () => {
+      const { dir, path, config } = archiveDir();
+      const writer = openArchive(path);
+      writers.push(writer);
+      fillOrigin(writer);
+      storeOrigin(writer, 303, [originEntry('2024-10-15T13:00:00Z', { status: 500 })]);
+      expect(statSync(`${path}-wal`).size).toBeGreaterThan(0);
+      readOnly(dir, 'edgelog.config.json'); // the worker's files stay as it made them (0644, root's)
+      const q = await runCliAsNobody(['-c', config, 'query', COUNT, '--format', 'csv'], dir);
+      expect(q.stderr).toBe('');
+      expect(q.stdout).toBe('n\r\n13\r\n');
+    });
 
-  it('refuses, saying why, a -wal holding commits whose -shm it may not create', async () => {
-    const live = archiveDir();
-    const writer = openArchive(live.path);
-    writers.push(writer);
-    fillOrigin(writer);
-    // A copy of the file and its log without the index beside them (e.g. a backup that skipped -shm).
-    const { dir, path, config } = archiveDir();
-    copyFileSync(live.path, path);
-    copyFileSync(`${live.path}-wal`, `${path}-wal`);
-    readOnly(dir, 'archive.db', 'archive.db-wal', 'edgelog.config.json');
-    const q = await asAnalyst(['-c', config, 'query', COUNT], dir);
-    expect(q.code).toBe(1);
-    expect(q.stdout).toBe('');
-    expect(q.stderr).toBe(
-      `edgelog: cannot open the database ${path}: its write-ahead log ${path}-wal holds commits, ` +
-        `reading it needs ${path}-shm, which is missing, and this user may not create it in the directory; ` +
-        'let the archive owner run `edgelog migrate` once (closing the archive folds the log into the file), ' +
-        'or grant write permission on the directory\n',
-    );
-    expect(readdirSync(dir).sort()).toEqual(['archive.db', 'archive.db-wal', 'edgelog.config.json']);
-  });
+    it('refuses, saying why, a -wal holding commits whose -shm it may not create', async () => {
+      const live = archiveDir();
+      const writer = openArchive(live.path);
+      writers.push(writer);
+      fillOrigin(writer);
+      // A copy of the file and its log without the index beside them (e.g. a backup that skipped -shm).
+      const { dir, path, config } = archiveDir();
+      copyFileSync(live.path, path);
+      copyFileSync(`${live.path}-wal`, `${path}-wal`);
+      readOnly(dir, 'archive.db', 'archive.db-wal', 'edgelog.config.json');
+      const q = await runCliAsNobody(['-c', config, 'query', COUNT], dir);
+      expect(q.code).toBe(1);
+      expect(q.stdout).toBe('');
+      expect(q.stderr).toBe(
+        `edgelog: cannot open the database ${path}: its write-ahead log ${path}-wal holds commits, ` +
+          `reading it needs ${path}-shm, which is missing, and this user may not create it in the directory; ` +
+          'let the archive owner run `edgelog migrate` once (closing the archive folds the log into the file), ' +
+          'or grant write permission on the directory\n',
+      );
+      expect(readdirSync(dir).sort()).toEqual(['archive.db', 'archive.db-wal', 'edgelog.config.json']);
+    });
 
-  it('an archive it may not read: one clear line, never "unexpected error"', async () => {
-    const { dir, path, config } = archiveDir();
-    await openArchive(path).close();
-    chmodSync(path, 0o600);
-    readOnly(dir, 'edgelog.config.json');
-    const q = await asAnalyst(['-c', config, 'query', COUNT], dir);
-    expect(q.code).toBe(1);
-    expect(q.stderr).toBe(
-      `edgelog: cannot open the database ${path}: this user may not read it (it needs read permission on the file)\n`,
-    );
-  });
-});
+    it('an archive it may not read: one clear line, never "unexpected error"', async () => {
+      const { dir, path, config } = archiveDir();
+      await openArchive(path).close();
+      chmodSync(path, 0o600);
+      readOnly(dir, 'edgelog.config.json');
+      const q = await runCliAsNobody(['-c', config, 'query', COUNT], dir);
+      expect(q.code).toBe(1);
+      expect(q.stderr).toBe(
+        `edgelog: cannot open the database ${path}: this user may not read it (it needs read permission on the file)\n`,
+      );
+    });
+  },
+);

@@ -1,36 +1,13 @@
 // `edgelog sync` run by a user who may not write the archive: one line naming the file, the cause and
 // the fix, before any day is fetched, and the archive left as it was. Root ignores file permissions, so
 // as root the CLI runs as `nobody` (as in query-readonly.test.ts).
-import { spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync } from 'node:fs';
+import { chmodSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/store/sqlite/database.js';
 import { addDays, dayOf } from '../../src/time/utc-day.js';
-import { BIN, runCli, writeConfig, type CliResult } from '../support/cli.js';
+import { NOBODY_SKIP, runCli, runCliAsNobody, writeConfig } from '../support/cli.js';
 import { harness, redisUrl, type Harness } from '../support/harness.js';
-
-const NOBODY = 65534;
-const SETPRIV = ['/usr/bin/setpriv', '/bin/setpriv'].find((p) => existsSync(p));
-const ROOT = process.getuid?.() === 0;
-const SKIP =
-  ROOT && SETPRIV === undefined ? 'skipped: no setpriv to run the CLI as an unprivileged user' : '';
-
-/** The built CLI as `nobody` when the tests run as root (as the current user otherwise). */
-function asNobody(args: string[], cwd: string): Promise<CliResult> {
-  const argv = [process.execPath, BIN, ...args];
-  const [cmd, ...rest] = ROOT
-    ? [SETPRIV!, `--reuid=${NOBODY}`, `--regid=${NOBODY}`, '--clear-groups', ...argv]
-    : argv;
-  const child = spawn(cmd!, rest, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  return new Promise((resolve) =>
-    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })),
-  );
-}
 
 let h: Harness | undefined;
 afterEach(async () => {
@@ -58,12 +35,12 @@ async function setup(sub: string): Promise<{ hh: Harness; dir: string; path: str
 
 const yesterday = () => addDays(dayOf(Date.now()), -1);
 
-describe.skipIf(SKIP !== '')(`edgelog sync on an archive it may not write ${SKIP}`, () => {
+describe.skipIf(NOBODY_SKIP !== '')(`edgelog sync on an archive it may not write ${NOBODY_SKIP}`, () => {
   it('a file it may not write: says so in one line, naming the file, and fetches nothing', async () => {
     const { hh, dir, path, config } = await setup('archive');
     expect((await runCli(['--config', config, 'migrate'], { cwd: hh.dir })).code).toBe(0); // root's, 0644
     chmodSync(dir, 0o777); // the directory is writable: only the file is not
-    const r = await asNobody(
+    const r = await runCliAsNobody(
       ['--config', config, 'sync', '--date', yesterday(), '--source', 'shield'],
       hh.dir,
     );
@@ -83,7 +60,7 @@ describe.skipIf(SKIP !== '')(`edgelog sync on an archive it may not write ${SKIP
   it('a directory it may not write: says so in one line, naming the file', async () => {
     const { hh, dir, path, config } = await setup('readonly-dir');
     chmodSync(dir, 0o555);
-    const r = await asNobody(
+    const r = await runCliAsNobody(
       ['--config', config, 'sync', '--date', yesterday(), '--source', 'shield'],
       hh.dir,
     );

@@ -1,6 +1,6 @@
 // Runs the built CLI (bin/edgelog.js → dist/) as a user does, in a child process.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ConfigInput } from '../../src/config/index.js';
@@ -77,4 +77,30 @@ export function startCli(args: string[], opts: CliOptions): StartedCli {
 
 export function runCli(args: string[], opts: CliOptions): Promise<CliResult> {
   return startCli(args, opts).done;
+}
+
+const NOBODY = 65534;
+const SETPRIV = ['/usr/bin/setpriv', '/bin/setpriv'].find((p) => existsSync(p));
+const ROOT = process.getuid?.() === 0;
+/** Why the tests that run the CLI as `nobody` cannot run here; '' when they can. */
+export const NOBODY_SKIP =
+  ROOT && SETPRIV === undefined ? 'skipped: no setpriv to run the CLI as an unprivileged user' : '';
+
+/**
+ * The built CLI, as `nobody` when the tests run as root (root ignores file permissions), as the current
+ * user otherwise.
+ */
+export function runCliAsNobody(args: string[], cwd: string): Promise<CliResult> {
+  const argv = [process.execPath, BIN, ...args];
+  const [cmd, ...rest] = ROOT
+    ? [SETPRIV!, `--reuid=${NOBODY}`, `--regid=${NOBODY}`, '--clear-groups', ...argv]
+    : argv;
+  const child = spawn(cmd!, rest, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  return new Promise((resolve) =>
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })),
+  );
 }

@@ -1,20 +1,9 @@
 // api_guardian_snapshots: periodic copies of the API Guardian counters.
 import type { ApiGuardianMetrics } from '../../api/index.js';
+import type { GuardianSnapshotRow } from '../store.js';
 import type { Db } from './database.js';
 
-export interface GuardianSnapshotRow {
-  id: number;
-  shield_zone_id: number;
-  taken_at: string;
-  total_blocked_requests: number | null;
-  total_logged_requests: number | null;
-  total_rate_limited: number | null;
-  total_requests_inspected: number | null;
-  total_failed_request_validation: number | null;
-  total_failed_authentication_enforcement: number | null;
-  overview: string | null;
-  error: string | null;
-}
+export type { GuardianSnapshotRow };
 
 const int = (v: number | null | undefined): number | null => (typeof v === 'number' ? Math.trunc(v) : null);
 
