@@ -16,7 +16,8 @@ import postgres from 'postgres';
 import { readMigrations } from '../src/store/sqlite/migrate.js';
 import { POSTGRES_MIGRATIONS_DIR } from '../src/store/postgres/migrate.js';
 import { copyRows } from '../src/store/postgres/copy-text.js';
-import type { ShieldBatch } from '../src/store/rows.js';
+import { SHIELD_FIELDS, type ShieldBatch } from '../src/store/rows.js';
+import { SHIELD_COLUMNS } from '../src/store/sqlite/shield-logs.repository.js';
 import { BENCH_DAY, parsePage, shieldPageTexts } from './rows.js';
 
 const args = process.argv.slice(2);
@@ -32,43 +33,10 @@ const ADMIN_URL = arg(
 const ZONE = 201;
 const ROUNDS = Number(arg('rounds', '3'));
 
-const COLS = [
-  'log_id',
-  'timestamp',
-  'asn',
-  'country',
-  'rule_id',
-  'severity',
-  'method',
-  'rule_group',
-  'status',
-  'server_zone',
-  'url',
-  'remote_ip',
-  'message',
-  'log',
-  'parse_error',
-  'extra_labels',
-] as const;
+// The entry columns after the two every row of the bench shares (zone, day), in the store's order.
+const COLS = SHIELD_COLUMNS.filter((c) => c !== 'shield_zone_id' && c !== 'log_date');
 const TYPES = ['text', 'bigint', ...Array<string>(14).fill('text')];
-const FIELDS = [
-  'logId',
-  'timestamp',
-  'asn',
-  'country',
-  'ruleId',
-  'severity',
-  'method',
-  'ruleGroup',
-  'status',
-  'serverZone',
-  'url',
-  'remoteIp',
-  'message',
-  'log',
-  'parseError',
-  'extraLabels',
-] as const satisfies ReadonlyArray<keyof ShieldBatch>;
+const FIELDS = SHIELD_FIELDS;
 
 /** The insert + rollup of one page, from a row source (`unnest` of arrays or the staging table). */
 function insertSql(source: string): string {
