@@ -1,21 +1,11 @@
 // quarantined_entries: entries the API sent that could not be keyed, kept as received with the reason.
 import { createHash } from 'node:crypto';
 import type { RejectedEntry } from '../rows.js';
+import type { QuarantinedRow } from '../store.js';
 import type { Db } from './database.js';
 import type { LogSource } from './ledger.repository.js';
 
-export interface QuarantinedRow {
-  id: number;
-  source: LogSource;
-  zone_id: number;
-  log_date: string;
-  raw: string;
-  raw_hash: string;
-  reason: string;
-  page: number;
-  position: number;
-  first_seen_at: number;
-}
+export type { QuarantinedRow };
 
 export class QuarantineRepository {
   private readonly insert;
