@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import type { RejectedEntry } from '../rows.js';
 import type { QuarantinedRow } from '../store.js';
 import type { Db } from './database.js';
-import type { LogSource } from './ledger.repository.js';
+import type { LogSource } from '../ledger-types.js';
 
 export type { QuarantinedRow };
 
