@@ -10,6 +10,7 @@ import pg from 'pg';
 import { INGEST_QUEUE } from '../src/queue/jobs.js';
 import { redisOptions } from '../src/redis/connection.js';
 import { openStore } from '../src/store/open-store.js';
+import { busyShare, cpuTimes } from './machine-cpu.js';
 import { freshPrefix, startRun, writeBenchConfig, type RunningSim, type RunningWorker } from './processes.js';
 
 export interface WorkersRun {
@@ -20,6 +21,8 @@ export interface WorkersRun {
   fromSpawnMs: number;
   /** Rows archived for the days before today (the same in every run, or the run is wrong). */
   pastDayRows: number;
+  /** Share of the machine's CPU busy from resuming to the end (every process, not only edgelog's). */
+  machineBusy: number;
 }
 
 export interface WorkersOptions {
@@ -82,6 +85,7 @@ export async function measureWorkers(o: WorkersOptions): Promise<WorkersRun> {
       await sleep(POLL_MS);
     }
     const resumed = performance.now();
+    const cpuAtResume = cpuTimes();
     await queue.resume();
     for (;;) {
       const { rows } = await db.query<{ n: string }>(
@@ -95,6 +99,7 @@ export async function measureWorkers(o: WorkersOptions): Promise<WorkersRun> {
       await sleep(POLL_MS);
     }
     const end = performance.now();
+    const machineBusy = busyShare(cpuAtResume, cpuTimes());
     exitedEarly = undefined;
     const codes = await Promise.all(workers.splice(0).map((w) => w.stop()));
     if (codes.some((c) => c !== 0)) throw new Error(`edgelog run exited with ${codes.join(', ')}`);
@@ -108,6 +113,7 @@ export async function measureWorkers(o: WorkersOptions): Promise<WorkersRun> {
       wallMs: Math.round(end - resumed),
       fromSpawnMs: Math.round(end - spawned),
       pastDayRows: Number(rows[0]!.n),
+      machineBusy: Number(machineBusy.toFixed(2)),
     };
   } finally {
     await Promise.all(workers.map((w) => w.stop()));
