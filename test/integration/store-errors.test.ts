@@ -38,7 +38,7 @@ describe('the archive refuses a write', () => {
     limitPages(150);
     const err = await t.ingestor.run(key, { owner: ownerId('job-1') }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(StoreError);
-    expect(err).toMatchObject({ code: 'SQLITE_FULL', failure: 'full', retryable: true, file: h.dbPath });
+    expect(err).toMatchObject({ code: 'SQLITE_FULL', failure: 'full', retryable: true, location: h.dbPath });
     expect((err as Error).message).toBe(FULL(h.dbPath));
     const row = t.archive.ledger.get(key)!;
     expect(row).toMatchObject({ state: 'running', last_error: FULL(h.dbPath), lease_owner: null });
