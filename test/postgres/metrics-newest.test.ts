@@ -79,7 +79,7 @@ async function newestGauges(dialect: 'sqlite' | 'postgres') {
 /** The newest keyable entry the simulator served a zone yesterday, in seconds. */
 function served(source: 'origin' | 'shield', zone: number): number {
   const entries = h!.sim.entries(source, zone, YESTERDAY).filter((e) => e.keyable);
-  return Math.max(...entries.map((e) => e.timestamp as number)) / 1000;
+  return Math.max(...entries.map((e) => e.timestamp)) / 1000;
 }
 
 const GAUGE = 'edgelog_zone_newest_entry_timestamp_seconds';
