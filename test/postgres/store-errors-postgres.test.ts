@@ -88,107 +88,101 @@ function lastLine(r: CliResult): string {
   return r.stderr.trimEnd().split('\n').at(-1)!;
 }
 
-if (server === null) {
-  describe.skip('PostgreSQL store errors (no server: see EDGELOG_TEST_DATABASE_URL)', () => {
-    it('needs a PostgreSQL server', () => {});
+describe.skipIf(server === null)('PostgreSQL store errors name the database, the cause and the fix', () => {
+  it('a server it cannot reach: refused, unknown host', async () => {
+    const refused = withCredentials('postgres://postgres@127.0.0.1:1/edgelog');
+    expect(lastLine(await sync(refused))).toBe(
+      'edgelog: cannot reach the PostgreSQL server of postgres://127.0.0.1:1/edgelog ' +
+        '(ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:1): check that it runs, that database.url names ' +
+        'its host and port, and that no firewall drops the connection',
+    );
+    const unknown = withCredentials('postgres://postgres@edgelog-db.invalid:5432/edgelog');
+    expect(lastLine(await sync(unknown))).toMatch(
+      /^edgelog: cannot reach the PostgreSQL server of postgres:\/\/edgelog-db\.invalid:5432\/edgelog \((ENOTFOUND|EAI_AGAIN): getaddrinfo \w+ edgelog-db\.invalid\): check that it runs, that database\.url names its host and port/,
+    );
   });
-} else {
-  describe('PostgreSQL store errors name the database, the cause and the fix', () => {
-    it('a server it cannot reach: refused, unknown host', async () => {
-      const refused = withCredentials('postgres://postgres@127.0.0.1:1/edgelog');
-      expect(lastLine(await sync(refused))).toBe(
-        'edgelog: cannot reach the PostgreSQL server of postgres://127.0.0.1:1/edgelog ' +
-          '(ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:1): check that it runs, that database.url names ' +
-          'its host and port, and that no firewall drops the connection',
-      );
-      const unknown = withCredentials('postgres://postgres@edgelog-db.invalid:5432/edgelog');
-      expect(lastLine(await sync(unknown))).toMatch(
-        /^edgelog: cannot reach the PostgreSQL server of postgres:\/\/edgelog-db\.invalid:5432\/edgelog \((ENOTFOUND|EAI_AGAIN): getaddrinfo \w+ edgelog-db\.invalid\): check that it runs, that database\.url names its host and port/,
-      );
-    });
 
-    it('a login refused, a database that does not exist, TLS the server does not offer', async () => {
-      const db = await newDatabase();
-      const noRole = withCredentials(db.url, 'edgelog_no_such_role');
-      expect(lastLine(await sync(noRole))).toBe(
-        `edgelog: PostgreSQL refused the login to ${shown(db.url)} (28000: role "edgelog_no_such_role" ` +
-          'does not exist): check the user and password in database.url (or PGPASSWORD), and that ' +
-          'pg_hba.conf lets that user in from this host',
+  it('a login refused, a database that does not exist, TLS the server does not offer', async () => {
+    const db = await newDatabase();
+    const noRole = withCredentials(db.url, 'edgelog_no_such_role');
+    expect(lastLine(await sync(noRole))).toBe(
+      `edgelog: PostgreSQL refused the login to ${shown(db.url)} (28000: role "edgelog_no_such_role" ` +
+        'does not exist): check the user and password in database.url (or PGPASSWORD), and that ' +
+        'pg_hba.conf lets that user in from this host',
+    );
+    const noDb = new URL(withCredentials(db.url));
+    noDb.pathname = `/${db.name}_absent`;
+    expect(lastLine(await sync(noDb.href))).toBe(
+      `edgelog: the database of ${shown(noDb.href)} does not exist (3D000: database "${db.name}_absent" ` +
+        'does not exist): create it (createdb, or CREATE DATABASE as a superuser), or correct its name ' +
+        'in database.url',
+    );
+    const [setting] = await admin<{ ssl: string }>(server!.url, 'SHOW ssl');
+    if (setting?.ssl === 'off') {
+      const tls = `${withCredentials(db.url)}?sslmode=require`;
+      expect(lastLine(await sync(tls))).toBe(
+        `edgelog: TLS to ${shown(tls)} failed (tls-off: The server does not support SSL connections): ` +
+          'the server has TLS off; turn ssl on at the server, or remove sslmode=require from ' +
+          'database.url (and database.ssl) on a network you trust',
       );
-      const noDb = new URL(withCredentials(db.url));
-      noDb.pathname = `/${db.name}_absent`;
-      expect(lastLine(await sync(noDb.href))).toBe(
-        `edgelog: the database of ${shown(noDb.href)} does not exist (3D000: database "${db.name}_absent" ` +
-          'does not exist): create it (createdb, or CREATE DATABASE as a superuser), or correct its name ' +
-          'in database.url',
-      );
-      const [setting] = await admin<{ ssl: string }>(server.url, 'SHOW ssl');
-      if (setting?.ssl === 'off') {
-        const tls = `${withCredentials(db.url)}?sslmode=require`;
-        expect(lastLine(await sync(tls))).toBe(
-          `edgelog: TLS to ${shown(tls)} failed (tls-off: The server does not support SSL connections): ` +
-            'the server has TLS off; turn ssl on at the server, or remove sslmode=require from ' +
-            'database.url (and database.ssl) on a network you trust',
-        );
-      }
-    });
+    }
+  });
 
-    it('a role without privileges, and a database with its connections used up', async () => {
-      const db = await newDatabase();
-      // Made by its owner: the tables exist, the role may connect (PUBLIC) but owns nothing.
-      expect((await sync(withCredentials(db.url))).code).toBe(0);
-      const role = await newRole();
-      expect(lastLine(await sync(withCredentials(db.url, role)))).toMatch(
-        new RegExp(
-          `^edgelog: the user of ${escape(shown(db.url))} lacks a privilege \\(42501: migration 0001_archive\\.sql: permission denied for \\w+ \\w+\\): edgelog creates its tables and each day's partitions as it goes, so its user must own them`,
-        ),
-      );
-      await admin(server.url, `ALTER DATABASE ${db.name} CONNECTION LIMIT 0`);
-      expect(lastLine(await sync(withCredentials(db.url, role)))).toBe(
-        `edgelog: the PostgreSQL server of ${shown(db.url)} refused another connection (53300: too many ` +
-          `connections for database "${db.name}"): edgelog holds its concurrency + 3 connections; lower ` +
-          'worker.concurrency, or raise max_connections or the CONNECTION LIMIT of the role or database',
-      );
-    });
+  it('a role without privileges, and a database with its connections used up', async () => {
+    const db = await newDatabase();
+    // Made by its owner: the tables exist, the role may connect (PUBLIC) but owns nothing.
+    expect((await sync(withCredentials(db.url))).code).toBe(0);
+    const role = await newRole();
+    expect(lastLine(await sync(withCredentials(db.url, role)))).toMatch(
+      new RegExp(
+        `^edgelog: the user of ${escape(shown(db.url))} lacks a privilege \\(42501: migration 0001_archive\\.sql: permission denied for \\w+ \\w+\\): edgelog creates its tables and each day's partitions as it goes, so its user must own them`,
+      ),
+    );
+    await admin(server!.url, `ALTER DATABASE ${db.name} CONNECTION LIMIT 0`);
+    expect(lastLine(await sync(withCredentials(db.url, role)))).toBe(
+      `edgelog: the PostgreSQL server of ${shown(db.url)} refused another connection (53300: too many ` +
+        `connections for database "${db.name}"): edgelog holds its concurrency + 3 connections; lower ` +
+        'worker.concurrency, or raise max_connections or the CONNECTION LIMIT of the role or database',
+    );
+  });
 
-    it('a read-only database is refused at start', async () => {
-      const db = await newDatabase();
-      await admin(server.url, `ALTER DATABASE ${db.name} SET default_transaction_read_only = on`);
-      expect(lastLine(await sync(withCredentials(db.url)))).toBe(
-        `edgelog: the database ${shown(db.url)} accepts no writes (25006: default_transaction_read_only ` +
-          'is on): point database.url at the primary, not a standby, and turn ' +
-          'default_transaction_read_only off (ALTER DATABASE … RESET default_transaction_read_only)',
-      );
-    });
+  it('a read-only database is refused at start', async () => {
+    const db = await newDatabase();
+    await admin(server!.url, `ALTER DATABASE ${db.name} SET default_transaction_read_only = on`);
+    expect(lastLine(await sync(withCredentials(db.url)))).toBe(
+      `edgelog: the database ${shown(db.url)} accepts no writes (25006: default_transaction_read_only ` +
+        'is on): point database.url at the primary, not a standby, and turn ' +
+        'default_transaction_read_only off (ALTER DATABASE … RESET default_transaction_read_only)',
+    );
+  });
 
-    it('a full disk while writing a page: the day failed with the message, in the ledger too', async () => {
-      const db = await newDatabase();
-      expect((await sync(withCredentials(db.url))).code).toBe(0);
-      // The server's answer when its disk is full, for every new Shield row.
-      await admin(
-        db.url,
-        `TRUNCATE shield_event_logs, shield_hourly, ingest_ledger;
+  it('a full disk while writing a page: the day failed with the message, in the ledger too', async () => {
+    const db = await newDatabase();
+    expect((await sync(withCredentials(db.url))).code).toBe(0);
+    // The server's answer when its disk is full, for every new Shield row.
+    await admin(
+      db.url,
+      `TRUNCATE shield_event_logs, shield_hourly, ingest_ledger;
          CREATE FUNCTION edgelog_test_full() RETURNS trigger LANGUAGE plpgsql AS $$
          BEGIN RAISE EXCEPTION 'could not extend file: No space left on device' USING ERRCODE = 'disk_full'; END $$;
          CREATE TRIGGER edgelog_test_full BEFORE INSERT ON shield_event_logs
          FOR EACH ROW EXECUTE FUNCTION edgelog_test_full()`,
-      );
-      const result = await sync(withCredentials(db.url), true);
-      const message =
-        `disk full writing ${shown(db.url)} (53100: could not extend file: No space left on device): ` +
-        "free space on the server's data and WAL disks; the day is kept at its last checkpoint and " +
-        'ingestion resumes by itself';
-      expect(result.code).toBe(1);
-      const summary = JSON.parse(result.stdout) as SyncSummary;
-      expect(summary.results.map((r) => [r.outcome, r.error])).toEqual([['failed', message]]);
-      const [row] = await admin<{ state: string; last_error: string }>(
-        db.url,
-        `SELECT state, last_error FROM ingest_ledger WHERE source = 'shield'`,
-      );
-      expect(row).toEqual({ state: 'failed', last_error: message });
-    });
+    );
+    const result = await sync(withCredentials(db.url), true);
+    const message =
+      `disk full writing ${shown(db.url)} (53100: could not extend file: No space left on device): ` +
+      "free space on the server's data and WAL disks; the day is kept at its last checkpoint and " +
+      'ingestion resumes by itself';
+    expect(result.code).toBe(1);
+    const summary = JSON.parse(result.stdout) as SyncSummary;
+    expect(summary.results.map((r) => [r.outcome, r.error])).toEqual([['failed', message]]);
+    const [row] = await admin<{ state: string; last_error: string }>(
+      db.url,
+      `SELECT state, last_error FROM ingest_ledger WHERE source = 'shield'`,
+    );
+    expect(row).toEqual({ state: 'failed', last_error: message });
   });
-}
+});
 
 function escape(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
