@@ -58,6 +58,9 @@ async function newestGauges(dialect: 'sqlite' | 'postgres') {
     silentLogger(),
     { now: () => NOW, metrics: true },
   );
+  // Served before the sync, as edgelog run does: scraped at once, the event-loop histogram of the
+  // process metrics would have no sample yet (NaN, which prom-client prints as "Nan").
+  const url = (await engine.serveMetrics())!.url;
   const own = engine.privateRuntime(`sync-${Date.now()}`);
   try {
     const jobs = await own.enqueueSync(
@@ -70,7 +73,6 @@ async function newestGauges(dialect: 'sqlite' | 'postgres') {
     await own.discard();
   }
   const queries = countQueries(engine.store.queries);
-  const url = (await engine.serveMetrics())!.url;
   const before = queries();
   const families = parsePromText(await (await fetch(`${url}/metrics`)).text());
   return { families, queriesPerScrape: queries() - before };
