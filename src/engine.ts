@@ -67,6 +67,11 @@ export interface EngineOptions {
    * would only pay its start-up time. @defaultValue false
    */
   metrics?: boolean;
+  /**
+   * Jobs this process runs at once (`sync --concurrency`): the PostgreSQL pool holds a connection for
+   * each, so that no job waits for another's. @defaultValue config.worker.concurrency
+   */
+  concurrency?: number;
 }
 
 export async function startEngine(config: Config, logger: Logger, opts: EngineOptions = {}): Promise<Engine> {
@@ -86,7 +91,7 @@ export async function startEngine(config: Config, logger: Logger, opts: EngineOp
     archive = await openStore(config.database, {
       logger,
       cacheMiB: 8,
-      concurrency: config.worker.concurrency,
+      concurrency: opts.concurrency ?? config.worker.concurrency,
       now,
     });
   } catch (err) {

@@ -1,12 +1,12 @@
 // `edgelog migrate-store --from <file> --to <url>`: moves a SQLite archive into a PostgreSQL one (see
 // store/migrate-store/migrate-store.ts for how), printing per table what it read, added and found there
-// already, then the checks that both hold as many rows.
+// already, then the checks that the target holds what was copied (store/migrate-store/verify.ts).
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { MigrateStoreError } from '../errors/index.js';
 import { elapsed, formatTable, thousands } from '../format/table.js';
 import { registerUrlCredentials } from '../redact.js';
 import { migrateStore, type MigrateStoreResult } from '../store/migrate-store/migrate-store.js';
-import { checkPassed } from '../store/migrate-store/verify.js';
+import { checkPassed, type Check } from '../store/migrate-store/verify.js';
 import { formatOption, jsonOption, outputFormat, printJson, type FormatOptions } from './args.js';
 
 export interface MigrateStoreIo {
@@ -41,8 +41,12 @@ Copies every table of the SQLite archive into the PostgreSQL archive (migrated f
 made for the days copied): entries, quarantined entries, the ingestion ledger with its totals, API
 Guardian snapshots, alert state and notifications. The hourly rollups are counted from the entries as
 they are added. Rows the target holds already are skipped, so running it again adds nothing, and a run
-that was interrupted is completed by running it again. It ends by checking that both archives hold as
-many rows in every table and the same rollup counts; a difference is an error (exit status 1).
+that was interrupted is completed by running it again; a ledger day, an alert state or a notification
+that moved on in the source since (a later pass, a delivery) is brought up to date, and one that moved
+further in the target is kept. It ends by checking, zone-day by zone-day (key by key for the alert
+tables), that the target holds every row of the source and that its hourly counts add up to its entries
+there; a difference is an error (exit status 1), with what to do. Rows the target held of its own (other
+zones or days, or more of the same) are left as they are, and named.
 
 The target must not be in use: with a live lease in its ledger (a worker writing to it) nothing is
 copied. Stop the workers of the SQLite archive first too, or run migrate-store again after they stopped
@@ -97,7 +101,7 @@ export function migrateStoreCommand(io: MigrateStoreIo = defaultIo()): Command {
       if (format === 'json') printJson(result);
       else io.out(renderResult(result));
       if (!result.ok) {
-        throw new MigrateStoreError(`the copy differs from the source: ${result.mismatches.join('; ')}`);
+        throw new MigrateStoreError(`the copy differs from the source: ${result.mismatches.join('\n')}`);
       }
     });
 }
@@ -133,15 +137,16 @@ export function renderResult(r: MigrateStoreResult): string {
   lines.push(
     formatTable(
       [
-        { header: 'check', value: (c) => `${c.table} ${c.measure}` },
+        { header: 'check', value: (c) => `${c.table} ${c.kind === 'rows' ? 'rows' : 'sum(count)'}` },
         { header: 'source', value: (c) => thousands(c.source), right: true },
         { header: 'target', value: (c) => thousands(c.target), right: true },
-        { header: '', value: (c) => (checkPassed(c) ? 'ok' : 'DIFFERS') },
+        { header: '', value: checkVerdict },
       ],
       r.checks,
       80,
     ),
   );
+  for (const note of r.notes) lines.push(`note: ${note}`);
   const read = r.tables.reduce((n, t) => n + t.read, 0);
   const rate = r.elapsedMs > 0 ? Math.round((read / r.elapsedMs) * 1000) : 0;
   lines.push(
@@ -150,4 +155,12 @@ export function renderResult(r: MigrateStoreResult): string {
       : `NOT verified: ${r.mismatches.length} check(s) differ`,
   );
   return `${lines.join('\n')}\n`;
+}
+
+/** A check's last column: ok, or what differs. */
+function checkVerdict(c: Check): string {
+  if (checkPassed(c)) return 'ok';
+  return c.kind === 'rows'
+    ? `${thousands(c.missing)} MISSING`
+    : `DIFFERS from ${thousands(c.entries)} entries`;
 }

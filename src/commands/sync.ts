@@ -102,7 +102,9 @@ export function syncCommand(): Command {
         throw new UsageError('no zones to sync: add pullZones / shieldZones to the configuration');
       }
       requireAccessKey(config);
-      const engine = await startEngine(config, logger);
+      const concurrency = opts.concurrency || undefined;
+      // The store is sized for the jobs this sync runs at once, which may be more than worker.concurrency.
+      const engine = await startEngine(config, logger, concurrency ? { concurrency } : {});
       const stop = untilSignal();
       const interrupted = new AbortController();
       void stop.promise.then(() => interrupted.abort());
@@ -112,7 +114,7 @@ export function syncCommand(): Command {
           done = await executeSync(
             engine,
             plan,
-            opts.concurrency || undefined,
+            concurrency,
             interrupted.signal,
             opts.progress === false ? undefined : process.stderr,
           );

@@ -6,13 +6,13 @@ import type { Config } from '../config/index.js';
 import type { Logger } from '../logger.js';
 import { wantedSchedulers } from '../queue/schedules.js';
 import type { RedisTarget } from '../redis/connection.js';
-import type { SqliteStore } from '../store/sqlite/sqlite-store.js';
-import type { ArchiveStore, LogSource } from '../store/store.js';
+import type { ArchiveStore } from '../store/store.js';
 import { alertsCollector } from './alerts-collector.js';
 import { archiveCollector } from './archive-collector.js';
 import { scrape } from './collect.js';
 import { defineMetrics, type MetricSet } from './definitions.js';
 import { ledgerCollector } from './ledger-collector.js';
+import { newestEntries } from './newest-entries.js';
 import { probe, type SchedulerQueue } from './probes.js';
 import { queueCollector, type CountableQueue } from './queue-collector.js';
 import { judgeReadiness } from './readiness.js';
@@ -79,7 +79,10 @@ export function serveMetrics(metrics: Metrics, opts: ServeOptions): Promise<Metr
   const collectors = [
     ledgerCollector(set, {
       ledger: store.ledger,
-      newest: newestEntry(store),
+      newest: newestEntries(store, {
+        origin: config.pullZones.map((z) => z.id),
+        shield: config.shieldZones.map((z) => z.id),
+      }),
       now: opts.now,
       pullZones: config.pullZones.map((z) => z.id),
       shieldZones: config.shieldZones.map((z) => z.id),
@@ -111,28 +114,4 @@ export function serveMetrics(metrics: Metrics, opts: ServeOptions): Promise<Metr
       ),
     logger: opts.logger,
   });
-}
-
-/**
- * The newest archived entry's timestamp of a zone: on SQLite one prepared index lookup, on PostgreSQL a
- * read-only query (the same lookup, by the same key).
- */
-function newestEntry(store: ArchiveStore): (source: LogSource, zone: number) => Promise<number | null> {
-  const sql = (source: LogSource, zone: number) =>
-    source === 'origin'
-      ? `SELECT max(timestamp) FROM origin_error_logs WHERE pull_zone_id = ${Math.trunc(zone)}`
-      : `SELECT max(timestamp) FROM shield_event_logs WHERE shield_zone_id = ${Math.trunc(zone)}`;
-  if (store.dialect === 'sqlite') {
-    const { db } = (store as SqliteStore).archive;
-    const lookups = {
-      origin: db.prepare('SELECT max(timestamp) FROM origin_error_logs WHERE pull_zone_id = ?').pluck(),
-      shield: db.prepare('SELECT max(timestamp) FROM shield_event_logs WHERE shield_zone_id = ?').pluck(),
-    };
-    return (source, zone) => Promise.resolve(lookups[source].get(zone) as number | null);
-  }
-  return (source, zone) =>
-    store.queries.readOnly(sql(source, zone), { timeoutMs: 5_000 }, async (c) => {
-      const v = (await c.next(1))[0]?.[0];
-      return v === null || v === undefined ? null : Number(v);
-    });
 }

@@ -1,14 +1,29 @@
-// SQLite's answers that mean the archive's file or disk is the trouble, not the data (a full disk, a
-// read-only file or directory, an I/O error, a lock held too long, a file it cannot open), as errors that
-// name the file, the cause and the fix. better-sqlite3 reports them as bare SqliteErrors ("database or
-// disk is full"), which say neither which file nor what to do.
+// The store's answers that mean the archive's file, disk or server is the trouble, not the data, as
+// errors that name the archive, the cause and the fix. Here SQLite's (a full disk, a read-only file or
+// directory, an I/O error, a lock held too long, a file it cannot open): better-sqlite3 reports them as
+// bare SqliteErrors ("database or disk is full"), which say neither which file nor what to do.
+// PostgreSQL's are sorted in postgres/postgres-error.ts into the same StoreError.
 import { basename } from 'node:path';
 import { EdgelogError } from '../errors/edgelog-error.js';
 
-export type StoreFailure = 'full' | 'readonly' | 'ioerr' | 'busy' | 'cantopen';
+/** What failed: the first five of SQLite or PostgreSQL, the others of PostgreSQL only. */
+export type StoreFailure =
+  | 'full'
+  | 'readonly'
+  | 'ioerr'
+  | 'busy'
+  | 'cantopen'
+  | 'unreachable'
+  | 'auth'
+  | 'no-database'
+  | 'too-many-connections'
+  | 'privilege'
+  | 'tls';
+
+export type SqliteFailure = 'full' | 'readonly' | 'ioerr' | 'busy' | 'cantopen';
 
 /** Pure: the failure a SQLite result code (extended codes included) stands for, if it is one of these. */
-export function storeFailure(code: string): StoreFailure | undefined {
+export function storeFailure(code: string): SqliteFailure | undefined {
   if (code === 'SQLITE_FULL') return 'full';
   if (code.startsWith('SQLITE_READONLY')) return 'readonly';
   if (code.startsWith('SQLITE_IOERR')) return 'ioerr';
@@ -19,7 +34,8 @@ export function storeFailure(code: string): StoreFailure | undefined {
 
 /**
  * Whether the same write may succeed later without anyone changing edgelog: space freed, a permission or
- * a mount fixed, a lock released. A file that cannot be opened needs its directory or path fixed.
+ * a mount fixed, a lock released, a server back or a connection free. A file that cannot be opened, a
+ * login refused, a missing database or privilege, and TLS that cannot be agreed need the setup fixed.
  */
 const RETRYABLE: Record<StoreFailure, boolean> = {
   full: true,
@@ -27,21 +43,33 @@ const RETRYABLE: Record<StoreFailure, boolean> = {
   ioerr: true,
   busy: true,
   cantopen: false,
+  unreachable: true,
+  auth: false,
+  'no-database': false,
+  'too-many-connections': true,
+  privilege: false,
+  tls: false,
 };
 
 /** `writing`: while ingesting (a job retries it); `opening`: at start (the command stops). */
 export type StoreAction = 'writing' | 'opening';
 
+/** What a message adds when a job will retry the write by itself. */
+export function retriedNote(action: StoreAction): string {
+  return action === 'writing'
+    ? '; the day is kept at its last checkpoint and ingestion resumes by itself'
+    : '';
+}
+
 /** Pure: the message for a failure of the archive at `file`. `sqlite` is SQLite's own text and code. */
 export function storeErrorMessage(
-  failure: StoreFailure,
+  failure: SqliteFailure,
   file: string,
   sqlite: string,
   action: StoreAction,
 ): string {
   const sidecars = `${basename(file)}-wal and -shm`;
-  const retried =
-    action === 'writing' ? '; the day is kept at its last checkpoint and ingestion resumes by itself' : '';
+  const retried = retriedNote(action);
   switch (failure) {
     case 'full':
       return `disk full ${action} ${file} (${sqlite}): free space on its filesystem${retried}`;
@@ -65,27 +93,21 @@ export function storeErrorMessage(
   }
 }
 
-/** The archive's file or disk failed; `code` is SQLite's (e.g. SQLITE_FULL), `cause` its SqliteError. */
+/**
+ * The archive's file, disk or server failed. `location` is the SQLite file or the PostgreSQL URL without
+ * its password; `code` is the store's (SQLITE_FULL, a SQLSTATE such as 53100, ECONNREFUSED), `cause` its
+ * error; `message` names the archive, the cause and the fix.
+ */
 export class StoreError extends EdgelogError {
   override name = 'StoreError';
   readonly code: string;
-  readonly file: string;
+  readonly location: string;
   readonly failure: StoreFailure;
 
-  constructor(
-    failure: StoreFailure,
-    file: string,
-    code: string,
-    sqliteMessage: string,
-    action: StoreAction,
-    cause?: unknown,
-  ) {
-    super(storeErrorMessage(failure, file, `${code}: ${sqliteMessage}`, action), {
-      retryable: RETRYABLE[failure],
-      cause,
-    });
+  constructor(failure: StoreFailure, location: string, code: string, message: string, cause?: unknown) {
+    super(message, { retryable: RETRYABLE[failure], cause });
     this.code = code;
-    this.file = file;
+    this.location = location;
     this.failure = failure;
   }
 }
@@ -98,5 +120,12 @@ export function asStoreError(err: Error, file: string, action: StoreAction = 'wr
   const code = (err as { code?: unknown }).code;
   if (err instanceof StoreError || typeof code !== 'string') return err;
   const failure = storeFailure(code);
-  return failure ? new StoreError(failure, file, code, err.message, action, err) : err;
+  if (!failure) return err;
+  return new StoreError(
+    failure,
+    file,
+    code,
+    storeErrorMessage(failure, file, `${code}: ${err.message}`, action),
+    err,
+  );
 }

@@ -340,6 +340,8 @@ export interface MigrationResult {
   name: string;
   status: 'applied' | 'already-applied' | 'failed' | 'not-run' | 'changed-after-apply';
   error?: string;
+  /** PostgreSQL: the code of the failure (a SQLSTATE, or Node's such as ECONNREFUSED). */
+  code?: string;
 }
 
 export interface PruneResult {

@@ -3,15 +3,15 @@
 import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
-import { freePort } from '../../src/redis/embedded-redis.js';
 import { runCli, startCli, writeConfig } from '../support/cli.js';
 import { harness, redisUrl, type Harness } from '../support/harness.js';
+import { metricsUrlIn } from '../support/metrics-url.js';
 import { parsePromText, sampleValue } from '../support/prom-text.js';
 
 let h: Harness;
 afterEach(async () => h?.close());
 
-function config(port: number) {
+function config(listen: string) {
   return writeConfig(h.dir, {
     api: { ...h.urls, accessKey: h.sim.accessKey },
     redis: { url: redisUrl(), prefix: h.prefix, embedded: false },
@@ -20,7 +20,7 @@ function config(port: number) {
     shieldZones: [201],
     schedule: { originLookbackDays: 1, shieldLookbackDays: 1 },
     worker: { shutdownTimeout: '5s' },
-    metrics: { listen: `127.0.0.1:${port}` },
+    metrics: { listen },
     log: { level: 'info' },
   });
 }
@@ -37,14 +37,15 @@ async function get(url: string): Promise<{ status: number; text: string } | unde
 describe('edgelog run and its metrics endpoint', () => {
   it('serves /metrics that parse, counting what it archives; /readyz turns ready; stops serving on SIGINT', async () => {
     h = await harness({ entriesPerDay: 300, pageSize: 100, now: Date.now });
-    const port = await freePort();
-    const base = `http://127.0.0.1:${port}`;
-    const run = startCli(['--config', config(port), 'run'], { cwd: h.dir });
+    // Port 0: the worker says in its log which port it got.
+    const run = startCli(['--config', config('127.0.0.1:0'), 'run'], { cwd: h.dir });
+    let base = '';
     try {
       // Ready once the schedulers exist; archived once the catch-up has stored the days.
       let archived = 0;
       for (const start = Date.now(); Date.now() - start < 20_000 && archived === 0; await sleep(200)) {
-        const page = await get(`${base}/metrics`);
+        base ||= metricsUrlIn(run.output().stderr) ?? '';
+        const page = base ? await get(`${base}/metrics`) : undefined;
         if (!page) continue;
         const f = parsePromText(page.text);
         archived = sampleValue(f, 'edgelog_entries_archived_total', { source: 'shield', zone: '201' });
@@ -80,7 +81,7 @@ describe('edgelog run and its metrics endpoint', () => {
     await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
     const port = (taken.address() as { port: number }).port;
     try {
-      const result = await runCli(['--config', config(port), 'run'], { cwd: h.dir });
+      const result = await runCli(['--config', config(`127.0.0.1:${port}`), 'run'], { cwd: h.dir });
       expect(result.code).toBe(1);
       expect(result.stderr).toContain(
         `edgelog: cannot serve metrics on 127.0.0.1:${port}: the address is in use (another edgelog run?): set metrics.listen to a free "host:port", or null to turn it off`,

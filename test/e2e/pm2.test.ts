@@ -13,6 +13,7 @@ import { redisOptions } from '../../src/redis/connection.js';
 import { openDatabase } from '../../src/store/sqlite/database.js';
 import { writeConfig } from '../support/cli.js';
 import { harness, redisUrl, type Harness } from '../support/harness.js';
+import { metricsUrlIn } from '../support/metrics-url.js';
 import { parsePromText } from '../support/prom-text.js';
 
 const run = promisify(execFile);
@@ -77,9 +78,9 @@ const workerLog = () => readFileSync(join(env.PM2_HOME!, 'logs', 'edgelog-error-
 
 /** The worker's metrics address, from its latest 'worker running' log line. */
 function metricsUrl(): string {
-  const urls = [...workerLog().matchAll(/"metrics":"(http:\/\/[^"]+)"/g)].map((m) => m[1]!);
-  if (urls.length === 0) throw new Error('not running yet');
-  return urls.at(-1)!;
+  const url = metricsUrlIn(workerLog());
+  if (url === undefined) throw new Error('not running yet');
+  return url;
 }
 
 describe('edgelog under PM2', () => {

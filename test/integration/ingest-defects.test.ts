@@ -2,29 +2,22 @@
 // thread: checkpoints kept through retryable failures, passes closed when storing fails, complete days
 // that stay complete, leases renewed while a request is in flight, and the request deadline.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createApiClient } from '../../src/api/index.js';
 import { TimeoutError } from '../../src/errors/index.js';
 import { ownerId } from '../../src/ingest/day-ingestor.js';
 import { LeaseBusyError } from '../../src/ingest/errors.js';
 import { silentLogger } from '../../src/logger.js';
 import { addDays, DAY_MS } from '../../src/time/utc-day.js';
-import { harness, NOW, TODAY, type Harness } from '../support/harness.js';
-import { testIngestor, type TestIngestor } from '../support/ingestor.js';
+import { harness, NOW, TODAY } from '../support/harness.js';
+import { ingestorPerTest, testIngestor } from '../support/ingestor.js';
 
-let h: Harness | undefined;
-let t: TestIngestor | undefined;
-afterEach(async () => {
-  await t?.close();
-  t = undefined;
-  await h?.close();
-  h = undefined;
-});
+const s = ingestorPerTest();
 
 const YESTERDAY = addDays(TODAY, -1);
 const shieldDay = { source: 'shield' as const, zone: 201, day: YESTERDAY };
 const count = (table: string) =>
-  t!.archive.db.prepare(`SELECT count(*) FROM ${table}`).pluck().get() as number;
+  s.t.archive.db.prepare(`SELECT count(*) FROM ${table}`).pluck().get() as number;
 
 async function until(what: string, fn: () => boolean, timeoutMs = 10_000): Promise<void> {
   for (const start = Date.now(); !fn(); await sleep(20)) {
@@ -36,30 +29,30 @@ describe('checkpoints', () => {
   // The last attempt's retryable failure used to drop the checkpoint: a large day on a flaky API then
   // started over from page one every time, and might never finish inside the API's 72 hours.
   it('a retryable failure on the final attempt marks the day failed but keeps its checkpoint', async () => {
-    h = await harness({ entriesPerDay: 4_000, pageSize: 250, latencyMs: 20 });
-    t = await testIngestor(h, { config: { api: { retryAttempts: 2 } } });
-    const run = t.ingestor.run(shieldDay, { owner: ownerId('job-1'), finalAttempt: true });
+    s.h = await harness({ entriesPerDay: 4_000, pageSize: 250, latencyMs: 20 });
+    s.t = await testIngestor(s.h, { config: { api: { retryAttempts: 2 } } });
+    const run = s.t.ingestor.run(shieldDay, { owner: ownerId('job-1'), finalAttempt: true });
     const failed = run.then(
       () => null,
       (err: unknown) => err,
     );
-    await until('a few pages', () => (t!.archive.ledger.get(shieldDay)?.pages ?? 0) >= 3);
-    h.sim.setFaults([{ kind: '503', operation: 'shieldEventLogs' }]);
+    await until('a few pages', () => (s.t.archive.ledger.get(shieldDay)?.pages ?? 0) >= 3);
+    s.h.sim.setFaults([{ kind: '503', operation: 'shieldEventLogs' }]);
     const err = await failed;
     expect(err).toMatchObject({ status: 503, retryable: true });
-    const row = t.archive.ledger.get(shieldDay)!;
+    const row = s.t.archive.ledger.get(shieldDay)!;
     expect(row.state).toBe('failed');
     expect(row.next_token).not.toBeNull();
     expect(row.last_error).toMatch(/HTTP 503/);
     const stored = row.pages;
     expect(count('shield_event_logs')).toBe(stored * 250);
 
-    h.sim.setFaults([]);
-    const again = await t.ingestor.run(shieldDay, { owner: ownerId('job-2') });
+    s.h.sim.setFaults([]);
+    const again = await s.t.ingestor.run(shieldDay, { owner: ownerId('job-2') });
     expect(again).toMatchObject({ outcome: 'complete', state: 'complete', resumed: true });
     expect(again.pages).toBe(16);
     expect(count('shield_event_logs')).toBe(4_000);
-    expect(t.archive.ledger.get(shieldDay)!.archived_entries).toBe(4_000);
+    expect(s.t.archive.ledger.get(shieldDay)!.archived_entries).toBe(4_000);
   });
 });
 
@@ -69,17 +62,17 @@ describe.each([1, 0])('a store failure, pageThreads %i', (pageThreads) => {
   it.each(['shield', 'origin'] as const)(
     'closes the %s pass, keeps the checkpoint, and resumes',
     async (source) => {
-      h = await harness({ entriesPerDay: 12_000, pageSize: 500 });
-      t = await testIngestor(h, { pageThreads, deps: { chunkRows: 500 } });
+      s.h = await harness({ entriesPerDay: 12_000, pageSize: 500 });
+      s.t = await testIngestor(s.h, { pageThreads, deps: { chunkRows: 500 } });
       const key = { source, zone: source === 'shield' ? 201 : 101, day: YESTERDAY };
-      const db = t.archive.db;
+      const db = s.t.archive.db;
       const pagesNow = db.pragma('page_count', { simple: true }) as number;
       db.pragma(`max_page_count = ${pagesNow + 40}`);
-      const err = await t.ingestor.run(key, { owner: ownerId('job-1') }).catch((e: unknown) => e);
+      const err = await s.t.ingestor.run(key, { owner: ownerId('job-1') }).catch((e: unknown) => e);
       expect(err).toMatchObject({ code: 'SQLITE_FULL' });
-      if (t.threads)
-        await until('the page thread to drop the job', () => t!.threads!.activeJobs() === 0, 3_000);
-      const row = t.archive.ledger.get(key)!;
+      if (s.t.threads)
+        await until('the page thread to drop the job', () => s.t.threads!.activeJobs() === 0, 3_000);
+      const row = s.t.archive.ledger.get(key)!;
       expect(row.state).toBe('running'); // retryable: a later attempt resumes
       expect(row.archived_entries).toBe(
         count(source === 'shield' ? 'shield_event_logs' : 'origin_error_logs'),
@@ -87,7 +80,7 @@ describe.each([1, 0])('a store failure, pageThreads %i', (pageThreads) => {
       expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
 
       db.pragma('max_page_count = 1073741823');
-      const again = await t.ingestor.run(key, { owner: ownerId('job-2') });
+      const again = await s.t.ingestor.run(key, { owner: ownerId('job-2') });
       expect(again.outcome).toBe('complete');
       expect(again.archived).toBe(12_000);
       expect(count(source === 'shield' ? 'shield_event_logs' : 'origin_error_logs')).toBe(12_000);
@@ -99,16 +92,16 @@ describe('a complete day stays complete', () => {
   // A later run that failed or expired used to overwrite the state and counts of a complete day.
   it('through a re-run that meets the end of the API window, and one that fails', async () => {
     let clock = NOW;
-    h = await harness({ entriesPerDay: 1_000, pageSize: 250, now: () => clock });
-    t = await testIngestor(h, { config: { api: { retryAttempts: 2 } } });
-    const first = await t.ingestor.run(shieldDay, { owner: ownerId('job-1') });
+    s.h = await harness({ entriesPerDay: 1_000, pageSize: 250, now: () => clock });
+    s.t = await testIngestor(s.h, { config: { api: { retryAttempts: 2 } } });
+    const first = await s.t.ingestor.run(shieldDay, { owner: ownerId('job-1') });
     expect(first).toMatchObject({ outcome: 'complete', state: 'complete', archived: 1_000 });
-    const done = t.archive.ledger.get(shieldDay)!;
+    const done = s.t.archive.ledger.get(shieldDay)!;
 
     clock = NOW + 5 * DAY_MS; // the API forgot the day
-    const expired = await t.ingestor.run(shieldDay, { owner: ownerId('job-2') });
+    const expired = await s.t.ingestor.run(shieldDay, { owner: ownerId('job-2') });
     expect(expired).toMatchObject({ outcome: 'expired', state: 'complete', archived: 1_000 });
-    const afterExpiry = t.archive.ledger.get(shieldDay)!;
+    const afterExpiry = s.t.archive.ledger.get(shieldDay)!;
     expect(afterExpiry).toMatchObject({
       state: 'complete',
       covered_until: done.covered_until,
@@ -118,11 +111,11 @@ describe('a complete day stays complete', () => {
     expect(afterExpiry.last_error).toMatch(/retention window/);
 
     clock = NOW;
-    h.sim.setFaults([{ kind: '503' }]);
-    await expect(t.ingestor.run(shieldDay, { owner: ownerId('job-3'), finalAttempt: true })).rejects.toThrow(
-      /HTTP 503/,
-    );
-    expect(t.archive.ledger.get(shieldDay)).toMatchObject({
+    s.h.sim.setFaults([{ kind: '503' }]);
+    await expect(
+      s.t.ingestor.run(shieldDay, { owner: ownerId('job-3'), finalAttempt: true }),
+    ).rejects.toThrow(/HTTP 503/);
+    expect(s.t.archive.ledger.get(shieldDay)).toMatchObject({
       state: 'complete',
       archived_entries: 1_000,
       covered_until: done.covered_until,
@@ -132,16 +125,16 @@ describe('a complete day stays complete', () => {
 
   it('a partial day stays partial through a failed re-run, and expires when the API forgets it', async () => {
     let clock = NOW;
-    h = await harness({ entriesPerDay: 600, pageSize: 200, now: () => clock });
-    t = await testIngestor(h, { config: { api: { retryAttempts: 2 } } });
+    s.h = await harness({ entriesPerDay: 600, pageSize: 200, now: () => clock });
+    s.t = await testIngestor(s.h, { config: { api: { retryAttempts: 2 } } });
     const today = { ...shieldDay, day: TODAY };
-    expect((await t.ingestor.run(today, { owner: ownerId('job-1') })).state).toBe('partial');
-    h.sim.setFaults([{ kind: '500' }]);
-    await expect(t.ingestor.run(today, { owner: ownerId('job-2'), finalAttempt: true })).rejects.toThrow();
-    expect(t.archive.ledger.get(today)!.state).toBe('partial');
-    h.sim.setFaults([]);
+    expect((await s.t.ingestor.run(today, { owner: ownerId('job-1') })).state).toBe('partial');
+    s.h.sim.setFaults([{ kind: '500' }]);
+    await expect(s.t.ingestor.run(today, { owner: ownerId('job-2'), finalAttempt: true })).rejects.toThrow();
+    expect(s.t.archive.ledger.get(today)!.state).toBe('partial');
+    s.h.sim.setFaults([]);
     clock = NOW + 5 * DAY_MS;
-    expect((await t.ingestor.run(today, { owner: ownerId('job-3') })).state).toBe('expired');
+    expect((await s.t.ingestor.run(today, { owner: ownerId('job-3') })).state).toBe('expired');
   });
 });
 
@@ -149,13 +142,13 @@ describe('leases', () => {
   // The lease used to run out while one slow request was in flight (60 s by default; a page with its
   // retries can take minutes), letting a second worker take a day that was still being fetched.
   it('is renewed while a request is in flight, so nobody takes a day being fetched', async () => {
-    h = await harness({ entriesPerDay: 400, pageSize: 200, latencyMs: 1_500 });
+    s.h = await harness({ entriesPerDay: 400, pageSize: 200, latencyMs: 1_500 });
     const deps = { leaseMs: 300, now: Date.now };
-    t = await testIngestor(h, { deps });
-    const other = await testIngestor(h, { deps });
+    s.t = await testIngestor(s.h, { deps });
+    const other = await testIngestor(s.h, { deps });
     try {
       const stop = new AbortController();
-      const first = t.ingestor.run(shieldDay, { owner: ownerId('job-1'), signal: stop.signal });
+      const first = s.t.ingestor.run(shieldDay, { owner: ownerId('job-1'), signal: stop.signal });
       first.catch(() => {});
       await sleep(900); // three lease lengths into the first request
       await expect(other.ingestor.run(shieldDay, { owner: ownerId('job-2') })).rejects.toBeInstanceOf(
@@ -172,8 +165,8 @@ describe('leases', () => {
 describe('the request deadline', () => {
   // Its expiry used to be a permanent TimeoutError: the day failed at once and lost its checkpoint.
   it('is a retryable TimeoutError', async () => {
-    h = await harness({ entriesPerDay: 10, faults: [{ kind: 'slow', delayMs: 5_000 }] });
-    const config = h.config({
+    s.h = await harness({ entriesPerDay: 10, faults: [{ kind: 'slow', delayMs: 5_000 }] });
+    const config = s.h.config({
       api: { requestDeadline: '2s', headersTimeout: '1500ms', bodyTimeout: '1s', connectTimeout: '1s' },
     });
     const api = createApiClient(config.api, silentLogger());

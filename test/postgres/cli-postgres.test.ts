@@ -233,6 +233,62 @@ if (server === null) {
       expect(backup.stderr).toMatch(/pg_dump/);
     }, 120_000);
 
+    it('sync --concurrency beyond worker.concurrency gets a connection for each of its jobs', async () => {
+      h = await harness({ entriesPerDay: 200, pageSize: 100 });
+      db = await createTestDatabase(server);
+      const env = { EDGELOG_DATABASE_URL: db.url };
+      // worker.concurrency 1: a pool of 4 had it been sized from the configuration. 8 day jobs.
+      const config = configFile({
+        worker: { concurrency: 1 },
+        pullZones: [101, 102],
+        shieldZones: [201, 202],
+      });
+      expect((await runCli(['--config', config, 'migrate'], { cwd: h.dir, env })).code).toBe(0);
+      // Every claim of a day writes the ledger: with the table locked, each of 6 day jobs at once waits on
+      // the lock holding its connection, and the server shows how many connections the jobs have.
+      const locker = new pg.Client({ connectionString: db.url });
+      await locker.connect();
+      client = new pg.Client({ connectionString: db.url }); // outside the lock's transaction, whose
+      await client.connect(); // view of pg_stat_activity would stay as it was at its first read
+      const c = client;
+      try {
+        await locker.query('BEGIN');
+        await locker.query('LOCK TABLE ingest_ledger IN SHARE MODE');
+        const sync = startCli(
+          [
+            ...['--config', config, 'sync', '--from', addDays(TODAY, -2), '--to', addDays(TODAY, -1)],
+            ...['--concurrency', '6', '--json'],
+          ],
+          { cwd: h.dir, env },
+        );
+        children.push(sync);
+        let waiting = 0;
+        await waitFor(
+          'six jobs waiting on the ledger, each on a connection of its own',
+          async () => {
+            const { rows } = await c.query<{ n: string }>(
+              `SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database()
+               AND application_name = 'edgelog' AND wait_event_type = 'Lock'`,
+            );
+            waiting = Number(rows[0]!.n);
+            return waiting >= 6 ? true : undefined;
+          },
+          { timeoutMs: 30_000 },
+        ).catch((err: unknown) => {
+          throw new Error(
+            `${(err as Error).message} (${waiting} were); the sync wrote:\n${sync.output().stderr}`,
+          );
+        });
+        await locker.query('ROLLBACK');
+        const result = await sync.done;
+        expect(result.code, result.stderr).toBe(0);
+        const summary = JSON.parse(result.stdout) as SyncSummary;
+        expect(summary.results.map((r) => r.outcome)).toEqual(Array(8).fill('complete'));
+      } finally {
+        await locker.end();
+      }
+    }, 120_000);
+
     it('run catches up into PostgreSQL and stops on SIGINT', async () => {
       const ROUND_MS = 40_000;
       await clearOfMidnight(ROUND_MS + 30_000);

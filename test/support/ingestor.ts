@@ -1,5 +1,6 @@
 // A DayIngestor wired as the engine wires it (archive, client, optionally a page thread), for tests that
 // drive single passes: leases, checkpoints, failures of the store.
+import { afterEach } from 'vitest';
 import { createApiClient } from '../../src/api/index.js';
 import { DayIngestor, type DayIngestorDeps } from '../../src/ingest/day-ingestor.js';
 import { PageThreads } from '../../src/ingest/page-threads.js';
@@ -51,6 +52,44 @@ export async function testIngestor(
       await threads?.close();
       await api.close();
       await store.close();
+    },
+  };
+}
+
+/** A test's harness and ingestor (reading one before the test set it throws). */
+export interface IngestorScope {
+  h: Harness;
+  t: TestIngestor;
+}
+
+/**
+ * The harness and ingestor of each test of a file, both closed after it (the ingestor first). Call
+ * once at the top of the file; each test sets `h` and then `t`.
+ */
+export function ingestorPerTest(): IngestorScope {
+  let h: Harness | undefined;
+  let t: TestIngestor | undefined;
+  afterEach(async () => {
+    await t?.close();
+    t = undefined;
+    await h?.close();
+    h = undefined;
+  });
+  const unset = (what: string) => new Error(`this test has not set its ${what} yet`);
+  return {
+    get h() {
+      if (!h) throw unset('harness');
+      return h;
+    },
+    set h(value) {
+      h = value;
+    },
+    get t() {
+      if (!t) throw unset('ingestor');
+      return t;
+    },
+    set t(value) {
+      t = value;
     },
   };
 }

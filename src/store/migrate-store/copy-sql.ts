@@ -111,10 +111,12 @@ export function mergeSql(spec: TableSpec, cols: CopyColumns): string {
     .filter((n) => !c.columns.includes(n))
     .map((n) => `${n} = excluded.${n}`)
     .join(', ');
+  const by = c.by;
+  const progress = (r: string) => (typeof by === 'string' ? `${r}.${by}` : by(r));
   // xmax is 0 in a row version this statement inserted, and set in one it updated.
   return `WITH up AS (
     ${insert} SELECT ${selectList(spec, cols)} FROM ${stage}
-    ON CONFLICT (${c.columns.join(', ')}) DO UPDATE SET ${set} WHERE t.${c.by} < excluded.${c.by}
+    ON CONFLICT (${c.columns.join(', ')}) DO UPDATE SET ${set} WHERE ${progress('t')} < ${progress('excluded')}
     RETURNING (t.xmax = 0) AS fresh
   )
   SELECT count(*) FILTER (WHERE fresh)::bigint AS inserted, count(*) FILTER (WHERE NOT fresh)::bigint AS updated FROM up`;

@@ -1,14 +1,14 @@
 // `edgelog migrate-store`: copies a SQLite archive into a PostgreSQL one, table by table in batches
 // (bounded memory: one batch of rows at a time), each batch in one transaction, skipping what the target
-// holds already, then checks that both hold as many rows. Running it again adds nothing; a run killed
-// half-way is completed by the next.
+// holds already, then checks that the target holds what was copied (verify.ts). Running it again adds
+// nothing; a run killed half-way is completed by the next.
 import { MigrateStoreError } from '../../errors/index.js';
 import { copyField } from '../postgres/copy-text.js';
 import type { PostgresOptions } from '../postgres/connection.js';
 import { openPostgresTarget, type CopyPath, type LiveLease, type PostgresTarget } from './postgres-target.js';
 import { openSqliteSource, type SourceValue, type SqliteSource } from './sqlite-source.js';
 import { copyColumns, ROLLUPS, TABLES, type TableSpec } from './tables.js';
-import { mismatches, type Check } from './verify.js';
+import { mismatches, notes, rollupCheck, rowsCheck, type Check } from './verify.js';
 
 export interface MigrateStoreOptions {
   /** The SQLite archive. */
@@ -47,8 +47,10 @@ export interface MigrateStoreResult {
   checks: Check[];
   /** Every check passed. */
   ok: boolean;
-  /** What failed, one line each. */
+  /** What failed, one line each, with what to do. */
   mismatches: string[];
+  /** What the checks found that is not a failure (the target's own rows), one line each. */
+  notes: string[];
   /** Tables of the source that are not edgelog's: not copied. */
   notCopied: string[];
   /** Live leases in the source: a worker may have written to it after the snapshot copied. */
@@ -80,6 +82,7 @@ export async function migrateStore(opts: MigrateStoreOptions): Promise<MigrateSt
       checks,
       ok: failed.length === 0,
       mismatches: failed,
+      notes: notes(checks),
       notCopied: source.foreignTables,
       sourceLiveLeases: source.liveLeases(now()),
       elapsedMs: performance.now() - started,
@@ -179,16 +182,26 @@ export function copyText(rows: readonly SourceValue[][]): string {
 
 async function verify(source: SqliteSource, target: PostgresTarget): Promise<Check[]> {
   const checks: Check[] = [];
-  for (const table of [...TABLES.map((t) => t.name), ...ROLLUPS]) {
-    checks.push({ table, measure: 'rows', source: source.count(table), target: await target.count(table) });
+  for (const spec of TABLES) {
+    checks.push(
+      rowsCheck(
+        spec.name,
+        spec.groups,
+        source.groupTotals(spec.name, spec.groups, 'rows'),
+        await target.groupTotals(spec.name, spec.groups, 'rows'),
+      ),
+    );
   }
-  for (const table of ROLLUPS) {
-    checks.push({
-      table,
-      measure: 'sum(count)',
-      source: source.rollupSum(table),
-      target: await target.rollupSum(table),
-    });
+  for (const r of ROLLUPS) {
+    checks.push(
+      rollupCheck(
+        r.table,
+        r.entryTable,
+        source.groupTotals(r.table, r.groups, 'sum(count)'),
+        await target.groupTotals(r.table, r.groups, 'sum(count)'),
+        await target.groupTotals(r.entryTable, r.entryGroups, 'rows'),
+      ),
+    );
   }
   return checks;
 }

@@ -22,7 +22,8 @@ import {
   rollupArraysSql,
   rollupKeys,
 } from './copy-sql.js';
-import type { CopyColumns, TableSpec, TargetColumn } from './tables.js';
+import type { CopyColumns, TableSpec, TargetColumn, Total } from './tables.js';
+import { groupKey } from './verify.js';
 
 /** pg_try_advisory_lock key of a migration into the archive ('edgelog migrate-store'). */
 const MIGRATE_STORE_LOCK = 0x65_64_67_73;
@@ -62,8 +63,8 @@ export interface PostgresTarget {
     rows: RowsView,
     path: CopyPath,
   ): Promise<BatchWritten>;
-  count(table: string): Promise<number>;
-  rollupSum(table: string): Promise<number>;
+  /** Rows (count) or a rollup's entries (sum of count) by the groups `groups` (SQL expressions). */
+  groupTotals(table: string, groups: readonly string[], total: Total): Promise<Map<string, number>>;
   close(): Promise<void>;
 }
 
@@ -186,15 +187,13 @@ export async function openPostgresTarget(opts: PostgresOptions): Promise<Postgre
       }
       return merge(spec, cols, text);
     },
-    async count(table) {
-      const { rows } = await pool.query<{ n: number }>(`SELECT count(*)::bigint AS n FROM ${table}`);
-      return rows[0]!.n;
-    },
-    async rollupSum(table) {
-      const { rows } = await pool.query<{ n: number }>(
-        `SELECT coalesce(sum(count), 0)::bigint AS n FROM ${table}`,
-      );
-      return rows[0]!.n;
+    async groupTotals(table, groups, total) {
+      const list = groups.join(', ');
+      const { rows } = await pool.query<unknown[]>({
+        text: `SELECT ${list}, ${total === 'rows' ? 'count(*)' : 'sum(count)::bigint'} FROM ${table} GROUP BY ${list}`,
+        rowMode: 'array',
+      });
+      return new Map(rows.map((r) => [groupKey(r.slice(0, -1)), Number(r.at(-1))]));
     },
     async close() {
       await held.query('SELECT pg_advisory_unlock($1)', [MIGRATE_STORE_LOCK]).catch(() => {});

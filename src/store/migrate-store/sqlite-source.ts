@@ -8,7 +8,8 @@ import { setImmediate } from 'node:timers/promises';
 import { MigrateStoreError } from '../../errors/index.js';
 import { openDatabase, type Db } from '../sqlite/database.js';
 import { MIGRATIONS_DIR, readMigrations } from '../sqlite/migrate.js';
-import { NOT_COPIED, TABLES } from './tables.js';
+import { NOT_COPIED, TABLES, type Total } from './tables.js';
+import { groupKey } from './verify.js';
 
 /** A source value as it reaches the COPY text. */
 export type SourceValue = string | number | null;
@@ -24,8 +25,8 @@ export interface SqliteSource {
    */
   batches(table: string, columns: readonly string[], batchRows: number): AsyncGenerator<SourceValue[][]>;
   count(table: string): number;
-  /** sum(count) of a rollup table. */
-  rollupSum(table: string): number;
+  /** Rows (count) or a rollup's entries (sum of count) by the groups `groups` (SQL expressions). */
+  groupTotals(table: string, groups: readonly string[], total: Total): Map<string, number>;
   /** Tables that are not edgelog's (made by hand): not copied, and named in the result. */
   readonly foreignTables: string[];
   /** Ledger rows whose lease is live at `now`: a worker may be writing the file. */
@@ -88,11 +89,16 @@ export function openSqliteSource(file: string): SqliteSource {
         .prepare(`SELECT count(*) FROM ${quote(table)}`)
         .pluck()
         .get() as number,
-    rollupSum: (table) =>
-      db
-        .prepare(`SELECT coalesce(sum(count), 0) FROM ${quote(table)}`)
-        .pluck()
-        .get() as number,
+    groupTotals(table, groups, total) {
+      const list = groups.join(', ');
+      const rows = db
+        .prepare(
+          `SELECT ${list}, ${total === 'rows' ? 'count(*)' : 'sum(count)'} FROM ${quote(table)} GROUP BY ${list}`,
+        )
+        .raw(true)
+        .all() as unknown[][];
+      return new Map(rows.map((r) => [groupKey(r.slice(0, -1)), Number(r.at(-1))]));
+    },
     liveLeases: (now) =>
       db
         .prepare('SELECT count(*) FROM ingest_ledger WHERE lease_owner IS NOT NULL AND lease_until > ?')

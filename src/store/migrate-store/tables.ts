@@ -12,14 +12,19 @@
 // - the hourly rollups: not copied as rows but counted from the entries inserted, in the same
 //   transaction (as storePage counts them), so they stay exact whatever the target held before.
 // - schema_migrations: each side records its own dialect's files.
+import { DAY_MS } from '../../time/utc-day.js';
 import { ORIGIN_TABLE, SHIELD_TABLE, type EntryTable } from '../postgres/entry-tables.js';
 
 /** When a source row counts as already in the target. */
 export type ConflictRule =
   /** A unique key of the target: ON CONFLICT DO NOTHING. */
   | { kind: 'key'; columns: readonly string[] }
-  /** A key, and the newer row wins (by `by`): a re-run after the source moved on brings it up to date. */
-  | { kind: 'newest'; columns: readonly string[]; by: string }
+  /**
+   * A key, and the row further on wins: a re-run after the source moved on brings the target up to
+   * date, and a row the target moved further itself is kept. `by` is a column, or a SQL row of
+   * expressions on the row `r` compared in order (`(r.a IS NOT NULL, r.b)`).
+   */
+  | { kind: 'newest'; columns: readonly string[]; by: string | ((r: string) => string) }
   /** No unique key on the target: a row whose `columns` match an existing one is skipped. */
   | { kind: 'absent'; columns: readonly string[] };
 
@@ -34,6 +39,11 @@ export interface TableSpec {
   entry?: EntryTable;
   /** quarantined_entries: partitioned by this text column (a UTC day). */
   partitionDay?: string;
+  /**
+   * How the final check groups the rows (SQL on both dialects): it compares the target's rows in each of
+   * the source's groups, so rows of the target's own in other groups (other zones, days) do not count.
+   */
+  groups: readonly string[];
 }
 
 /**
@@ -46,34 +56,51 @@ export const TABLES: readonly TableSpec[] = [
     conflict: { kind: 'key', columns: ['pull_zone_id', 'timestamp', 'log_id'] },
     skip: ['id', 'time'],
     entry: ORIGIN_TABLE,
+    groups: ['pull_zone_id', 'log_date'],
   },
   {
     name: 'shield_event_logs',
     conflict: { kind: 'key', columns: ['shield_zone_id', 'timestamp', 'log_id'] },
     skip: ['id', 'time'],
     entry: SHIELD_TABLE,
+    groups: ['shield_zone_id', 'log_date'],
   },
   {
     name: 'quarantined_entries',
     conflict: { kind: 'key', columns: ['source', 'zone_id', 'log_date', 'page', 'position', 'raw_hash'] },
     skip: ['id'],
     partitionDay: 'log_date',
+    groups: ['source', 'zone_id', 'log_date'],
   },
   {
     name: 'api_guardian_snapshots',
     conflict: { kind: 'absent', columns: ['shield_zone_id', 'taken_at'] },
     skip: ['id'],
+    groups: ['shield_zone_id', 'substr(taken_at, 1, 10)'],
   },
-  { name: 'alert_notifications', conflict: { kind: 'key', columns: ['id', 'hook'] }, skip: [] },
+  {
+    name: 'alert_notifications',
+    // A notice moves on (handed to the queue, attempted, delivered) and never back: the source's row
+    // replaces the target's when it got further, so a re-run after the source delivered it says so.
+    conflict: {
+      kind: 'newest',
+      columns: ['id', 'hook'],
+      by: (r) => `(${r}.delivered_at IS NOT NULL, ${r}.attempts, ${r}.enqueued_at IS NOT NULL)`,
+    },
+    skip: [],
+    groups: ['id', 'hook'],
+  },
   {
     name: 'alert_state',
     conflict: { kind: 'newest', columns: ['rule', 'zone_id'], by: 'last_evaluated_at' },
     skip: [],
+    groups: ['rule', 'zone_id'],
   },
   {
     name: 'ingest_ledger',
     conflict: { kind: 'newest', columns: ['source', 'zone_id', 'log_date'], by: 'updated_at' },
     skip: [],
+    groups: ['source', 'zone_id', 'log_date'],
     // A lease belongs to a process of the source's host; in the target it would only hold the day up.
     cleared: ['lease_owner', 'lease_until'],
   },
@@ -86,8 +113,19 @@ export const NOT_COPIED: Readonly<Record<string, string>> = {
   schema_migrations: 'each dialect records its own migrations',
 };
 
-/** The rollup tables, checked by row count and sum(count) after the copy. */
-export const ROLLUPS = [ORIGIN_TABLE.rollup.table, SHIELD_TABLE.rollup.table] as const;
+/** What a group's total is: its rows, or the sum of a rollup's counts. */
+export type Total = 'rows' | 'sum(count)';
+
+/**
+ * The rollups, checked after the copy by (zone, day): in each of the source's zone-days the target's
+ * counts must add up to its entries of that day (by their timestamps, as the hours count them).
+ */
+export const ROLLUPS = [ORIGIN_TABLE, SHIELD_TABLE].map((t) => ({
+  table: t.rollup.table,
+  entryTable: t.table,
+  groups: [t.zoneColumn, `hour - hour % ${DAY_MS}`],
+  entryGroups: [t.zoneColumn, `timestamp - timestamp % ${DAY_MS}`],
+}));
 
 /** A target column: its name and SQL type. */
 export interface TargetColumn {

@@ -7,7 +7,7 @@ import type pg from 'pg';
 import { coerceError } from '../../errors/index.js';
 import { readMigrations } from '../sqlite/migrate.js';
 import type { MigrationResult } from '../store.js';
-import { transaction } from './transaction.js';
+import { sqlState, transaction } from './transaction.js';
 
 /** The PostgreSQL migrations shipped with edgelog (`migrations/postgres/`, from both src/ and dist/). */
 export const POSTGRES_MIGRATIONS_DIR = fileURLToPath(
@@ -57,7 +57,13 @@ export async function migratePostgres(
       results.push({ ...base, status });
     } catch (err) {
       failed = true;
-      results.push({ ...base, status: 'failed', error: coerceError(err).message });
+      const code = sqlState(err);
+      results.push({
+        ...base,
+        status: 'failed',
+        error: coerceError(err).message,
+        ...(code === undefined ? {} : { code }),
+      });
     }
   }
   return results;

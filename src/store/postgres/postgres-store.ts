@@ -9,6 +9,9 @@ import { PostgresAlerts } from './alerts.js';
 import { displayDatabaseUrl, openPool, poolConfig, type PostgresOptions } from './connection.js';
 import { PostgresGuardian } from './guardian.js';
 import { PostgresLedger } from './ledger.js';
+import { withNamedErrors } from './named-errors.js';
+import { StoreError } from '../store-error.js';
+import { asPostgresStoreError } from './postgres-error.js';
 import { POSTGRES_MIGRATIONS_DIR, migratePostgres } from './migrate.js';
 import { PageWriter } from './page-writer.js';
 import { daysAround } from './partition-plan.js';
@@ -30,7 +33,8 @@ export interface PostgresStoreOptions extends PostgresOptions {
 
 /**
  * Opens the archive at `opts.url`, applies pending migrations and makes the partitions of the days
- * around now. Fails with a message naming the server (never its password) when it cannot.
+ * around now. Fails with a message naming the server (never its password) and, for the failures an
+ * operator meets (server down, login refused, no database, read-only, no privilege…), the fix.
  */
 export async function openPostgresStore(opts: PostgresStoreOptions): Promise<ArchiveStore> {
   const pool = openPool(opts, (err) =>
@@ -42,23 +46,30 @@ export async function openPostgresStore(opts: PostgresStoreOptions): Promise<Arc
   const partitions = new Partitions(pool);
   const ahead = opts.partitionDaysAhead ?? 3;
   try {
+    await refuseReadOnly(pool, location);
     const results = await migratePostgres(pool, migrationsDir);
     const bad = results.find((r) => r.status === 'failed');
-    if (bad) throw new EdgelogError(`migration ${bad.name} failed: ${bad.error}`);
+    if (bad) {
+      const failure = { code: bad.code, message: `migration ${bad.name}: ${bad.error}` };
+      const named = asPostgresStoreError(failure, location, 'opening');
+      if (named instanceof StoreError) throw named;
+      throw new EdgelogError(`migration ${bad.name} failed: ${bad.error}`);
+    }
     const applied = results.filter((r) => r.status === 'applied').map((r) => r.name);
     if (applied.length > 0) opts.logger?.info({ applied, database: location }, 'database migrated');
     await partitions.ensureDays(daysAround(now(), ahead));
-  } catch (cause) {
+  } catch (raw) {
     await pool.end().catch(() => {});
+    const cause = asPostgresStoreError(raw, location, 'opening');
     if (cause instanceof EdgelogError) throw cause;
-    throw new EdgelogError(`cannot open the database ${location}: ${(cause as Error).message}`, {
+    throw new EdgelogError(`cannot open the database ${location}: ${cause.message}`, {
       retryable: true,
       cause,
     });
   }
   const writer = new PageWriter(pool, partitions);
   let closed: Promise<void> | null = null;
-  return {
+  return withNamedErrors({
     dialect: 'postgres',
     location,
     ledger: new PostgresLedger(pool),
@@ -72,7 +83,21 @@ export async function openPostgresStore(opts: PostgresStoreOptions): Promise<Arc
     prune: (beforeMs) => prune(pool, partitions, beforeMs),
     migrate: (): Promise<MigrationResult[]> => migratePostgres(pool, migrationsDir),
     close: () => (closed ??= pool.end()),
-  };
+  });
+}
+
+/**
+ * A database that takes no writes (a hot standby, default_transaction_read_only on) would fail the
+ * first page of the first day: found out at start instead, as SQLite's probe write does.
+ */
+async function refuseReadOnly(pool: pg.Pool, location: string): Promise<void> {
+  const { rows } = await pool.query<{ ro: string; standby: boolean }>(
+    "SELECT current_setting('transaction_read_only') AS ro, pg_is_in_recovery() AS standby",
+  );
+  const row = rows[0]!;
+  if (row.ro !== 'on' && !row.standby) return;
+  const why = row.standby ? 'the server is a standby in recovery' : 'default_transaction_read_only is on';
+  throw asPostgresStoreError({ code: '25006', message: why }, location, 'opening');
 }
 
 /**
@@ -100,7 +125,18 @@ export async function migratePostgresArchive(opts: PostgresOptions): Promise<Mig
  */
 export function postgresReports(opts: PostgresOptions): { reports: ReportStore; close(): Promise<void> } {
   const pool = openPool({ ...opts, max: 1 }, () => {});
-  return { reports: new PostgresReports(pool), close: () => pool.end() };
+  const location = displayDatabaseUrl(opts.url);
+  const name = (err: unknown) => asPostgresStoreError(err, location, 'opening');
+  const reports = new PostgresReports(pool);
+  return {
+    reports: {
+      snapshot: (read) =>
+        reports.snapshot(read).catch((err: unknown) => {
+          throw name(err);
+        }),
+    },
+    close: () => pool.end(),
+  };
 }
 
 /** The query connection: the pool's settings without the pool's own. */
