@@ -1,7 +1,9 @@
 // `npm run soak`: the long form of the fault suite. Runs each scenario with the issue's counts (or more),
 // then the property tests with many more inputs, and prints a summary table; exits 1 if anything did not
 // hold. Flags: --kills N (SIGKILLs of scenario 1), --seed S (replay), --only a,b (scenario names),
-// --mixes N (fault mixes), --property-runs N, --verbose (every scenario's notes).
+// --mixes N (fault mixes), --property-runs N, --verbose (every scenario's notes), --store sqlite|postgres
+// (the archive's store; postgres runs the scenarios that take one, sigkill-resume and fault-mixes, each
+// scene on a database of its own through EDGELOG_TEST_DATABASE_URL, and says which it leaves out).
 /* eslint-disable no-console -- a command-line script: its output is the point */
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -9,6 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { summaryTable, type ScenarioReport } from './lib/report.js';
+import type { StoreName } from './lib/scene-database.js';
 import { suiteSeed } from './lib/seeded.js';
 import { diskScenario } from './scenarios/disk.js';
 import { faultsScenario } from './scenarios/faults.js';
@@ -28,6 +31,7 @@ const { values: flags } = parseArgs({
     mixes: { type: 'string', default: '30' },
     'property-runs': { type: 'string', default: '20000' },
     verbose: { type: 'boolean', default: false },
+    store: { type: 'string', default: 'sqlite' },
   },
 });
 
@@ -41,6 +45,12 @@ const seed = flags.seed !== undefined ? whole('seed', flags.seed) : suiteSeed();
 const kills = whole('kills', flags.kills);
 const mixes = whole('mixes', flags.mixes);
 const propertyRuns = whole('property-runs', flags['property-runs']);
+const STORES: readonly StoreName[] = ['sqlite', 'postgres'];
+if (!(STORES as readonly string[]).includes(flags.store)) {
+  console.error(`soak: --store must be one of ${STORES.join(', ')}, got "${flags.store}"`);
+  process.exit(2);
+}
+const store = flags.store as StoreName;
 
 /** The property tests, run by vitest with many more inputs; one report for all of them. */
 function properties(): ScenarioReport {
@@ -70,7 +80,7 @@ function properties(): ScenarioReport {
 }
 
 const SCENARIOS: Record<string, () => Promise<ScenarioReport> | ScenarioReport> = {
-  'sigkill-resume': () => killsScenario({ seed, kills, entriesPerDay: 20_000, pageSize: 200 }),
+  'sigkill-resume': () => killsScenario({ seed, kills, entriesPerDay: 20_000, pageSize: 200, store }),
   'sigint-sigterm': () => signalsScenario({ seed, rounds: 3, entriesPerDay: 20_000, pageSize: 200 }),
   'redis-with-data': () =>
     redisOutageScenario({
@@ -88,9 +98,11 @@ const SCENARIOS: Record<string, () => Promise<ScenarioReport> | ScenarioReport> 
   'read-only': () => diskScenario({ seed, variant: 'read-only', entriesPerDay: 50_000 }),
   'long-reader': () => longReaderScenario({ seed, entriesPerDay: 100_000 }),
   'two-workers': () => twoWorkersScenario({ seed, entriesPerDay: 10_000 }),
-  'fault-mixes': () => faultsScenario({ seed, mixes }),
+  'fault-mixes': () => faultsScenario({ seed, mixes, store }),
   properties,
 };
+/** The scenarios that run on a PostgreSQL archive; the others are about SQLite's file or the store alone. */
+const ON_POSTGRES = new Set(['sigkill-resume', 'fault-mixes']);
 
 const only = flags.only?.split(',').map((s) => s.trim());
 const unknown = (only ?? []).filter((name) => !(name in SCENARIOS));
@@ -99,11 +111,20 @@ if (unknown.length > 0) {
   process.exit(2);
 }
 
-console.log(`edgelog soak, seed ${seed} (replay: npm run soak -- --seed ${seed})\n`);
+const replay = `npm run soak -- --seed ${seed}${store === 'sqlite' ? '' : ` --store ${store}`}`;
+console.log(`edgelog soak on ${store}, seed ${seed} (replay: ${replay})`);
+if (store === 'postgres') {
+  const left = Object.keys(SCENARIOS).filter(
+    (name) => !ON_POSTGRES.has(name) && (!only || only.includes(name)),
+  );
+  if (left.length > 0) console.log(`not on PostgreSQL (run them with --store sqlite): ${left.join(', ')}`);
+}
+console.log('');
 const reports: ScenarioReport[] = [];
 const started = Date.now();
 for (const [name, run] of Object.entries(SCENARIOS)) {
   if (only && !only.includes(name)) continue;
+  if (store === 'postgres' && !ON_POSTGRES.has(name)) continue;
   const t = Date.now();
   process.stdout.write(`${name}… `);
   let report: ScenarioReport;

@@ -7,9 +7,9 @@ import type { Engine } from '../../src/engine.js';
 import type { DayResult } from '../../src/ingest/day-ingestor.js';
 import type { DayJob } from '../../src/queue/jobs.js';
 import type { SimSource } from '../../src/simulator/index.js';
-import type { Db } from '../../src/store/sqlite/database.js';
 import { addDays, type Day } from '../../src/time/utc-day.js';
 import { checkDay, invariantProblems } from '../fault/lib/archive-check.js';
+import type { ArchiveReader } from '../support/archive-reader.js';
 import { harness, NOW, TODAY, type Harness } from '../support/harness.js';
 
 let h: Harness;
@@ -29,11 +29,11 @@ async function sync(engine: Engine, jobs: Array<Omit<DayJob, 'reason'>>) {
 }
 
 /** The archive holds the oracle's keyable entries as rows and its unkeyable ones in quarantine, exactly. */
-function expectAccountedFor(db: Db, source: SimSource, zone: number, day: Day) {
-  const check = checkDay(db, h.sim, { source, zone, day }, { at: NOW, wholePass: true });
+async function expectAccountedFor(db: ArchiveReader, source: SimSource, zone: number, day: Day) {
+  const check = await checkDay(db, h.sim, { source, zone, day }, { at: NOW, wholePass: true });
   expect(check.problems).toEqual([]);
   // The ledger tells the truth: its totals are the rows, and the rollups count each row once.
-  expect(invariantProblems(db)).toEqual([]);
+  expect(await invariantProblems(db)).toEqual([]);
   return { rows: check.rows, quarantined: check.quarantined };
 }
 
@@ -52,9 +52,9 @@ describe.each([1, 0])('odd answers, pageThreads %i', (pageThreads) => {
     const first = await sync(engine, jobs);
     expect(first.map((o) => o.error)).toEqual([undefined, undefined, undefined]);
     expect(first.map((o) => o.result!.outcome)).toEqual(['complete', 'complete', 'partial']);
-    const db = h.db();
+    const db = await h.reader();
     let quarantined = 0;
-    for (const j of jobs) quarantined += expectAccountedFor(db, j.source, j.zone, j.day).quarantined;
+    for (const j of jobs) quarantined += (await expectAccountedFor(db, j.source, j.zone, j.day)).quarantined;
     expect(quarantined).toBeGreaterThan(50);
     expect(first.reduce((n, o) => n + o.result!.quarantined, 0)).toBe(quarantined);
 
@@ -62,7 +62,7 @@ describe.each([1, 0])('odd answers, pageThreads %i', (pageThreads) => {
     expect(again.map((o) => [o.result!.newEntries, o.result!.archived])).toEqual(
       first.map((o) => [0, o.result!.archived]),
     );
-    for (const j of jobs) expectAccountedFor(db, j.source, j.zone, j.day);
+    for (const j of jobs) await expectAccountedFor(db, j.source, j.zone, j.day);
   });
 
   it('tokens "." and ".." are sent as segments of their own, and the day equals the oracle', async () => {
@@ -70,7 +70,7 @@ describe.each([1, 0])('odd answers, pageThreads %i', (pageThreads) => {
     const engine = await h.engine({ worker });
     const [outcome] = await sync(engine, [{ source: 'shield', zone: 201, day: YESTERDAY }]);
     expect(outcome!.result).toMatchObject({ outcome: 'complete', pages: 7, entries: 2_000, archived: 2_000 });
-    expectAccountedFor(h.db(), 'shield', 201, YESTERDAY);
+    await expectAccountedFor(await h.reader(), 'shield', 201, YESTERDAY);
   });
 });
 
@@ -117,8 +117,8 @@ describe('answers that are not what was asked for', () => {
         { source: 'origin', zone: 101, day: YESTERDAY },
       ]);
       expect(outcomes.map((o) => o.result?.outcome)).toEqual(['complete', 'complete']);
-      expectAccountedFor(h.db(), 'shield', 201, YESTERDAY);
-      expectAccountedFor(h.db(), 'origin', 101, YESTERDAY);
+      await expectAccountedFor(await h.reader(), 'shield', 201, YESTERDAY);
+      await expectAccountedFor(await h.reader(), 'origin', 101, YESTERDAY);
     },
   );
 

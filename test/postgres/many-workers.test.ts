@@ -10,12 +10,12 @@ import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { SimSource } from '../../src/simulator/index.js';
 import { toApiDate, type Day } from '../../src/time/utc-day.js';
-import type { DayRef } from '../fault/lib/archive-check.js';
+import { archiveProblems, ledgerSettled, type DayRef } from '../fault/lib/archive-check.js';
 import { clearOfMidnight, pastDays } from '../fault/lib/clock.js';
 import { countingProxy, type CountingProxy } from '../fault/lib/counting-proxy.js';
 import { Scene, type CliRun } from '../fault/lib/scene.js';
 import { waitFor, within } from '../fault/lib/wait.js';
-import { pgArchiveProblems, pgLedgerSettled } from './support/archive-check.js';
+import { postgresReader, type ArchiveReader } from '../support/archive-reader.js';
 import { createTestDatabase, testServer, type TestDatabase } from './support/server.js';
 
 const server = await testServer();
@@ -32,7 +32,9 @@ let scene: Scene | undefined;
 let proxy: CountingProxy | undefined;
 let db: TestDatabase | undefined;
 let client: pg.Client | undefined;
+let reader: ArchiveReader | undefined;
 afterAll(async () => {
+  await reader?.close();
   await client?.end();
   await proxy?.close();
   await scene?.close();
@@ -105,9 +107,11 @@ if (server === null) {
       client = new pg.Client({ connectionString: db.url });
       await client.connect();
       const c = client;
+      reader = await postgresReader(db.url);
+      const archive = reader;
       const days = pastDays(s.now(), 2);
       const settled = async (refs: DayRef[], what: string, workers: CliRun[]) =>
-        waitFor(what, async () => ((await pgLedgerSettled(c, refs)) ? true : undefined), {
+        waitFor(what, async () => ((await ledgerSettled(archive, refs)) ? true : undefined), {
           timeoutMs: 45_000,
           everyMs: 250,
         }).catch(async (err: unknown) => {
@@ -131,7 +135,7 @@ if (server === null) {
       const first = refsOf(FIRST, days);
       const round1 = startAll();
       await settled(first, 'three workers to archive the past days', round1);
-      expect(await pgArchiveProblems(c, s.sim, first, s.now())).toEqual([]);
+      expect(await archiveProblems(archive, s.sim, first, { at: s.now() })).toEqual([]);
       const ended1 = await stop(round1);
       ended1.forEach((r, i) => {
         expect(r, `worker ${i + 1} stopped within 30 s of SIGINT`).toBeDefined();
@@ -204,7 +208,7 @@ if (server === null) {
       expect(takenAt).toBeGreaterThanOrEqual(until);
       const survivors = round2.filter((w) => w !== victim);
       await settled(second, 'the two other workers to finish the dead one’s work', survivors);
-      expect(await pgArchiveProblems(c, s.sim, second, s.now())).toEqual([]);
+      expect(await archiveProblems(archive, s.sim, second, { at: s.now() })).toEqual([]);
       const ended2 = await stop(survivors);
       ended2.forEach((r, i) => {
         expect(r, `survivor ${i + 1} stopped within 30 s of SIGINT`).toBeDefined();

@@ -5,6 +5,8 @@ import pg from 'pg';
 import { openDatabase } from '../../src/store/sqlite/database.js';
 
 export interface ArchiveReader {
+  /** Which store holds the archive: the few checks that differ (integrity, catalogs) look here. */
+  readonly store: 'sqlite' | 'postgres';
   all<T = Record<string, unknown>>(sql: string, ...params: unknown[]): Promise<T[]>;
   /** The first column of the first row (null when there is none). */
   value(sql: string, ...params: unknown[]): Promise<unknown>;
@@ -15,6 +17,7 @@ export interface ArchiveReader {
 export function sqliteReader(path: string): ArchiveReader {
   const db = openDatabase(path, { readonly: true });
   return {
+    store: 'sqlite',
     all: <T>(sql: string, ...params: unknown[]) => Promise.resolve(db.prepare(sql).all(...params) as T[]),
     value: (sql, ...params) =>
       Promise.resolve(
@@ -51,6 +54,7 @@ export async function postgresReader(url: string): Promise<ArchiveReader> {
   const all = async <T>(sql: string, ...params: unknown[]): Promise<T[]> =>
     (await client.query(dollars(sql), params)).rows as T[];
   return {
+    store: 'postgres',
     all,
     async value(sql, ...params) {
       const { rows, fields } = await client.query(dollars(sql), params);
@@ -59,4 +63,12 @@ export async function postgresReader(url: string): Promise<ArchiveReader> {
     },
     close: () => client.end(),
   };
+}
+
+/** Where an archive lives: a SQLite file, or a PostgreSQL database. */
+export type ArchiveLocation = { store: 'sqlite'; path: string } | { store: 'postgres'; url: string };
+
+/** A reader of the archive at `at`. */
+export async function openReader(at: ArchiveLocation): Promise<ArchiveReader> {
+  return at.store === 'sqlite' ? sqliteReader(at.path) : postgresReader(at.url);
 }

@@ -1,10 +1,14 @@
 // Compares an archive with what the simulator served (its oracle) and with itself: every keyable entry a
 // row, every unkeyable one in quarantine, nothing else; the ledger's totals equal the rows; the hourly
-// rollups count every row once; SQLite finds the file sound. Returns the problems as text (an empty list
-// when the archive is exact), so the soak script can print them and a test can assert on them.
+// rollups count every row once; the store finds its files sound (integrity.ts). Returns the problems as
+// text (an empty list when the archive is exact), so the soak script can print them and a test can assert
+// on them. One implementation for both stores: plain SQL through an ArchiveReader (SQLite or PostgreSQL).
 import type { SimEntry, SimSource } from '../../../src/simulator/index.js';
-import type { Db } from '../../../src/store/sqlite/database.js';
 import type { Day } from '../../../src/time/utc-day.js';
+import type { ArchiveReader } from '../../support/archive-reader.js';
+import { integrityProblems } from './integrity.js';
+import { notCreatedYet } from './progress.js';
+import { sample } from './sample.js';
 
 export interface DayRef {
   source: SimSource;
@@ -56,11 +60,6 @@ function minus(a: readonly string[], b: readonly string[]): string[] {
   return out;
 }
 
-export function sample(values: readonly string[]): string {
-  const shown = values.slice(0, 3).map((v) => (v.length > 120 ? `${v.slice(0, 120)}…` : v));
-  return `${shown.join('; ')}${values.length > 3 ? `; … ${values.length - 3} more` : ''}`;
-}
-
 /** Problems of one list against what it should hold. */
 export function compare(what: string, got: string[], want: string[], mode: 'exact' | 'subset'): string[] {
   const extra = minus(got, want);
@@ -74,17 +73,27 @@ export function compare(what: string, got: string[], want: string[], mode: 'exac
 export const canonical = (raw: string) => JSON.stringify(JSON.parse(raw));
 
 /** Checks one zone-day against the oracle, and its ledger row against the tables. */
-export function checkDay(db: Db, oracle: Oracle, ref: DayRef, opts: DayCheckOptions): DayCheck {
+export async function checkDay(
+  db: ArchiveReader,
+  oracle: Oracle,
+  ref: DayRef,
+  opts: DayCheckOptions,
+): Promise<DayCheck> {
   const { source, zone, day } = ref;
   const mode = opts.mode ?? 'exact';
   const { table, zone: zoneCol } = TABLES[source];
   const served = oracle.entries(source, zone, day, opts.at);
-  const rows = db
-    .prepare(`SELECT log_id, timestamp, log FROM ${table} WHERE ${zoneCol} = ? AND log_date = ?`)
-    .all(zone, day) as Array<{ log_id: string; timestamp: number; log: string | null }>;
-  const quarantined = db
-    .prepare('SELECT raw, reason FROM quarantined_entries WHERE source = ? AND zone_id = ? AND log_date = ?')
-    .all(source, zone, day) as Array<{ raw: string; reason: string }>;
+  const rows = await db.all<{ log_id: string; timestamp: number; log: string | null }>(
+    `SELECT log_id, timestamp, log FROM ${table} WHERE ${zoneCol} = ? AND log_date = ?`,
+    zone,
+    day,
+  );
+  const quarantined = await db.all<{ raw: string; reason: string }>(
+    'SELECT raw, reason FROM quarantined_entries WHERE source = ? AND zone_id = ? AND log_date = ?',
+    source,
+    zone,
+    day,
+  );
   const keyOf = (ts: unknown, id: unknown, log: unknown) => JSON.stringify([ts, id, log ?? null]);
   const problems = [
     ...compare(
@@ -104,17 +113,12 @@ export function checkDay(db: Db, oracle: Oracle, ref: DayRef, opts: DayCheckOpti
   if (badReasons.length > 0) {
     problems.push(`quarantine reasons that name no cause: ${sample(badReasons.map((q) => q.reason))}`);
   }
-  const ledger = db
-    .prepare('SELECT * FROM ingest_ledger WHERE source = ? AND zone_id = ? AND log_date = ?')
-    .get(source, zone, day) as
-    | {
-        state: string;
-        entries: number;
-        quarantined: number;
-        archived_entries: number;
-        quarantined_entries: number;
-      }
-    | undefined;
+  const [ledger] = await db.all<{ entries: number; quarantined: number }>(
+    'SELECT entries, quarantined FROM ingest_ledger WHERE source = ? AND zone_id = ? AND log_date = ?',
+    source,
+    zone,
+    day,
+  );
   if (!ledger) {
     if (rows.length + quarantined.length > 0 || mode === 'exact') problems.push('no ledger row');
   } else if (opts.wholePass) {
@@ -133,68 +137,81 @@ export function checkDay(db: Db, oracle: Oracle, ref: DayRef, opts: DayCheckOpti
   };
 }
 
-/**
- * What holds for any archive, whatever happened to it: every ledger row's totals equal the rows of its
- * zone-day, every zone's hourly rollup counts each of its rows once, and `PRAGMA integrity_check` is ok.
- */
+/** `source zone day` → the ledger's state and lease owner, of every row; empty before the schema exists. */
+async function ledgerStates(
+  db: ArchiveReader,
+): Promise<Map<string, { state: string; lease_owner: string | null }>> {
+  const rows = await db
+    .all<{ source: string; zone_id: number; log_date: string; state: string; lease_owner: string | null }>(
+      'SELECT source, zone_id, log_date, state, lease_owner FROM ingest_ledger',
+    )
+    .catch((err: unknown) => {
+      if (notCreatedYet(err)) return [];
+      throw err;
+    });
+  return new Map(rows.map((r) => [`${r.source} ${r.zone_id} ${r.log_date}`, r]));
+}
+
+const nameOf = (d: DayRef) => `${d.source} ${d.zone} ${d.day}`;
+
 /**
  * Cheap: every day of `days` is `complete` in the ledger and leased to no one. A poll waits for this before
  * comparing the archive with the oracle: that comparison builds every served entry, and run every few
  * hundred ms it starves the simulator, which answers from the test's own process.
  */
-export function ledgerSettled(db: Db, days: readonly DayRef[]): boolean {
-  const stmt = db.prepare(
-    'SELECT state, lease_owner FROM ingest_ledger WHERE source = ? AND zone_id = ? AND log_date = ?',
-  );
+export async function ledgerSettled(db: ArchiveReader, days: readonly DayRef[]): Promise<boolean> {
+  const states = await ledgerStates(db);
   return days.every((d) => {
-    const row = stmt.get(d.source, d.zone, d.day) as
-      { state: string; lease_owner: string | null } | undefined;
+    const row = states.get(nameOf(d));
     return row?.state === 'complete' && row.lease_owner === null;
   });
 }
 
-export function invariantProblems(db: Db): string[] {
-  const problems: string[] = [];
-  const integrity = db.prepare('PRAGMA integrity_check').pluck().all() as string[];
-  if (integrity.join() !== 'ok') problems.push(`integrity_check: ${sample(integrity)}`);
-  const ledger = db
-    .prepare('SELECT source, zone_id, log_date, archived_entries, quarantined_entries FROM ingest_ledger')
-    .all() as Array<{
-    source: SimSource;
-    zone_id: number;
-    log_date: string;
-    archived_entries: number;
-    quarantined_entries: number;
-  }>;
-  for (const l of ledger) {
-    const { table, zone } = TABLES[l.source];
-    const rows = db
-      .prepare(`SELECT count(*) FROM ${table} WHERE ${zone} = ? AND log_date = ?`)
-      .pluck()
-      .get(l.zone_id, l.log_date) as number;
-    const quarantined = db
-      .prepare('SELECT count(*) FROM quarantined_entries WHERE source = ? AND zone_id = ? AND log_date = ?')
-      .pluck()
-      .get(l.source, l.zone_id, l.log_date) as number;
-    const at = `${l.source} ${l.zone_id} ${l.log_date}`;
-    if (l.archived_entries !== rows)
-      problems.push(`${at}: ledger archived_entries ${l.archived_entries}, rows ${rows}`);
-    if (l.quarantined_entries !== quarantined) {
-      problems.push(
-        `${at}: ledger quarantined_entries ${l.quarantined_entries}, quarantined rows ${quarantined}`,
-      );
-    }
-  }
+/**
+ * What holds for any archive, whatever happened to it: every ledger row's totals equal the rows of its
+ * zone-day, every zone's hourly rollup counts each of its rows once, and the store finds the archive sound
+ * (integrity.ts).
+ */
+export async function invariantProblems(db: ArchiveReader): Promise<string[]> {
+  const problems = await integrityProblems(db);
   for (const source of ['origin', 'shield'] as const) {
     const { table, zone, hourly } = TABLES[source];
-    const mismatched = db
-      .prepare(
-        `SELECT r.z AS zone, r.n AS rows, coalesce(h.n, 0) AS counted
-         FROM (SELECT ${zone} AS z, count(*) AS n FROM ${table} GROUP BY ${zone}) r
-         LEFT JOIN (SELECT ${zone} AS z, sum(count) AS n FROM ${hourly} GROUP BY ${zone}) h ON h.z = r.z
-         WHERE r.n != coalesce(h.n, 0)`,
-      )
-      .all() as Array<{ zone: number; rows: number; counted: number }>;
+    const ledger = await db.all<{ zone_id: number; log_date: string; archived: number; rows: number }>(
+      `SELECT l.zone_id, l.log_date, l.archived_entries AS archived, coalesce(r.n, 0) AS rows
+       FROM ingest_ledger l
+       LEFT JOIN (SELECT ${zone} AS z, log_date AS d, count(*) AS n FROM ${table} GROUP BY ${zone}, log_date) r
+         ON r.z = l.zone_id AND r.d = l.log_date
+       WHERE l.source = ? AND l.archived_entries != coalesce(r.n, 0)
+       ORDER BY 1, 2`,
+      source,
+    );
+    for (const l of ledger) {
+      problems.push(
+        `${source} ${l.zone_id} ${l.log_date}: ledger archived_entries ${l.archived}, rows ${l.rows}`,
+      );
+    }
+    const quarantine = await db.all<{ zone_id: number; log_date: string; counted: number; held: number }>(
+      `SELECT l.zone_id, l.log_date, l.quarantined_entries AS counted, coalesce(q.n, 0) AS held
+       FROM ingest_ledger l
+       LEFT JOIN (SELECT zone_id AS z, log_date AS d, count(*) AS n FROM quarantined_entries
+                  WHERE source = ? GROUP BY zone_id, log_date) q ON q.z = l.zone_id AND q.d = l.log_date
+       WHERE l.source = ? AND l.quarantined_entries != coalesce(q.n, 0)
+       ORDER BY 1, 2`,
+      source,
+      source,
+    );
+    for (const q of quarantine) {
+      problems.push(
+        `${source} ${q.zone_id} ${q.log_date}: ledger quarantined_entries ${q.counted}, quarantined rows ${q.held}`,
+      );
+    }
+    const mismatched = await db.all<{ zone: number; rows: number; counted: number }>(
+      `SELECT r.z AS zone, r.n AS rows, coalesce(h.n, 0) AS counted
+       FROM (SELECT ${zone} AS z, count(*) AS n FROM ${table} GROUP BY ${zone}) r
+       LEFT JOIN (SELECT ${zone} AS z, sum(count) AS n FROM ${hourly} GROUP BY ${zone}) h ON h.z = r.z
+       WHERE r.n != coalesce(h.n, 0)
+       ORDER BY 1`,
+    );
     for (const m of mismatched) {
       problems.push(`${source} ${m.zone}: ${m.rows} rows, the hourly rollup counts ${m.counted}`);
     }
@@ -203,28 +220,32 @@ export function invariantProblems(db: Db): string[] {
 }
 
 /** Every day checked against the oracle, then the invariants. */
-export function archiveProblems(
-  db: Db,
+export async function archiveProblems(
+  db: ArchiveReader,
   oracle: Oracle,
   days: readonly DayRef[],
   opts: DayCheckOptions,
-): string[] {
-  return [...days.flatMap((d) => checkDay(db, oracle, d, opts).problems), ...invariantProblems(db)];
+): Promise<string[]> {
+  const problems: string[] = [];
+  for (const d of days) problems.push(...(await checkDay(db, oracle, d, opts)).problems);
+  return [...problems, ...(await invariantProblems(db))];
 }
 
 /**
  * What an archive may hold after any failure: nothing that was not served, a day the ledger calls
  * `complete` whole, and the invariants. (A day that is not complete may lack entries: it says so.)
  */
-export function claimProblems(db: Db, oracle: Oracle, days: readonly DayRef[], at: number): string[] {
-  const stateOf = db.prepare(
-    'SELECT state FROM ingest_ledger WHERE source = ? AND zone_id = ? AND log_date = ?',
-  );
-  return [
-    ...days.flatMap((d) => {
-      const state = stateOf.pluck().get(d.source, d.zone, d.day) as string | undefined;
-      return checkDay(db, oracle, d, { at, mode: state === 'complete' ? 'exact' : 'subset' }).problems;
-    }),
-    ...invariantProblems(db),
-  ];
+export async function claimProblems(
+  db: ArchiveReader,
+  oracle: Oracle,
+  days: readonly DayRef[],
+  at: number,
+): Promise<string[]> {
+  const states = await ledgerStates(db);
+  const problems: string[] = [];
+  for (const d of days) {
+    const mode = states.get(nameOf(d))?.state === 'complete' ? 'exact' : 'subset';
+    problems.push(...(await checkDay(db, oracle, d, { at, mode })).problems);
+  }
+  return [...problems, ...(await invariantProblems(db))];
 }

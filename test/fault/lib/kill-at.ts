@@ -27,16 +27,16 @@ export async function signalAtRandom(
   const { rng, probe } = opts;
   let exited = false;
   void run.done.then(() => (exited = true));
-  const before = probe.entries();
+  const before = await probe.entries();
   if (rng.chance(opts.earlyChance ?? 0.2)) await sleep(rng.int(0, 1500));
   else {
     const target = before + rng.int(1, opts.maxPages ?? 4) * opts.pageSize;
     const latest = Date.now() + rng.int(2000, 8000);
-    while (!exited && probe.entries() < target && Date.now() < latest) await sleep(10);
+    while (!exited && (await probe.entries()) < target && Date.now() < latest) await sleep(10);
     await sleep(rng.int(0, 30));
   }
   if (exited) return { exitedFirst: true, midIngest: false, sentAt: Date.now() };
-  const midIngest = probe.entries() > before;
+  const midIngest = (await probe.entries()) > before;
   run.child.kill(signal);
   return { exitedFirst: false, midIngest, sentAt: Date.now() };
 }

@@ -1,44 +1,49 @@
 // How far an archive has got, read from outside while a CLI child writes it: the rows and quarantined
-// entries stored so far. Only "not there yet" is taken for zero; any other database error is thrown.
+// entries stored so far, on either store. Only "not there yet" is taken for zero; any other database error
+// is thrown.
 import { existsSync } from 'node:fs';
-import { openDatabase, type Db } from '../../../src/store/sqlite/database.js';
+import { openReader, type ArchiveLocation, type ArchiveReader } from '../../support/archive-reader.js';
 
-/** True for the errors of an archive that a starting process has not created yet. */
+/** PostgreSQL's undefined_table: the archive's database exists, its schema does not yet. */
+const UNDEFINED_TABLE = '42P01';
+
+/** True for the errors of an archive that a starting process has not created yet (SQLite or PostgreSQL). */
 export function notCreatedYet(err: unknown): boolean {
+  if ((err as { code?: unknown } | null)?.code === UNDEFINED_TABLE) return true;
   const message = err instanceof Error ? err.message : String(err);
   return /no such table|unable to open database file|SQLITE_CANTOPEN/.test(message);
 }
 
 export class ProgressProbe {
-  private db: Db | undefined;
+  private reader: ArchiveReader | undefined;
 
-  constructor(private readonly path: string) {}
+  constructor(private readonly at: ArchiveLocation) {}
 
   /** Entries stored so far (rows and quarantined), 0 before the archive and its tables exist. */
-  entries(): number {
+  async entries(): Promise<number> {
     try {
-      if (!this.db) {
-        if (!existsSync(this.path)) return 0;
-        this.db = openDatabase(this.path, { readonly: true });
+      if (!this.reader) {
+        if (this.at.store === 'sqlite' && !existsSync(this.at.path)) return 0;
+        this.reader = await openReader(this.at);
       }
-      return this.db
-        .prepare(
-          `SELECT (SELECT count(*) FROM origin_error_logs) + (SELECT count(*) FROM shield_event_logs)
-                + (SELECT count(*) FROM quarantined_entries)`,
-        )
-        .pluck()
-        .get() as number;
+      const n = await this.reader.value(
+        `SELECT (SELECT count(*) FROM origin_error_logs) + (SELECT count(*) FROM shield_event_logs)
+              + (SELECT count(*) FROM quarantined_entries)`,
+      );
+      return Number(n);
     } catch (err) {
       if (notCreatedYet(err)) {
-        this.close(); // opened before the schema: open again next time
+        // SQLite: opened before the schema, open again next time. PostgreSQL: the connection is fine.
+        if (this.at.store === 'sqlite') await this.close();
         return 0;
       }
       throw err;
     }
   }
 
-  close(): void {
-    this.db?.close();
-    this.db = undefined;
+  async close(): Promise<void> {
+    const reader = this.reader;
+    this.reader = undefined;
+    await reader?.close();
   }
 }

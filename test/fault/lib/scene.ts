@@ -1,17 +1,20 @@
 // One scenario's world: the API simulator in this process (its oracle at hand), a private redis-server,
-// a temp folder with the archive, and the built CLI in child processes as a user runs it. Every child's
-// output is kept for the secrets scan; close() kills what still runs and removes everything.
-import { chownSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+// a temp folder, the archive (a SQLite file there, or a PostgreSQL database of its own: scene-database.ts),
+// and the built CLI in child processes as a user runs it. Every child's output is kept for the secrets
+// scan; close() kills what still runs and removes everything.
+import { chownSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ConfigInput } from '../../../src/config/index.js';
 import { Simulator, type SimulatorOptions, type SimUrls } from '../../../src/simulator/index.js';
-import { openDatabase, type Db } from '../../../src/store/sqlite/database.js';
+import { openReader, type ArchiveLocation, type ArchiveReader } from '../../support/archive-reader.js';
 import { startCli, writeConfig, type CliResult, type StartedCli } from '../../support/cli.js';
 import { simulatorNow, type ClockMode } from './clock.js';
 import { RedisProcess } from './redis-process.js';
+import { openSceneDatabase, type SceneDatabase, type StoreName } from './scene-database.js';
 import { makeSecrets, SecretScan } from './secrets.js';
 import { rngFor } from './seeded.js';
+import { scanTables } from './table-scan.js';
 
 export interface SceneOptions {
   /** Names the temp folder and the secrets' generator. */
@@ -24,6 +27,11 @@ export interface SceneOptions {
   archiveDir?: string;
   /** Run the CLI as this user (a root test run, so that file permissions bind it). */
   user?: { uid: number; gid: number };
+  /**
+   * The archive's store: a SQLite file, or a fresh PostgreSQL database through EDGELOG_TEST_DATABASE_URL
+   * that the CLI children reach by EDGELOG_DATABASE_URL. @defaultValue 'sqlite'
+   */
+  store?: StoreName;
 }
 
 export interface CliRun extends StartedCli {
@@ -33,11 +41,12 @@ export interface CliRun extends StartedCli {
 const CONFIG_FILE = 'edgelog.config.json';
 
 export class Scene {
+  /** The SQLite archive's path (on PostgreSQL, where no file may appear). */
   readonly dbPath: string;
   /** Every finished child's output. */
   readonly outputs: CliResult[] = [];
   private readonly running = new Set<CliRun>();
-  private readonly dbs: Db[] = [];
+  private readonly readers: ArchiveReader[] = [];
   private configPath: string | undefined;
 
   private constructor(
@@ -50,8 +59,18 @@ export class Scene {
     readonly redis: RedisProcess,
     /** The access key (the simulator's), the webhook secret and the Slack URL's token of this scene. */
     readonly secrets: ReturnType<typeof makeSecrets>,
+    private readonly database: SceneDatabase,
   ) {
-    this.dbPath = join(opts.archiveDir ?? join(dir, 'archive'), 'edgelog.db');
+    this.dbPath = archivePath(opts, dir);
+  }
+
+  /** Where the archive is: the SQLite file, or the PostgreSQL database. */
+  get archive(): ArchiveLocation {
+    return this.database.location;
+  }
+
+  get store(): StoreName {
+    return this.database.location.store;
   }
 
   static async open(opts: SceneOptions): Promise<Scene> {
@@ -64,10 +83,13 @@ export class Scene {
       now,
       accessKey: secrets.accessKey,
     });
+    let database: SceneDatabase | undefined;
+    let redis: RedisProcess | undefined;
     try {
       const urls = await sim.listen();
-      const redis = await RedisProcess.start(join(dir, 'redis'));
-      const scene = new Scene(opts, now, dir, sim, urls, redis, secrets);
+      database = await openSceneDatabase(opts.store ?? 'sqlite', archivePath(opts, dir), secrets.dbPassword);
+      redis = await RedisProcess.start(join(dir, 'redis'));
+      const scene = new Scene(opts, now, dir, sim, urls, redis, secrets, database);
       mkdirSync(join(dir, 'archive'), { recursive: true });
       if (opts.user) {
         for (const d of [dir, join(dir, 'archive'), opts.archiveDir ?? dir]) {
@@ -76,6 +98,8 @@ export class Scene {
       }
       return scene;
     } catch (err) {
+      await redis?.stop();
+      await database?.drop();
       await sim.close();
       rmSync(dir, { recursive: true, force: true });
       throw err;
@@ -112,7 +136,10 @@ export class Scene {
     };
   }
 
-  /** Starts `edgelog --config <scene config> …args`; the access key comes from the environment. */
+  /**
+   * Starts `edgelog --config <scene config> …args`; the access key comes from the environment, and so does
+   * a PostgreSQL archive's URL (with its password), as a user would keep them.
+   */
   start(
     args: string[],
     opts: { accessKey?: string; fileSizeBlocks?: number; env?: NodeJS.ProcessEnv } = {},
@@ -120,7 +147,11 @@ export class Scene {
     const config = this.configPath ?? this.writeConfig();
     const started = startCli(['--config', config, ...args], {
       cwd: this.dir,
-      env: { ...opts.env, EDGELOG_ACCESS_KEY: opts.accessKey ?? this.secrets.accessKey },
+      env: {
+        ...(this.archive.store === 'postgres' ? { EDGELOG_DATABASE_URL: this.archive.url } : {}),
+        ...opts.env,
+        EDGELOG_ACCESS_KEY: opts.accessKey ?? this.secrets.accessKey,
+      },
       ...(this.opts.user ?? {}),
       ...(opts.fileSizeBlocks !== undefined ? { fileSizeBlocks: opts.fileSizeBlocks } : {}),
     });
@@ -138,25 +169,30 @@ export class Scene {
     return this.start(args, opts).done;
   }
 
-  /** A read-only connection to the archive (closed by close()). */
-  db(): Db {
-    const db = openDatabase(this.dbPath, { readonly: true });
-    this.dbs.push(db);
-    return db;
+  /** A connection to the archive, SQLite (read-only) or PostgreSQL (closed by closeReaders() or close()). */
+  async reader(): Promise<ArchiveReader> {
+    const reader = await openReader(this.archive);
+    this.readers.push(reader);
+    return reader;
   }
 
-  /** Closes the connections db() opened. */
-  closeDbs(): void {
-    for (const db of this.dbs.splice(0)) db.close();
+  /** Closes the connections reader() opened. */
+  async closeReaders(): Promise<void> {
+    for (const reader of this.readers.splice(0)) await reader.close();
   }
 
-  /** Scans every output so far, the scene's files and everything in Redis for the secrets. */
+  /**
+   * Scans every output so far, the scene's files, everything in Redis and, on PostgreSQL, every table of
+   * the archive for the secrets (and the database password).
+   */
   async scanSecrets(extra: Array<{ name: string; value: string }> = []): Promise<SecretScan> {
     const { accessKey, hookSecret, slackToken } = this.secrets;
+    const { password } = this.database;
     const scan = new SecretScan([
       { name: 'the access key', value: accessKey },
       { name: 'the webhook secret', value: hookSecret },
       { name: 'the Slack URL token', value: slackToken },
+      ...(password !== undefined ? [{ name: 'the database password', value: password }] : []),
       ...extra,
     ]);
     this.outputs.forEach((o, i) => {
@@ -166,15 +202,31 @@ export class Scene {
     await this.redis.dump().catch(() => undefined); // a server killed for good has nothing more to say
     scan.files(this.dir, (name) => name === CONFIG_FILE);
     if (this.opts.archiveDir) scan.files(this.opts.archiveDir, () => false);
+    if (this.archive.store === 'postgres') {
+      const reader = await openReader(this.archive);
+      try {
+        await scanTables(scan, reader);
+      } finally {
+        await reader.close();
+      }
+    }
     return scan;
   }
 
   async close(): Promise<void> {
     for (const run of this.running) run.child.kill('SIGKILL');
     await Promise.all([...this.running].map((r) => r.done));
-    this.closeDbs();
+    await this.closeReaders();
     await this.sim.close();
     await this.redis.stop();
+    // On PostgreSQL, nothing may have been written to the SQLite file: the archive went where it was told.
+    const strayFile = this.archive.store === 'postgres' && existsSync(this.dbPath);
     rmSync(this.dir, { recursive: true, force: true });
+    await this.database.drop();
+    if (strayFile) throw new Error(`a PostgreSQL scene found a SQLite archive at ${this.dbPath}`);
   }
+}
+
+function archivePath(opts: SceneOptions, dir: string): string {
+  return join(opts.archiveDir ?? join(dir, 'archive'), 'edgelog.db');
 }

@@ -9,10 +9,24 @@ export interface Secret {
   value: string;
 }
 
+export interface SceneSecrets {
+  accessKey: string;
+  hookSecret: string;
+  slackToken: string;
+  /** The password in a PostgreSQL archive's URL (a server on trust ignores it). */
+  dbPassword: string;
+}
+
 /** Secrets made from the scenario's generator: distinctive, so that a hit cannot be a coincidence. */
-export function makeSecrets(rng: Rng): { accessKey: string; hookSecret: string; slackToken: string } {
+export function makeSecrets(rng: Rng): SceneSecrets {
   const hex = () => rng.next().toString(16).padStart(8, '0') + rng.next().toString(16).padStart(8, '0');
-  return { accessKey: `ak-${hex()}`, hookSecret: `hs-${hex()}`, slackToken: `sl-${hex()}` };
+  // Drawn in this order so that the first three stay what they were before dbPassword was added.
+  return {
+    accessKey: `ak-${hex()}`,
+    hookSecret: `hs-${hex()}`,
+    slackToken: `sl-${hex()}`,
+    dbPassword: `pw-${hex()}`,
+  };
 }
 
 export class SecretScan {
@@ -23,15 +37,27 @@ export class SecretScan {
 
   constructor(private readonly secrets: readonly Secret[]) {}
 
+  /** Each secret in the forms a leak would take: as it is and percent-encoded. */
+  forms(): Array<{ name: string; form: string }> {
+    return this.secrets.flatMap((s) =>
+      [...new Set([s.value, encodeURIComponent(s.value)])].map((form) => ({ name: s.name, form })),
+    );
+  }
+
+  /** Counts `bytes` scanned at `where`, and each form found there (searched elsewhere: a database). */
+  record(where: string, bytes: number, found: ReadonlyArray<{ name: string }>): void {
+    this.scanned += bytes;
+    for (const f of found) this.findings.push(`${f.name} in ${where}`);
+  }
+
   /** Looks for each secret as it is and percent-encoded. */
   text(where: string, text: string | Buffer): void {
     const haystack = typeof text === 'string' ? text : text.toString('latin1');
-    this.scanned += haystack.length;
-    for (const s of this.secrets) {
-      for (const form of new Set([s.value, encodeURIComponent(s.value)])) {
-        if (haystack.includes(form)) this.findings.push(`${s.name} in ${where}`);
-      }
-    }
+    this.record(
+      where,
+      haystack.length,
+      this.forms().filter((f) => haystack.includes(f.form)),
+    );
   }
 
   /** Every file under `dir` except those `skip` names (the configuration, which holds them by design). */

@@ -81,7 +81,7 @@ export async function diskScenario(opts: DiskOptions): Promise<DiskReport> {
     recovered: false,
     checkpointWarnings: 0,
   };
-  const probe = new ProgressProbe(scene.dbPath);
+  const probe = new ProgressProbe(scene.archive);
   try {
     // One attempt per job: a full disk is retryable, and BullMQ's backoff would only make this slower.
     scene.writeConfig({
@@ -104,9 +104,9 @@ export async function diskScenario(opts: DiskOptions): Promise<DiskReport> {
     report.runs++;
     if (opts.variant === 'read-only') {
       const target = rng.int(2, 10) * 200;
-      while (probe.entries() < target) await sleep(10);
+      while ((await probe.entries()) < target) await sleep(10);
       setReadOnly(scene.dbPath, true);
-      report.notes.push(`archive made read-only after ${probe.entries()} entries were stored`);
+      report.notes.push(`archive made read-only after ${await probe.entries()} entries were stored`);
     }
     const first = await within(run.done, RUN_BOUND_MS);
     report.ended = first !== undefined;
@@ -133,9 +133,9 @@ export async function diskScenario(opts: DiskOptions): Promise<DiskReport> {
         ` (names the archive and the cause: ${report.clearMessage ? 'yes' : 'no'})`,
     );
 
-    probe.close();
-    const truth = [...claimProblems(scene.db(), scene.sim, refs, scene.now())];
-    scene.closeDbs();
+    await probe.close();
+    const truth = await claimProblems(await scene.reader(), scene.sim, refs, scene.now());
+    await scene.closeReaders();
     report.truthful = truth.length === 0;
     report.problems.push(...truth);
 
@@ -145,8 +145,8 @@ export async function diskScenario(opts: DiskOptions): Promise<DiskReport> {
     report.runs++;
     if (again?.code !== 0)
       report.problems.push(`the sync after making room failed: ${again?.stdout ?? 'it did not end'}`);
-    const exact = archiveProblems(scene.db(), scene.sim, refs, { at: scene.now() });
-    scene.closeDbs();
+    const exact = await archiveProblems(await scene.reader(), scene.sim, refs, { at: scene.now() });
+    await scene.closeReaders();
     report.recovered = again?.code === 0 && exact.length === 0;
     report.problems.push(...exact);
     report.faults += faultsFired(scene.sim.stats);
@@ -155,7 +155,7 @@ export async function diskScenario(opts: DiskOptions): Promise<DiskReport> {
     report.problems.push(...scan.findings);
     return report;
   } finally {
-    probe.close();
+    await probe.close();
     if (opts.variant === 'read-only' && existsSync(dirname(scene.dbPath))) setReadOnly(scene.dbPath, false);
     await scene.close();
     disk?.release();

@@ -1,6 +1,7 @@
 // Scenario 7: every simulator fault knob, in seeded random combinations, through `edgelog sync`: each day
 // ends retried to success or in a clear, permanent state that `edgelog status` shows, never a hang. The
 // API echoes the key in its error bodies, and some mixes send a wrong key: the secrets are scanned too.
+// On either store.
 import type { SyncDay, SyncSummary } from '../../../src/commands/sync.js';
 import { FAULT_KINDS } from '../../../src/simulator/index.js';
 import type { LedgerRow } from '../../../src/store/sqlite/ledger.repository.js';
@@ -8,6 +9,7 @@ import { addDays, type Day } from '../../../src/time/utc-day.js';
 import { startReceiver } from '../../support/receiver.js';
 import { checkDay, claimProblems, type DayRef } from '../lib/archive-check.js';
 import { pastDays } from '../lib/clock.js';
+import { integrityCheckName } from '../lib/integrity.js';
 import {
   describeMix,
   drawFaultMix,
@@ -17,6 +19,7 @@ import {
 } from '../lib/fault-mix.js';
 import { faultsFired, type ScenarioReport } from '../lib/report.js';
 import { Scene } from '../lib/scene.js';
+import type { StoreName } from '../lib/scene-database.js';
 import { rngFor } from '../lib/seeded.js';
 import { within } from '../lib/wait.js';
 
@@ -24,6 +27,8 @@ export interface FaultsOptions {
   seed: number;
   /** Random mixes to try. */
   mixes: number;
+  /** The archive's store. @defaultValue 'sqlite' */
+  store?: StoreName;
 }
 
 export interface FaultsReport extends ScenarioReport {
@@ -41,7 +46,7 @@ const ONE_LINE = /^[^\x00-\x1f\x7f\ufffd]+$/;
 
 export async function faultsScenario(opts: FaultsOptions): Promise<FaultsReport> {
   const report: FaultsReport = {
-    scenario: 'fault-knob-mixes',
+    scenario: (opts.store ?? 'sqlite') === 'sqlite' ? 'fault-knob-mixes' : `fault-knob-mixes-${opts.store}`,
     seed: opts.seed,
     runs: 0,
     kills: 0,
@@ -57,7 +62,7 @@ export async function faultsScenario(opts: FaultsOptions): Promise<FaultsReport>
   const offset = rngFor(opts.seed, 'faults', 'offset').int(0, FAULT_KINDS.length - 1);
   for (let i = 0; i < opts.mixes; i++) {
     const mix = drawFaultMix(rngFor(opts.seed, 'faults', i), FAULT_KINDS[(offset + i) % FAULT_KINDS.length]);
-    const problems = await tryMix(opts.seed, i, mix, report, fired);
+    const problems = await tryMix(opts.seed, i, mix, report, fired, opts.store ?? 'sqlite');
     report.problems.push(...problems.map((p) => `mix ${i + 1} [${describeMix(mix)}]: ${p}`));
   }
   report.kindsFired = [...fired].sort();
@@ -75,11 +80,13 @@ async function tryMix(
   mix: FaultMix,
   report: FaultsReport,
   fired: Set<string>,
+  store: StoreName,
 ): Promise<string[]> {
   const scene = await Scene.open({
     name: `faults-${index}`,
     seed: seed + index,
     clock: 'fixed',
+    store,
     sim: {
       pullZones: [101],
       shieldZones: [201],
@@ -132,7 +139,8 @@ async function tryMix(
     const status = await scene.run(['status', '--json']);
     report.runs++;
     const ledger = (JSON.parse(status.stdout) as { ledger: LedgerRow[] }).ledger;
-    const db = scene.db();
+    const db = await scene.reader();
+    if (index === 0) report.notes.push(`integrity check: ${await integrityCheckName(db)}`);
     for (const day of summary.results) {
       report.outcomes[day.outcome] = (report.outcomes[day.outcome] ?? 0) + 1;
       const verdict = expectedVerdict(mix, {
@@ -147,7 +155,7 @@ async function tryMix(
       problems.push(...judgeDay(day, verdict, shown).map((p) => `${at}: ${p}`));
       if (day.outcome === 'complete') {
         const ref: DayRef = { source: day.source, zone: day.zone, day: day.day as Day };
-        problems.push(...checkDay(db, scene.sim, ref, { at: scene.now() }).problems);
+        problems.push(...(await checkDay(db, scene.sim, ref, { at: scene.now() })).problems);
       }
     }
     const refs: DayRef[] = summary.results.map((d) => ({
@@ -155,8 +163,8 @@ async function tryMix(
       zone: d.zone,
       day: d.day as Day,
     }));
-    problems.push(...claimProblems(db, scene.sim, refs, scene.now()));
-    scene.closeDbs();
+    problems.push(...(await claimProblems(db, scene.sim, refs, scene.now())));
+    await scene.closeReaders();
     for (const [kind, n] of Object.entries(scene.sim.stats.faults)) if (n > 0) fired.add(kind);
     report.faults += faultsFired(scene.sim.stats);
     const scan = await scene.scanSecrets(wrongKey ? [{ name: 'the wrong access key', value: wrongKey }] : []);

@@ -1,14 +1,16 @@
 // Scenario 1: SIGKILL at random instants during one many-page, many-zone sync on an API with transient
 // faults, each kill followed by a restart into the same archive; then the archive equals the oracle
-// exactly, the ledger's totals equal the rows, and SQLite finds the file sound.
+// exactly, the ledger's totals equal the rows, and the store finds the archive sound. On either store.
 import type { SyncSummary } from '../../../src/commands/sync.js';
 import type { FaultSpec } from '../../../src/simulator/index.js';
 import { archiveProblems, type DayRef } from '../lib/archive-check.js';
 import { pastDays } from '../lib/clock.js';
+import { integrityCheckName } from '../lib/integrity.js';
 import { signalAtRandom } from '../lib/kill-at.js';
 import { ProgressProbe } from '../lib/progress.js';
 import { faultsFired, type ScenarioReport } from '../lib/report.js';
 import { Scene } from '../lib/scene.js';
+import type { StoreName } from '../lib/scene-database.js';
 import { rngFor } from '../lib/seeded.js';
 import { within } from '../lib/wait.js';
 
@@ -19,6 +21,8 @@ export interface KillsOptions {
   /** Per zone and day; Shield days come in pages of `pageSize`. */
   entriesPerDay: number;
   pageSize: number;
+  /** The archive's store. @defaultValue 'sqlite' */
+  store?: StoreName;
 }
 
 /** Transient faults only: every one of them is retried to success. */
@@ -33,10 +37,12 @@ const FINAL_RUN_MS = 180_000;
 
 export async function killsScenario(opts: KillsOptions): Promise<ScenarioReport> {
   const rng = rngFor(opts.seed, 'kills');
+  const store = opts.store ?? 'sqlite';
   const scene = await Scene.open({
     name: 'kills',
     seed: opts.seed,
     clock: 'fixed',
+    store,
     sim: {
       pullZones: [101, 102],
       shieldZones: [201, 202],
@@ -50,7 +56,7 @@ export async function killsScenario(opts: KillsOptions): Promise<ScenarioReport>
     },
   });
   const report: ScenarioReport = {
-    scenario: 'sigkill-resume',
+    scenario: store === 'sqlite' ? 'sigkill-resume' : `sigkill-resume-${store}`,
     seed: opts.seed,
     runs: 0,
     kills: 0,
@@ -59,7 +65,7 @@ export async function killsScenario(opts: KillsOptions): Promise<ScenarioReport>
     problems: [],
     notes: [],
   };
-  const probe = new ProgressProbe(scene.dbPath);
+  const probe = new ProgressProbe(scene.archive);
   try {
     scene.writeConfig({ log: { level: 'warn' } });
     const days = pastDays(scene.now(), 2);
@@ -99,9 +105,11 @@ export async function killsScenario(opts: KillsOptions): Promise<ScenarioReport>
         ...[101, 102].map((zone) => ({ source: 'origin' as const, zone, day })),
         ...[201, 202].map((zone) => ({ source: 'shield' as const, zone, day })),
       ]);
-      probe.close();
-      report.problems.push(...archiveProblems(scene.db(), scene.sim, refs, { at: scene.now() }));
-      scene.closeDbs();
+      await probe.close();
+      const reader = await scene.reader();
+      report.problems.push(...(await archiveProblems(reader, scene.sim, refs, { at: scene.now() })));
+      report.notes.unshift(`integrity check: ${await integrityCheckName(reader)}`);
+      await scene.closeReaders();
     }
     report.faults = faultsFired(scene.sim.stats);
     const scan = await scene.scanSecrets();
@@ -109,7 +117,7 @@ export async function killsScenario(opts: KillsOptions): Promise<ScenarioReport>
     report.problems.push(...scan.findings);
     return report;
   } finally {
-    probe.close();
+    await probe.close();
     await scene.close();
   }
 }

@@ -114,8 +114,10 @@ export async function longReaderScenario(opts: LongReaderOptions): Promise<LongR
       { source: 'shield', zone: 201, day: second },
       { source: 'shield', zone: 202, day: second },
     ];
-    report.problems.push(...archiveProblems(scene.db(), scene.sim, refs, { at: scene.now() }));
-    scene.closeDbs();
+    report.problems.push(
+      ...(await archiveProblems(await scene.reader(), scene.sim, refs, { at: scene.now() })),
+    );
+    await scene.closeReaders();
     const scan = await scene.scanSecrets();
     report.secretsScanned = scan.scanned;
     report.problems.push(...scan.findings);

@@ -69,7 +69,7 @@ export async function redisOutageScenario(opts: RedisOutageOptions): Promise<Red
     upcomingPerScheduler: {},
     stop: undefined,
   };
-  const probe = new ProgressProbe(scene.dbPath);
+  const probe = new ProgressProbe(scene.archive);
   try {
     scene.writeConfig({
       pullZones: [101],
@@ -91,12 +91,12 @@ export async function redisOutageScenario(opts: RedisOutageOptions): Promise<Red
     const target = rng.int(1, 4) * opts.pageSize;
     await waitFor(
       'the worker to store its first pages',
-      () => (probe.entries() >= target || exited ? true : undefined),
+      async () => ((await probe.entries()) >= target || exited ? true : undefined),
       {
         timeoutMs: 30_000,
       },
     );
-    const stored = probe.entries();
+    const stored = await probe.entries();
     await scene.redis.kill();
     report.kills++;
     report.faults++;
@@ -107,25 +107,28 @@ export async function redisOutageScenario(opts: RedisOutageOptions): Promise<Red
       `Redis killed after ${stored} entries were stored, down ${down} ms, restarted ${opts.restart}`,
     );
 
-    const settled = () => {
+    const settled = async () => {
       try {
-        return ledgerSettled(scene.db(), refs);
+        return await ledgerSettled(await scene.reader(), refs);
       } finally {
-        scene.closeDbs();
+        await scene.closeReaders();
       }
     };
-    const exact = () => {
-      const db = scene.db();
+    const exact = async () => {
+      const db = await scene.reader();
       try {
-        return refs.every((r) => checkDay(db, scene.sim, r, { at: scene.now() }).problems.length === 0);
+        for (const r of refs) {
+          if ((await checkDay(db, scene.sim, r, { at: scene.now() })).problems.length > 0) return false;
+        }
+        return true;
       } finally {
-        scene.closeDbs();
+        await scene.closeReaders();
       }
     };
     try {
       await waitFor(
         'the days before today to be complete in the ledger',
-        () => (settled() || exited ? true : undefined),
+        async () => ((await settled()) || exited ? true : undefined),
         {
           timeoutMs: recoverMs,
           everyMs: 250,
@@ -135,20 +138,19 @@ export async function redisOutageScenario(opts: RedisOutageOptions): Promise<Red
       if (!(err instanceof WaitTimeout)) throw err;
     }
     report.workerSurvived = !exited;
-    report.archiveExact = exact();
+    report.archiveExact = await exact();
     if (!report.workerSurvived)
       report.problems.push(`the worker exited: ${(await worker.done).stderr.slice(-800)}`);
     if (!report.archiveExact) {
       // What stands where: what is missing, the ledger, and what the worker warned about.
-      const db = scene.db();
-      report.problems.push(...refs.flatMap((r) => checkDay(db, scene.sim, r, { at: scene.now() }).problems));
-      const ledger = db
-        .prepare(
-          'SELECT source, zone_id, log_date, state, pages, archived_entries, lease_owner, next_token IS NOT NULL AS checkpoint, last_error FROM ingest_ledger',
-        )
-        .all();
+      const db = await scene.reader();
+      for (const r of refs)
+        report.problems.push(...(await checkDay(db, scene.sim, r, { at: scene.now() })).problems);
+      const ledger = await db.all(
+        'SELECT source, zone_id, log_date, state, pages, archived_entries, lease_owner, next_token IS NOT NULL AS checkpoint, last_error FROM ingest_ledger',
+      );
       report.problems.push(`ledger: ${JSON.stringify(ledger)}`);
-      scene.closeDbs();
+      await scene.closeReaders();
       const warned = worker
         .output()
         .stderr.split('\n')
@@ -172,16 +174,15 @@ export async function redisOutageScenario(opts: RedisOutageOptions): Promise<Red
       if (result?.code !== 0)
         report.problems.push(`the worker did not stop cleanly on SIGINT: ${JSON.stringify(report.stop)}`);
     }
-    const db = scene.db();
-    report.problems.push(...invariantProblems(db));
-    scene.closeDbs();
+    report.problems.push(...(await invariantProblems(await scene.reader())));
+    await scene.closeReaders();
     report.faults += faultsFired(scene.sim.stats);
     const scan = await scene.scanSecrets();
     report.secretsScanned = scan.scanned;
     report.problems.push(...scan.findings);
     return report;
   } finally {
-    probe.close();
+    await probe.close();
     await scene.close();
   }
 }

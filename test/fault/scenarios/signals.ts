@@ -57,7 +57,7 @@ export async function signalsScenario(opts: SignalsOptions): Promise<ScenarioRep
     problems: [],
     notes: [],
   };
-  const probe = new ProgressProbe(scene.dbPath);
+  const probe = new ProgressProbe(scene.archive);
   const exitTimes: number[] = [];
   try {
     scene.writeConfig({
@@ -128,30 +128,33 @@ export async function signalsScenario(opts: SignalsOptions): Promise<ScenarioRep
         `the final sync did not succeed (exit ${final?.code}): ${final?.stderr.slice(0, 500)}`,
       );
     }
-    probe.close();
+    await probe.close();
     const refs = (source: 'origin' | 'shield'): DayRef[] =>
       days.flatMap((day) => ZONES[source].map((zone) => ({ source, zone, day })));
-    const db = scene.db();
+    const db = await scene.reader();
     report.problems.push(
-      ...archiveProblems(db, scene.sim, [...refs('origin'), ...refs('shield')], { at: scene.now() }),
+      ...(await archiveProblems(db, scene.sim, [...refs('origin'), ...refs('shield')], { at: scene.now() })),
     );
     // Today still fills in: what the archive holds of it must have been served, nothing more.
     for (const [source, zones] of Object.entries(ZONES) as Array<['origin' | 'shield', number[]]>) {
       for (const zone of zones) {
-        report.problems.push(
-          ...checkDay(db, scene.sim, { source, zone, day: today }, { at: Date.now(), mode: 'subset' })
-            .problems,
+        const check = await checkDay(
+          db,
+          scene.sim,
+          { source, zone, day: today },
+          { at: Date.now(), mode: 'subset' },
         );
+        report.problems.push(...check.problems);
       }
     }
-    scene.closeDbs();
+    await scene.closeReaders();
     report.faults = faultsFired(scene.sim.stats);
     const scan = await scene.scanSecrets();
     report.secretsScanned = scan.scanned;
     report.problems.push(...scan.findings);
     return report;
   } finally {
-    probe.close();
+    await probe.close();
     await scene.close();
   }
 }

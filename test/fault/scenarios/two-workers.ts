@@ -63,15 +63,17 @@ export async function twoWorkersScenario(opts: TwoWorkersOptions): Promise<TwoWo
       ...ZONES.origin.map((zone) => ({ source: 'origin' as const, zone, day })),
       ...ZONES.shield.map((zone) => ({ source: 'shield' as const, zone, day })),
     ]);
-    const exact = () => {
+    const exact = async () => {
       try {
-        const db = scene.db();
-        if (!ledgerSettled(db, refs)) return undefined;
-        return archiveProblems(db, scene.sim, refs, { at: scene.now() }).length === 0 ? true : undefined;
+        const db = await scene.reader();
+        if (!(await ledgerSettled(db, refs))) return undefined;
+        return (await archiveProblems(db, scene.sim, refs, { at: scene.now() })).length === 0
+          ? true
+          : undefined;
       } catch {
         return undefined; // the archive is still being created
       } finally {
-        scene.closeDbs();
+        await scene.closeReaders();
       }
     };
     workers.push(scene.start(['run']), scene.start(['run']));
@@ -84,15 +86,13 @@ export async function twoWorkersScenario(opts: TwoWorkersOptions): Promise<TwoWo
     } catch (err) {
       if (!(err instanceof WaitTimeout)) throw err;
       // What stands where: the ledger, what is missing, and what the workers said.
-      const db = scene.db();
-      const ledger = db
-        .prepare(
-          'SELECT source, zone_id, log_date, state, pages, archived_entries, lease_owner, last_error FROM ingest_ledger',
-        )
-        .all();
+      const db = await scene.reader();
+      const ledger = await db.all(
+        'SELECT source, zone_id, log_date, state, pages, archived_entries, lease_owner, last_error FROM ingest_ledger',
+      );
       report.problems.push(`${err.message}; ledger: ${JSON.stringify(ledger)}`);
-      report.problems.push(...archiveProblems(db, scene.sim, refs, { at: scene.now() }).slice(0, 5));
-      scene.closeDbs();
+      report.problems.push(...(await archiveProblems(db, scene.sim, refs, { at: scene.now() })).slice(0, 5));
+      await scene.closeReaders();
       workers.forEach((w, i) => {
         const lines = w
           .output()
@@ -159,8 +159,10 @@ export async function twoWorkersScenario(opts: TwoWorkersOptions): Promise<TwoWo
         );
       }
     }
-    report.problems.push(...archiveProblems(scene.db(), scene.sim, refs, { at: scene.now() }));
-    scene.closeDbs();
+    report.problems.push(
+      ...(await archiveProblems(await scene.reader(), scene.sim, refs, { at: scene.now() })),
+    );
+    await scene.closeReaders();
     const scan = await scene.scanSecrets();
     report.secretsScanned = scan.scanned;
     report.problems.push(...scan.findings);

@@ -49,9 +49,10 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-/** Creates `edgelog_test_<random>` on the server. */
-export async function createTestDatabase(server: TestServer): Promise<TestDatabase> {
-  const name = `edgelog_test_${randomBytes(6).toString('hex')}`;
+/** Creates `<prefix>_<random>` on the server (`edgelog_test_…` by default). */
+export async function createTestDatabase(server: TestServer, prefix = 'edgelog_test'): Promise<TestDatabase> {
+  if (!/^[a-z_][a-z0-9_]*$/.test(prefix)) throw new RangeError(`not a plain database name prefix: ${prefix}`);
+  const name = `${prefix}_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: server.url });
   await admin.connect();
   try {
