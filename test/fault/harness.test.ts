@@ -200,6 +200,13 @@ describe('fault mixes', () => {
       mix({ faults: [{ kind: 'gzip', times: 1 }] }),
       { ...day, expired: true },
     ],
+    // Seed 399247, mix 9 of `npm run soak -- --only fault-mixes --mixes 14`: the 401 cut in half.
+    [
+      'an expired day, truncate',
+      'expired-or-failed',
+      mix({ faults: [{ kind: 'truncate', times: 1 }] }),
+      { ...day, expired: true },
+    ],
   ] as const)('%s: %s', (_label, verdict, m, d) => {
     expect(expectedVerdict(m, d)).toBe(verdict);
   });

@@ -23,6 +23,8 @@ const RETRIED: readonly FaultKind[] = [
 ];
 /** Kinds that make the API's paging break off: the day may end `incomplete`. */
 export const PAGING_BREAKERS: readonly FaultKind[] = ['loop', 'empty-more', 'more'];
+/** Kinds that leave a 401's body unreadable: the out-of-window answer is then not recognised. */
+const UNREADABLE_401: readonly FaultKind[] = ['gzip', 'truncate'];
 /** Kinds that cost seconds per firing: only ever bounded by `times`. */
 const SLOW: readonly FaultKind[] = ['slow', 'slow-body'];
 
@@ -101,9 +103,11 @@ export function expectedVerdict(
 ): Verdict {
   if (mix.wrongKey) return 'failed';
   if (day.unknownZone) return 'failed';
-  // A gzip-compressed 401 cannot be read (the client does not inflate): it is not known to be the
-  // window's answer, and fails as a refusal, clearly named.
-  if (day.expired) return mix.faults.some((f) => f.kind === 'gzip') ? 'expired-or-failed' : 'expired';
+  // A gzip-compressed 401 cannot be read (the client does not inflate), nor can a truncated one (half the
+  // JSON, with a Content-Length that matches, so nothing says it was cut): neither is known to be the
+  // window's answer, and a 401 is not retried, so the day fails as a refusal, clearly named.
+  if (day.expired)
+    return mix.faults.some((f) => UNREADABLE_401.includes(f.kind)) ? 'expired-or-failed' : 'expired';
   const operation = day.source === 'origin' ? 'originErrorLogs' : 'shieldEventLogs';
   const breaks = mix.faults.some(
     (f) =>
