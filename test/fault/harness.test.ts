@@ -110,7 +110,7 @@ describe('secret scan', () => {
   });
 });
 
-describePostgres('a scene on PostgreSQL', () => {
+describePostgres('a scene', () => {
   it('has a database of its own, checked with amcheck, every table of it scanned for the secrets, dropped at close', async () => {
     const scene = await Scene.open({
       name: 'pg-checks',
