@@ -37,7 +37,7 @@ const { values: opts } = parseArgs({
     'database-url': { type: 'string', default: DEFAULT_ADMIN_URL },
     'worker-rounds': { type: 'string', default: '2' },
     // PostgreSQL's worker-scaling runs: ms per request (see README "PostgreSQL" for why it differs).
-    'worker-latency': { type: 'string', default: '100' },
+    'worker-latency': { type: 'string', default: '400' },
   },
 });
 if (opts.store !== 'sqlite' && opts.store !== 'postgres')
