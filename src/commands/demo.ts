@@ -13,7 +13,11 @@ import { addDays, dayOf } from '../time/utc-day.js';
 import { commandContext, intArg, type GlobalOptions } from './shared.js';
 import { executeSync, syncPlan } from './sync.js';
 
-const SAMPLE_QUERIES: Array<{ title: string; sql: string }> = [
+/**
+ * The sample queries, written to run on both stores; where SQL differs (formatting an epoch in ms), a
+ * PostgreSQL twin. Every column not aggregated is grouped on, as PostgreSQL requires.
+ */
+const SAMPLE_QUERIES: Array<{ title: string; sql: string; postgres?: string }> = [
   {
     title: 'Origin errors by error code and status, all demo zones',
     sql: `SELECT error_code, status_code, count(*) AS errors
@@ -21,12 +25,16 @@ FROM origin_error_logs GROUP BY error_code, status_code ORDER BY errors DESC LIM
   },
   {
     title: 'Shield rules that matched most, with the share of critical events',
-    sql: `SELECT rule_id, message, count(*) AS events, round(100.0 * avg(severity = 'critical'), 1) AS pct_critical
+    sql: `SELECT rule_id, min(message) AS message, count(*) AS events,
+round(100.0 * sum(CASE WHEN severity = 'critical' THEN 1 ELSE 0 END) / count(*), 1) AS pct_critical
 FROM shield_event_logs GROUP BY rule_id ORDER BY events DESC LIMIT 5`,
   },
   {
     title: 'Origin 5xx per hour in zone 101, last 6 hours archived (from the hourly rollup)',
     sql: `SELECT strftime('%Y-%m-%d %H:00', hour / 1000, 'unixepoch') AS hour_utc, sum(count) AS errors_5xx
+FROM origin_hourly WHERE pull_zone_id = 101 AND status_code >= 500
+GROUP BY hour ORDER BY hour DESC LIMIT 6`,
+    postgres: `SELECT to_char(to_timestamp(hour / 1000) AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:00') AS hour_utc, sum(count) AS errors_5xx
 FROM origin_hourly WHERE pull_zone_id = 101 AND status_code >= 500
 GROUP BY hour ORDER BY hour DESC LIMIT 6`,
   },
@@ -109,7 +117,9 @@ export function demoCommand(): Command {
         out(
           `  API simulator  ${urls.baseUrl.replace(/\/api$/, '')} (seeded data; zones 101, 102 origin; 201, 202 Shield)`,
         );
-        out(`  archive        ${resolve(database)}`);
+        out(
+          `  archive        ${engine.store.dialect === 'postgres' ? engine.store.location : resolve(database)}`,
+        );
         out(
           `  Redis          ${engine.redis.display}${engine.redis.embedded ? ' (private redis-server started for you)' : ''}`,
         );
@@ -121,11 +131,12 @@ export function demoCommand(): Command {
         out(text);
         const store = engine.store;
         for (const q of SAMPLE_QUERIES) {
+          const sql = (store.dialect === 'postgres' && q.postgres) || q.sql;
           out();
           out(`${q.title}:`);
-          out(`  $ edgelog query "${q.sql.replace(/\s+/g, ' ')}"`);
+          out(`  $ edgelog query "${sql.replace(/\s+/g, ' ')}"`);
           // Through the store's read-only path, as `edgelog query` reads (SQLite or PostgreSQL).
-          const { names, rows } = await store.queries.readOnly(q.sql, { timeoutMs: 30_000 }, async (c) => {
+          const { names, rows } = await store.queries.readOnly(sql, { timeoutMs: 30_000 }, async (c) => {
             const all: unknown[][] = [];
             for (let b = await c.next(500); b.length > 0; b = await c.next(500)) all.push(...b);
             return { names: c.columns, rows: all };
