@@ -65,6 +65,7 @@ export function migrate(db: Db, dir = MIGRATIONS_DIR): MigrationResult[] {
   const record = db.prepare(
     'INSERT INTO schema_migrations (id, name, checksum, applied_at) VALUES (?, ?, ?, ?)',
   );
+  const recorded = db.prepare('SELECT checksum FROM schema_migrations WHERE id = ?').pluck();
   const results: MigrationResult[] = [];
   let failed = false;
   for (const m of readMigrations(dir)) {
@@ -79,11 +80,18 @@ export function migrate(db: Db, dir = MIGRATIONS_DIR): MigrationResult[] {
       continue;
     }
     try {
-      db.transaction(() => {
-        db.exec(m.sql);
-        record.run(m.id, m.name, m.checksum, new Date().toISOString());
-      }).immediate();
-      results.push({ ...base, status: 'applied' });
+      const status = db
+        .transaction((): MigrationResult['status'] => {
+          // Another process starting on the same archive may have applied it since `applied` was read;
+          // the write lock is this one's now, so what is recorded is settled.
+          const now = recorded.get(m.id) as string | undefined;
+          if (now !== undefined) return now === m.checksum ? 'already-applied' : 'changed-after-apply';
+          db.exec(m.sql);
+          record.run(m.id, m.name, m.checksum, new Date().toISOString());
+          return 'applied';
+        })
+        .immediate();
+      results.push({ ...base, status });
     } catch (err) {
       failed = true;
       results.push({ ...base, status: 'failed', error: coerceError(err).message });
