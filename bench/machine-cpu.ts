@@ -1,5 +1,6 @@
-// How busy the whole machine was between two instants, from /proc/stat (Linux): the share of all cores'
-// time not idle. The worker-scaling figure only means something while the machine has cores to spare.
+// CPU time from /proc (Linux): how busy the whole machine was between two instants (the share of all
+// cores' time not idle; the worker-scaling figure only means something while the machine has cores to
+// spare), and what one process, such as a PostgreSQL backend, has used.
 import { readFileSync } from 'node:fs';
 
 export type CpuTimes = readonly number[];
@@ -20,4 +21,14 @@ export function busyShare(before: CpuTimes, after: CpuTimes): number {
   const d = after.map((v, i) => v - before[i]!);
   const total = d.reduce((a, b) => a + b, 0);
   return total > 0 ? (total - d[3]! - d[4]!) / total : Number.NaN;
+}
+
+/** CPU time (ms) process `pid` has used, utime + stime in clock ticks of 10 ms; NaN if it is not here. */
+export function processCpuMs(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return Number.NaN; // e.g. the server runs on another machine
+  }
 }

@@ -6,7 +6,6 @@
 //   npx tsx bench/migrate-store.ts [--rows 1000000] [--batch-rows 10000] [--url postgres://…/postgres]
 //
 // A database `edgelog_bench_<random>` is created and dropped.
-import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -17,6 +16,7 @@ import { thousands } from '../src/format/table.js';
 import { copyText, migrateStore, type MigrateStoreResult } from '../src/store/migrate-store/migrate-store.js';
 import { openSqliteSource } from '../src/store/migrate-store/sqlite-source.js';
 import { generatedArchive } from './archive.js';
+import { BenchDatabases } from './postgres-limit.js';
 
 const args = process.argv.slice(2);
 const arg = (name: string, dflt: string) => {
@@ -79,18 +79,14 @@ function entryRate(r: MigrateStoreResult): { rows: number; perSecond: number } {
 
 async function main(): Promise<void> {
   const file = generatedArchive(join(tmpdir(), 'edgelog-bench'), ROWS, (line) => console.log(line));
-  const dbName = `edgelog_bench_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${dbName}`);
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${dbName}`;
+  const databases = new BenchDatabases(ADMIN_URL);
+  const url = await databases.create();
   try {
-    const first = await migrateStore({ from: file, to: url.href, batchRows: BATCH });
+    const first = await migrateStore({ from: file, to: url, batchRows: BATCH });
     if (!first.ok) throw new Error(`the copy differs: ${first.mismatches.join('; ')}`);
-    const again = await migrateStore({ from: file, to: url.href, batchRows: BATCH });
+    const again = await migrateStore({ from: file, to: url, batchRows: BATCH });
     // The bare table in the same (already migrated) database, after the copy: same server state.
-    const base = await baseline(file, url.href);
+    const base = await baseline(file, url);
     const baseRate = (base.rows / base.ms) * 1000;
     const a = entryRate(first);
     const b = entryRate(again);
@@ -109,8 +105,7 @@ async function main(): Promise<void> {
       `second run inserted ${thousands(again.tables.reduce((n, t) => n + t.inserted, 0))} rows; checks ${again.ok ? 'passed' : 'FAILED'}`,
     );
   } finally {
-    await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-    await admin.end();
+    await databases.dropAll();
   }
 }
 

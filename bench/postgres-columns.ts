@@ -3,8 +3,6 @@
 // the server must run on this machine) and wall-clock rate, best of `--rounds`.
 //
 //   npx tsx bench/postgres-columns.ts [--pages 40] [--rounds 5] [--url postgres://postgres@127.0.0.1:5432/postgres]
-import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
@@ -12,6 +10,8 @@ import { from as copyFrom } from 'pg-copy-streams';
 import { copyRows } from '../src/store/postgres/copy-text.js';
 import { openPostgresStore } from '../src/store/postgres/postgres-store.js';
 import { SHIELD_FIELDS } from '../src/store/rows.js';
+import { processCpuMs } from './machine-cpu.js';
+import { BenchDatabases } from './postgres-limit.js';
 import { BENCH_DAY, parsePage, shieldPageTexts } from './rows.js';
 
 const args = process.argv.slice(2);
@@ -26,23 +26,13 @@ const ADMIN_URL = arg(
   process.env.EDGELOG_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
 );
 
-/** CPU ms a process has used (utime + stime, clock ticks of 10 ms). */
-function cpuMs(pid: number): number {
-  const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(f[11]) + Number(f[12])) * 10;
-}
-
 async function main(): Promise<void> {
-  const admin = new pg.Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  const name = `edgelog_bench_${randomBytes(4).toString('hex')}`;
-  await admin.query(`CREATE DATABASE ${name}`);
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${name}`;
+  const databases = new BenchDatabases(ADMIN_URL);
+  const url = await databases.create();
   const now = Date.parse(`${BENCH_DAY}T12:00:00Z`);
-  const c = new pg.Client({ connectionString: url.href });
+  const c = new pg.Client({ connectionString: url });
   try {
-    await (await openPostgresStore({ url: url.href, max: 1, now: () => now })).close(); // migrated, partitioned
+    await (await openPostgresStore({ url, max: 1, now: () => now })).close(); // migrated, partitioned
     await c.connect();
     const pid = (await c.query<{ p: number }>('SELECT pg_backend_pid() AS p')).rows[0]!.p;
     const columns = SHIELD_FIELDS.map((f) => f.replace(/[A-Z]/g, (x) => `_${x.toLowerCase()}`));
@@ -62,7 +52,7 @@ async function main(): Promise<void> {
       let wall = Infinity;
       for (let r = 0; r < ROUNDS; r++) {
         await c.query(`TRUNCATE ${table}`);
-        const c0 = cpuMs(pid);
+        const c0 = processCpuMs(pid);
         const t0 = performance.now();
         for (const t of texts) {
           await c.query('BEGIN');
@@ -73,7 +63,7 @@ async function main(): Promise<void> {
           await c.query('COMMIT');
         }
         wall = Math.min(wall, performance.now() - t0);
-        cpu = Math.min(cpu, cpuMs(pid) - c0);
+        cpu = Math.min(cpu, processCpuMs(pid) - c0);
       }
       const perRow = ((cpu * 1000) / rows).toFixed(2);
       console.log(
@@ -95,8 +85,7 @@ async function main(): Promise<void> {
     await run('unindexed table (the baseline, again)', 'plain');
   } finally {
     await c.end().catch(() => {});
-    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await admin.end();
+    await databases.dropAll();
   }
 }
 

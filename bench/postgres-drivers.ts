@@ -6,8 +6,6 @@
 // Each method stores every page in its own transaction with its rollup counts and a ledger update, as
 // storePage does; the baseline COPYs the same rows into an unindexed table (no key, no rollup). A
 // database `edgelog_bench_<random>` is created and dropped.
-import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
 import pg from 'pg';
@@ -18,6 +16,8 @@ import { POSTGRES_MIGRATIONS_DIR } from '../src/store/postgres/migrate.js';
 import { copyRows } from '../src/store/postgres/copy-text.js';
 import { SHIELD_FIELDS, type ShieldBatch } from '../src/store/rows.js';
 import { SHIELD_COLUMNS } from '../src/store/sqlite/shield-logs.repository.js';
+import { processCpuMs } from './machine-cpu.js';
+import { BenchDatabases } from './postgres-limit.js';
 import { BENCH_DAY, parsePage, shieldPageTexts } from './rows.js';
 
 const args = process.argv.slice(2);
@@ -85,16 +85,6 @@ const columns = (b: ShieldBatch) => FIELDS.map((f) => b[f] as unknown[]);
 const copyText = (b: ShieldBatch) =>
   copyRows(b.logId.length, FIELDS.length, (i, c) => b[FIELDS[c]!][i] as string | number | null);
 
-/** CPU time (ms) a process has used, from /proc (the server's backend of a connection). */
-function processCpuMs(pid: number): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime + stime, in clock ticks of 10 ms
-  } catch {
-    return NaN; // the server runs elsewhere
-  }
-}
-
 const ownCpuMs = () => {
   const u = process.cpuUsage();
   return (u.user + u.system) / 1000;
@@ -107,14 +97,10 @@ interface Method {
 }
 
 async function main(): Promise<void> {
-  const dbName = `edgelog_bench_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${dbName}`);
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${dbName}`;
-  const pgc = new pg.Client({ connectionString: url.href });
-  const js = postgres(url.href, { max: 1, onnotice: () => {} });
+  const databases = new BenchDatabases(ADMIN_URL);
+  const url = await databases.create();
+  const pgc = new pg.Client({ connectionString: url });
+  const js = postgres(url, { max: 1, onnotice: () => {} });
   try {
     await pgc.connect();
     for (const m of readMigrations(POSTGRES_MIGRATIONS_DIR)) await pgc.query(m.sql);
@@ -294,8 +280,7 @@ async function main(): Promise<void> {
   } finally {
     await pgc.end().catch(() => {});
     await js.end().catch(() => {});
-    await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-    await admin.end();
+    await databases.dropAll();
   }
 }
 
