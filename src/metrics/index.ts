@@ -76,16 +76,15 @@ export function serveMetrics(metrics: Metrics, opts: ServeOptions): Promise<Metr
   const { config } = opts;
   collectDefaultMetrics({ register: set.registry });
   const { store } = opts;
+  const pullZones = config.pullZones.map((z) => z.id);
+  const shieldZones = config.shieldZones.map((z) => z.id);
   const collectors = [
     ledgerCollector(set, {
       ledger: store.ledger,
-      newest: newestEntries(store, {
-        origin: config.pullZones.map((z) => z.id),
-        shield: config.shieldZones.map((z) => z.id),
-      }),
+      newest: newestEntries(store, { origin: pullZones, shield: shieldZones }),
       now: opts.now,
-      pullZones: config.pullZones.map((z) => z.id),
-      shieldZones: config.shieldZones.map((z) => z.id),
+      pullZones,
+      shieldZones,
       schedule: config.schedule,
     }),
     queueCollector(set, [queueView(opts.ingestQueue), queueView(opts.notifyQueue)]),

@@ -2,6 +2,7 @@
 // (SQLite and PostgreSQL alike): each zone's is one lookup at the end of its entry key (zone,
 // timestamp, log_id), so a scrape costs one round trip whatever the number of zones.
 import type { SqliteStore } from '../store/sqlite/sqlite-store.js';
+import { SOURCE_TABLES } from '../store/rows.js';
 import type { ArchiveStore, LogSource } from '../store/store.js';
 
 export interface ZoneLists {
@@ -15,11 +16,6 @@ export const zoneKey = (source: LogSource, zone: number): string => `${source}:$
 /** Reads the newest entry's timestamp (ms) by zoneKey; a zone without entries is absent. */
 export type NewestEntries = () => Promise<ReadonlyMap<string, number>>;
 
-const TABLES = {
-  origin: { table: 'origin_error_logs', zone: 'pull_zone_id' },
-  shield: { table: 'shield_event_logs', zone: 'shield_zone_id' },
-} as const;
-
 /**
  * Pure: the statement, rows of (source, zone, newest or NULL), or null when no zone is configured. The
  * zones are whole numbers from the configuration, written into the text; the same SQL runs on both stores.
@@ -30,11 +26,11 @@ export function newestEntriesSql(zones: ZoneLists): string | null {
   for (const source of ['origin', 'shield'] as const) {
     const ids = [...new Set(zones[source].map((z) => Math.trunc(z)))];
     if (ids.length === 0) continue;
-    const t = TABLES[source];
+    const t = SOURCE_TABLES[source];
     ctes.push(`${source}_zones(zone) AS (VALUES ${ids.map((z) => `(${z})`).join(', ')})`);
     selects.push(
       `SELECT '${source}' AS source, z.zone, ` +
-        `(SELECT max(e.timestamp) FROM ${t.table} AS e WHERE e.${t.zone} = z.zone) AS newest ` +
+        `(SELECT max(e.timestamp) FROM ${t.raw} AS e WHERE e.${t.zone} = z.zone) AS newest ` +
         `FROM ${source}_zones AS z`,
     );
   }

@@ -1,26 +1,6 @@
-// The tables a report reads per source, and the scope (zone, window) every query is bounded by.
+// The scope (zone, window) every report query is bounded by.
 import type { ReadScope } from '../store/store.js';
 import type { ReportWindow } from './window.js';
-
-export interface SourceTables {
-  /** The entries: unique index on (zone, timestamp, log_id). */
-  raw: string;
-  /** The hourly rollup: primary key (zone, hour, …). */
-  rollup: string;
-  /** The zone column of both. */
-  zone: string;
-}
-
-export const ORIGIN: SourceTables = {
-  raw: 'origin_error_logs',
-  rollup: 'origin_hourly',
-  zone: 'pull_zone_id',
-};
-export const SHIELD: SourceTables = {
-  raw: 'shield_event_logs',
-  rollup: 'shield_hourly',
-  zone: 'shield_zone_id',
-};
 
 export interface ReportScope {
   /** One zone, or null for every zone. */

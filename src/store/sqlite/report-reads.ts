@@ -12,12 +12,8 @@ import type {
   RollupDimension,
   TopItem,
 } from '../store.js';
+import { SOURCE_TABLES } from '../rows.js';
 import type { Db } from './database.js';
-
-const TABLES: Record<LogSource, { raw: string; rollup: string; zone: string }> = {
-  origin: { raw: 'origin_error_logs', rollup: 'origin_hourly', zone: 'pull_zone_id' },
-  shield: { raw: 'shield_event_logs', rollup: 'shield_hourly', zone: 'shield_zone_id' },
-};
 
 const DIMENSIONS: Record<RollupDimension, string> = {
   status_class: `CASE WHEN status_code BETWEEN 100 AND 599 THEN (status_code / 100) || 'xx'
@@ -35,7 +31,7 @@ const settle = async <T>(work: () => T): Promise<T> => work();
 
 /** The SQL of rawTop (exported so a test can check its query plan). */
 export function rawTopSql(source: LogSource, column: RawDimension): string {
-  const t = TABLES[source];
+  const t = SOURCE_TABLES[source];
   return `SELECT ${column} AS key, count(*) AS count FROM ${t.raw}
     WHERE ${t.zone} IN (SELECT value FROM json_each(@zones)) AND timestamp >= @start AND timestamp < @end
     GROUP BY key ORDER BY count DESC, key LIMIT @limit`;
@@ -64,7 +60,7 @@ export function sqliteReportStore(db: Db): ReportStore {
 }
 
 function bounds(source: LogSource, scope: ReadScope) {
-  const t = TABLES[source];
+  const t = SOURCE_TABLES[source];
   const where = `${scope.zone === null ? '' : `${t.zone} = @zone AND `}hour >= @start AND hour < @end`;
   const params = {
     start: scope.startMs,
