@@ -1,22 +1,8 @@
 // The origin report's data: error counts by status, error code, URL and server zone, and over time.
 import type { ReportReads } from '../store/store.js';
-import { readScope, type ReportParams, type TopItem } from './sources.js';
-import { denseHistogram, type HistogramBucket, type ReportWindow } from './window.js';
+import { logReportHead, type LogReportHead, type ReportParams, type TopItem } from './sources.js';
 
-export interface ZoneTotal {
-  zone: number;
-  count: number;
-}
-
-export interface OriginReport {
-  source: 'origin';
-  /** The zone asked for, or null for all. */
-  zone: number | null;
-  window: ReportWindow;
-  total: number;
-  /** Errors per zone (the zones with errors in the window). */
-  zones: ZoneTotal[];
-  histogram: HistogramBucket[];
+export interface OriginReport extends LogReportHead<'origin'> {
   /** `4xx`, `5xx`…; null for entries without a status code. */
   statusClasses: TopItem[];
   statusCodes: Array<TopItem<number | null>>;
@@ -30,16 +16,9 @@ export async function buildOriginReport(
   reads: ReportReads,
   { scope, top }: ReportParams,
 ): Promise<OriginReport> {
-  const s = readScope(scope);
-  const zones = await reads.zoneTotals('origin', s);
-  const zoneIds = zones.map((z) => z.zone);
+  const { head, read: s, zoneIds } = await logReportHead(reads, 'origin', scope);
   return {
-    source: 'origin' as const,
-    zone: scope.zone,
-    window: scope.window,
-    total: zones.reduce((sum, z) => sum + z.count, 0),
-    zones,
-    histogram: denseHistogram(scope.window, await reads.buckets('origin', s, scope.window.bucketMs)),
+    ...head,
     statusClasses: (await reads.rollupTop('origin', s, 'status_class', null)) as TopItem[],
     statusCodes: (await reads.rollupTop('origin', s, 'status_code', top)) as Array<TopItem<number | null>>,
     errorCodes: (await reads.rollupTop('origin', s, 'error_code', top)) as TopItem[],

@@ -1,21 +1,13 @@
 // The Shield report's data: WAF events by rule, country, ASN, method, severity and status, and over time.
 import type { ReportReads } from '../store/store.js';
-import type { ZoneTotal } from './origin-report.js';
-import { readScope, type ReportParams, type TopItem } from './sources.js';
-import { denseHistogram, type HistogramBucket, type ReportWindow } from './window.js';
+import { logReportHead, type LogReportHead, type ReportParams, type TopItem } from './sources.js';
 
 export interface RuleItem extends TopItem {
   /** The rule's name, from the message of one of its events in the window. */
   message: string | null;
 }
 
-export interface ShieldReport {
-  source: 'shield';
-  zone: number | null;
-  window: ReportWindow;
-  total: number;
-  zones: ZoneTotal[];
-  histogram: HistogramBucket[];
+export interface ShieldReport extends LogReportHead<'shield'> {
   rules: RuleItem[];
   severities: TopItem[];
   statuses: TopItem[];
@@ -29,21 +21,14 @@ export async function buildShieldReport(
   reads: ReportReads,
   { scope, top }: ReportParams,
 ): Promise<ShieldReport> {
-  const s = readScope(scope);
-  const zones = await reads.zoneTotals('shield', s);
-  const zoneIds = zones.map((z) => z.zone);
+  const { head, read: s, zoneIds } = await logReportHead(reads, 'shield', scope);
   const rules = (await reads.rollupTop('shield', s, 'rule_id', top)) as TopItem[];
   const named: RuleItem[] = [];
   // A rule's message is its name; frequent rules match within the first few entries of the range.
   for (const r of rules)
     named.push({ ...r, message: r.key === null ? null : await reads.ruleMessage(zoneIds, s, r.key) });
   return {
-    source: 'shield' as const,
-    zone: scope.zone,
-    window: scope.window,
-    total: zones.reduce((sum, z) => sum + z.count, 0),
-    zones,
-    histogram: denseHistogram(scope.window, await reads.buckets('shield', s, scope.window.bucketMs)),
+    ...head,
     rules: named,
     severities: (await reads.rollupTop('shield', s, 'severity', top)) as TopItem[],
     statuses: (await reads.rollupTop('shield', s, 'status', top)) as TopItem[],
