@@ -18,11 +18,8 @@ export function migrateCommand(): Command {
       const server = config.database.url;
       let results: MigrationResult[];
       if (server !== null) {
-        const { migratePostgresArchive } = await import('../store/postgres/postgres-store.js');
-        results = await migratePostgresArchive({
-          url: server,
-          ...(config.database.ssl ? { ssl: config.database.ssl } : {}),
-        });
+        const { migratePostgresArchive, serverOptions } = await import('../store/postgres/postgres-store.js');
+        results = await migratePostgresArchive(serverOptions({ url: server, ssl: config.database.ssl }));
       } else {
         const db = openDatabase(config.database.path);
         try {

@@ -47,13 +47,12 @@ export function queryCommand(stdout: Stdout = process.stdout): Command {
       try {
         if (config.database.url) {
           // PostgreSQL, loaded only here: a SQLite query does not pay for pg at start-up.
-          const [{ postgresQueries }, { runStoreQuery }] = await Promise.all([
+          const [{ postgresQueries, serverOptions }, { runStoreQuery }] = await Promise.all([
             import('../store/postgres/postgres-store.js'),
             import('../query/run-store-query.js'),
           ]);
           const queries = postgresQueries({
-            url: config.database.url,
-            ...(config.database.ssl ? { ssl: config.database.ssl } : {}),
+            ...serverOptions({ url: config.database.url, ssl: config.database.ssl }),
             applicationName: 'edgelog query',
           });
           await runStoreQuery(queries, sql, { ...request, timeoutMs }, streamOutput(stdout));

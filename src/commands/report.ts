@@ -49,10 +49,9 @@ export function reportCommand(stdout: Stdout = process.stdout, clock: () => numb
       const params = { ...opts, format, width: chartWidth(stdout), now: clock() };
       if (config.database.url) {
         // PostgreSQL, loaded only here: a SQLite report does not pay for pg at start-up.
-        const { postgresReports } = await import('../store/postgres/postgres-store.js');
+        const { postgresReports, serverOptions } = await import('../store/postgres/postgres-store.js');
         const server = postgresReports({
-          url: config.database.url,
-          ...(config.database.ssl ? { ssl: config.database.ssl } : {}),
+          ...serverOptions({ url: config.database.url, ssl: config.database.ssl }),
           applicationName: 'edgelog report',
         });
         try {

@@ -164,9 +164,9 @@ export function statusCommand(): Command {
     const server = config.database.url;
     const archived = server !== null || existsSync(path);
     if (server !== null) {
-      const { postgresQueries } = await import('../store/postgres/postgres-store.js');
+      const { postgresQueries, serverOptions } = await import('../store/postgres/postgres-store.js');
       data = await readServerArchive(
-        postgresQueries({ url: server, ...(config.database.ssl ? { ssl: config.database.ssl } : {}) }),
+        postgresQueries(serverOptions({ url: server, ssl: config.database.ssl })),
         opts,
         sources,
       );

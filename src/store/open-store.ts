@@ -36,21 +36,12 @@ export function dialectOf(target: Pick<StoreTarget, 'url'>): StoreDialect {
 /** Opens (and migrates) the archive `target` names. */
 export async function openStore(target: StoreTarget, opts: OpenStoreOptions = {}): Promise<ArchiveStore> {
   if (dialectOf(target) === 'postgres') {
-    const [{ openPostgresStore }, { poolSize }] = await Promise.all([
+    const [{ openPostgresStore }, { poolSize, serverOptions }] = await Promise.all([
       import('./postgres/postgres-store.js'),
       import('./postgres/connection.js'),
     ]);
-    const ssl = target.ssl
-      ? {
-          ...(target.ssl.rejectUnauthorized === undefined
-            ? {}
-            : { rejectUnauthorized: target.ssl.rejectUnauthorized }),
-          ...(target.ssl.ca === undefined ? {} : { ca: target.ssl.ca }),
-        }
-      : undefined;
     return openPostgresStore({
-      url: target.url!,
-      ...(ssl ? { ssl } : {}),
+      ...serverOptions({ url: target.url!, ssl: target.ssl }),
       max: poolSize(opts.concurrency ?? 4),
       ...(opts.logger ? { logger: opts.logger } : {}),
       ...(opts.now ? { now: opts.now } : {}),

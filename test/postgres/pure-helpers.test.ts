@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { decideClaim, keepArchived, keepComplete } from '../../src/store/ledger-rules.js';
 import type { DayState } from '../../src/store/ledger-types.js';
-import { poolConfig, poolSize, tlsConfig } from '../../src/store/postgres/connection.js';
+import { poolConfig, poolSize, serverOptions, tlsConfig } from '../../src/store/postgres/connection.js';
 import { copyField, copyRows } from '../../src/store/postgres/copy-text.js';
 import {
   isoTimestamp,
@@ -158,5 +158,26 @@ describe('rows PostgreSQL cannot store', () => {
   it('writes U+0000 in a message as its escape', () => {
     expect(storableText('a\u0000b')).toBe('a\\u0000b');
     expect(storableText('plain')).toBe('plain');
+  });
+});
+
+describe('serverOptions', () => {
+  const url = 'postgres://u:p@db.example:5432/edgelog';
+
+  it('is the URL alone when database.ssl is absent', () => {
+    expect(serverOptions({ url })).toEqual({ url });
+    expect(serverOptions({ url, ssl: undefined })).toEqual({ url });
+  });
+
+  it('keeps the TLS settings given and leaves out the ones left undefined', () => {
+    expect(serverOptions({ url, ssl: { rejectUnauthorized: false, ca: undefined } })).toStrictEqual({
+      url,
+      ssl: { rejectUnauthorized: false },
+    });
+    expect(serverOptions({ url, ssl: { ca: '/etc/ca.pem' } })).toStrictEqual({
+      url,
+      ssl: { ca: '/etc/ca.pem' },
+    });
+    expect(serverOptions({ url, ssl: {} })).toStrictEqual({ url, ssl: {} });
   });
 });

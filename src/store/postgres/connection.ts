@@ -19,6 +19,25 @@ export interface PostgresTlsOptions {
   ca?: string;
 }
 
+/** The `database` section of a configuration, as far as reaching the server goes. */
+export interface ServerTarget {
+  url: string;
+  ssl?: { rejectUnauthorized?: boolean | undefined; ca?: string | undefined } | undefined;
+}
+
+/** Pure: the connection options of `database` (its URL, and its TLS settings when given). */
+export function serverOptions(database: ServerTarget): Pick<PostgresOptions, 'url' | 'ssl'> {
+  const { url, ssl } = database;
+  if (!ssl) return { url };
+  return {
+    url,
+    ssl: {
+      ...(ssl.rejectUnauthorized === undefined ? {} : { rejectUnauthorized: ssl.rejectUnauthorized }),
+      ...(ssl.ca === undefined ? {} : { ca: ssl.ca }),
+    },
+  };
+}
+
 export interface PostgresOptions {
   /** `postgres://user:password@host:port/database?sslmode=…` (sslmode in the URL is honoured). */
   url: string;

@@ -7,6 +7,8 @@ import { HOUR_MS } from '../hourly-rollup.js';
 import type { ArchiveStore, MigrationResult, PruneResult, QueryStore, ReportStore } from '../store.js';
 import { PostgresAlerts } from './alerts.js';
 import { displayDatabaseUrl, openPool, poolConfig, type PostgresOptions } from './connection.js';
+
+export { serverOptions } from './connection.js';
 import { PostgresGuardian } from './guardian.js';
 import { PostgresLedger } from './ledger.js';
 import { withNamedErrors } from './named-errors.js';
