@@ -15,20 +15,13 @@ import { from as copyFrom } from 'pg-copy-streams';
 import { thousands } from '../src/format/table.js';
 import { copyText, migrateStore, type MigrateStoreResult } from '../src/store/migrate-store/migrate-store.js';
 import { openSqliteSource } from '../src/store/migrate-store/sqlite-source.js';
+import { adminUrlArg, argOf } from './args.js';
 import { generatedArchive } from './archive.js';
 import { BenchDatabases } from './postgres-limit.js';
 
-const args = process.argv.slice(2);
-const arg = (name: string, dflt: string) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? args[i + 1]! : dflt;
-};
-const ROWS = Number(arg('rows', '1000000'));
-const BATCH = Number(arg('batch-rows', '10000'));
-const ADMIN_URL = arg(
-  'url',
-  process.env.EDGELOG_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
-);
+const ROWS = Number(argOf('rows', '1000000'));
+const BATCH = Number(argOf('batch-rows', '10000'));
+const ADMIN_URL = adminUrlArg();
 const TABLE = 'origin_error_logs';
 
 /** The entry rows, read and turned into COPY text as migrate-store does, COPYed into a bare table. */

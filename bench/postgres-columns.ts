@@ -10,21 +10,14 @@ import { from as copyFrom } from 'pg-copy-streams';
 import { copyRows } from '../src/store/postgres/copy-text.js';
 import { openPostgresStore } from '../src/store/postgres/postgres-store.js';
 import { SHIELD_FIELDS } from '../src/store/rows.js';
+import { adminUrlArg, argOf } from './args.js';
 import { processCpuMs } from './machine-cpu.js';
 import { BenchDatabases } from './postgres-limit.js';
 import { BENCH_DAY, parsePage, shieldPageTexts } from './rows.js';
 
-const args = process.argv.slice(2);
-const arg = (name: string, dflt: string) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? args[i + 1]! : dflt;
-};
-const PAGES = Number(arg('pages', '40'));
-const ROUNDS = Number(arg('rounds', '5'));
-const ADMIN_URL = arg(
-  'url',
-  process.env.EDGELOG_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
-);
+const PAGES = Number(argOf('pages', '40'));
+const ROUNDS = Number(argOf('rounds', '5'));
+const ADMIN_URL = adminUrlArg();
 
 async function main(): Promise<void> {
   const databases = new BenchDatabases(ADMIN_URL);

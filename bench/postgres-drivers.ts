@@ -16,22 +16,15 @@ import { POSTGRES_MIGRATIONS_DIR } from '../src/store/postgres/migrate.js';
 import { copyRows } from '../src/store/postgres/copy-text.js';
 import { SHIELD_FIELDS, type ShieldBatch } from '../src/store/rows.js';
 import { SHIELD_COLUMNS } from '../src/store/sqlite/shield-logs.repository.js';
+import { adminUrlArg, argOf } from './args.js';
 import { processCpuMs } from './machine-cpu.js';
 import { BenchDatabases } from './postgres-limit.js';
 import { BENCH_DAY, parsePage, shieldPageTexts } from './rows.js';
 
-const args = process.argv.slice(2);
-const arg = (name: string, dflt: string) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? args[i + 1]! : dflt;
-};
-const PAGES = Number(arg('pages', '40'));
-const ADMIN_URL = arg(
-  'url',
-  process.env.EDGELOG_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
-);
+const PAGES = Number(argOf('pages', '40'));
+const ADMIN_URL = adminUrlArg();
 const ZONE = 201;
-const ROUNDS = Number(arg('rounds', '3'));
+const ROUNDS = Number(argOf('rounds', '3'));
 
 // The entry columns after the two every row of the bench shares (zone, day), in the store's order.
 const COLS = SHIELD_COLUMNS.filter((c) => c !== 'shield_zone_id' && c !== 'log_date');

@@ -11,19 +11,15 @@ import type pg from 'pg';
 import { openPostgresStore } from '../src/store/postgres/postgres-store.js';
 import { shieldBatch, shieldRowAt, type ShieldBatch } from '../src/store/rows.js';
 import type { ArchiveStore, DayKey } from '../src/store/store.js';
-import { baselineClient, BenchDatabases, DEFAULT_ADMIN_URL, measureCopyLimit } from './postgres-limit.js';
+import { adminUrlArg, argOf } from './args.js';
+import { baselineClient, BenchDatabases, measureCopyLimit } from './postgres-limit.js';
 import { BENCH_DAY, parsePage, shieldPageTexts } from './rows.js';
 
-const args = process.argv.slice(2);
-const arg = (name: string, dflt: string) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? args[i + 1]! : dflt;
-};
-const PAGES = Number(arg('pages', '40'));
-const ROUNDS = Number(arg('rounds', '3'));
-const ADMIN_URL = arg('url', process.env.EDGELOG_TEST_DATABASE_URL ?? DEFAULT_ADMIN_URL);
+const PAGES = Number(argOf('pages', '40'));
+const ROUNDS = Number(argOf('rounds', '3'));
+const ADMIN_URL = adminUrlArg();
 const LEASE = 600_000;
-const SYNC = !args.includes('--sync-off');
+const SYNC = !process.argv.includes('--sync-off');
 
 /** Pages that overlap the one before by half: rows [i·n/2, i·n/2 + n). */
 function halfNewPages(batches: ShieldBatch[]): ShieldBatch[] {
