@@ -2,20 +2,29 @@
 // answers (test/postgres/support/server.ts); without one, a skipped test says how to enable it.
 import { describe, it } from 'vitest';
 import type { SimulatorOptions } from '../../src/simulator/index.js';
-import { createTestDatabase, testServer } from '../postgres/support/server.js';
+import { createTestDatabase, testServer, type TestServer } from '../postgres/support/server.js';
 import { harness, type Harness } from './harness.js';
 
 export type StoreKind = 'SQLite' | 'PostgreSQL';
 
 const server = await testServer();
 
-/** `describe(`${title} on PostgreSQL`)`; without a server, a skipped test saying how to enable it. */
-export function describePostgres(title: string, body: (store: 'PostgreSQL') => void): void {
+/**
+ * `describe(`${title} on PostgreSQL`)`, its body given the server to make databases on; without a
+ * server, a skipped test saying how to enable it.
+ */
+export function describePostgres(
+  title: string,
+  body: (store: 'PostgreSQL', server: TestServer) => void,
+): void {
   if (server === null) {
     describe.skip(`${title} on PostgreSQL (no server: see EDGELOG_TEST_DATABASE_URL)`, () => {
       it('needs a PostgreSQL server', () => {});
     });
-  } else describe(`${title} on PostgreSQL`, () => body('PostgreSQL'));
+  } else {
+    const given = server;
+    describe(`${title} on PostgreSQL`, () => body('PostgreSQL', given));
+  }
 }
 
 /** `describe(`${title} on ${store}`)` for each store (PostgreSQL as describePostgres). */
