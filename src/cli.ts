@@ -87,6 +87,12 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./commands/api.js')).apiCommand(),
   },
   {
+    name: 'completion',
+    term: 'completion [shell]',
+    description: 'print a shell completion script, e.g. eval "$(edgelog completion bash)"',
+    load: async () => (await import('./commands/completion.js')).completionCommand(),
+  },
+  {
     name: 'simulate',
     term: 'simulate [options]',
     description: 'run the API simulator on loopback (deterministic data, fault knobs) until SIGINT/SIGTERM',
@@ -106,7 +112,9 @@ function packageVersion(): string {
 function baseProgram(): Command {
   const terms = new Map(COMMANDS.map((c) => [c.name, c.term]));
   return new Command('edgelog')
-    .description('Archive CDN origin error logs and Shield event logs into SQLite; query, report and alert.')
+    .description(
+      'Archive CDN origin error logs and Shield event logs into SQLite or PostgreSQL; query, report and alert.',
+    )
     .option('-c, --config <file>', 'configuration file (default: $EDGELOG_CONFIG or ./edgelog.config.json)')
     .option('--log-level <level>', 'fatal, error, warn, info, debug, trace or silent')
     .version(packageVersion(), '-V, --version', 'the version of edgelog')
@@ -150,6 +158,13 @@ export async function buildProgram(argv: readonly string[] = process.argv): Prom
       entry.name === wanted ? await entry.load() : new Command(entry.name).description(entry.description),
     );
   }
+  return program;
+}
+
+/** The program with every subcommand loaded in full (shell completion reads their definitions). */
+export async function buildFullProgram(): Promise<Command> {
+  const program = baseProgram();
+  for (const entry of COMMANDS) program.addCommand(await entry.load());
   return program;
 }
 

@@ -40,14 +40,44 @@ GROUP BY hour ORDER BY hour DESC LIMIT 6`,
   },
 ];
 
-/** Whether a configuration file is in use (--config, EDGELOG_CONFIG, or ./edgelog.config.json). */
-function configFileInUse(cmd: Command): boolean {
-  return Boolean(
-    cmd.optsWithGlobals<GlobalOptions>().config ||
-    process.env.EDGELOG_CONFIG ||
-    existsSync(DEFAULT_CONFIG_FILE),
-  );
+/**
+ * The archive a user has configured, if any: a configuration file in use (--config, EDGELOG_CONFIG, or
+ * ./edgelog.config.json) or the archive variables. The demo never writes into it.
+ */
+function configuredArchive(cmd: Command, env: NodeJS.ProcessEnv): string | null {
+  const file = cmd.optsWithGlobals<GlobalOptions>().config || env.EDGELOG_CONFIG;
+  if (env.EDGELOG_DATABASE_URL) return redactedUrl(env.EDGELOG_DATABASE_URL);
+  if (env.EDGELOG_DB) return env.EDGELOG_DB;
+  if (file) return `the one ${file} names`;
+  if (existsSync(DEFAULT_CONFIG_FILE)) return `the one ${DEFAULT_CONFIG_FILE} names`;
+  return null;
 }
+
+/** A URL without its password, for messages. */
+/** The variables the next commands need to read the demo's archive instead of a configured one. */
+function demoHint(
+  database: string,
+  postgres: string | null,
+  configured: boolean,
+  env: NodeJS.ProcessEnv,
+): string {
+  if (postgres) return `EDGELOG_DATABASE_URL=${redactedUrl(postgres)} `;
+  if (database === DEFAULT_DATABASE_PATH && !configured) return '';
+  // EDGELOG_DB sets aside a URL from a file, not one from the environment (config/file.ts).
+  return `${env.EDGELOG_DATABASE_URL ? 'EDGELOG_DATABASE_URL= ' : ''}EDGELOG_DB=${database} `;
+}
+
+function redactedUrl(text: string): string {
+  try {
+    const url = new URL(text);
+    url.password = '';
+    return url.href;
+  } catch {
+    return 'EDGELOG_DATABASE_URL';
+  }
+}
+
+const POSTGRES_URL = /^postgres(ql)?:\/\//i;
 
 export function demoCommand(): Command {
   return new Command('demo')
@@ -55,16 +85,19 @@ export function demoCommand(): Command {
       'start the built-in API simulator, sync the last three days of a few zones, and show what landed',
     )
     .option(
-      '--database <file>',
-      'archive to write (default: the default archive, data/edgelog.db, so that status, query and report read it; data/demo.db when a configuration file is in use, kept apart from it)',
+      '--database <file|url>',
+      'archive to write: a SQLite file, or a postgres:// URL of a database for the demo (default: data/edgelog.db, so that status, query and report read it; data/demo.db when an archive is configured, which the demo never touches)',
     )
     .option('--entries <n>', 'entries per zone per day served by the simulator', intArg, 2000)
     .action(async (opts: { database?: string; entries: number }, cmd: Command) => {
-      // Without a configuration of one's own, the demo fills the default archive: the next commands
-      // (status, query, report) then just work. With one, the user's archive is not touched.
-      const configured = configFileInUse(cmd);
+      // Without an archive of one's own, the demo fills the default archive: the next commands (status,
+      // query, report) then just work. With one (a configuration file, EDGELOG_DB, EDGELOG_DATABASE_URL),
+      // the demo writes a file of its own and never the configured archive: only --database chooses
+      // another, a PostgreSQL database included.
+      const configured = configuredArchive(cmd, process.env);
       const database = opts.database ?? (configured ? 'data/demo.db' : DEFAULT_DATABASE_PATH);
-      const hint = database === DEFAULT_DATABASE_PATH && !configured ? '' : `EDGELOG_DB=${database} `;
+      const postgres = POSTGRES_URL.test(database) ? database : null;
+      const hint = demoHint(database, postgres, configured !== null, process.env);
       const sim = new Simulator({
         entriesPerDay: opts.entries,
         pageSize: 500,
@@ -85,7 +118,8 @@ export function demoCommand(): Command {
       const overrides: ConfigInput = {
         api: { ...urls, accessKey: sim.accessKey },
         redis: { prefix: 'edgelog-demo' },
-        database: { path: database },
+        // Over the file and the environment (overrides come last): the configured archive is set aside.
+        database: postgres ? { url: postgres } : { path: database, url: null },
         pullZones: [
           { id: 101, name: 'demo-cdn' },
           { id: 102, name: 'demo-video' },
@@ -120,6 +154,9 @@ export function demoCommand(): Command {
         out(
           `  archive        ${engine.store.dialect === 'postgres' ? engine.store.location : resolve(database)}`,
         );
+        if (configured !== null && !opts.database) {
+          out(`  your archive   ${configured}: not touched (the demo writes its own)`);
+        }
         out(
           `  Redis          ${engine.redis.display}${engine.redis.embedded ? ' (private redis-server started for you)' : ''}`,
         );

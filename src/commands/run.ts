@@ -41,7 +41,7 @@ export function runCommand(): Command {
         logger.info(
           {
             redis: engine.redis.display,
-            database: config.database.path,
+            archive: engine.store.location,
             pullZones: config.pullZones.map((z) => z.id),
             shieldZones: config.shieldZones.map((z) => z.id),
             concurrency: config.worker.concurrency,

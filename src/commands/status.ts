@@ -10,6 +10,8 @@ import { displayUrl } from '../redact.js';
 import { openReadOnlyConnection } from '../query/read-only.js';
 import type { Db } from '../store/sqlite/database.js';
 import type { LedgerRow, LogSource, QueryStore } from '../store/store.js';
+import { missingDays } from '../status/missing-days.js';
+import { renderMissing } from '../status/render-missing.js';
 import { span, zoneHealth, type ZoneHealth } from '../status/zone-health.js';
 import { addDays, dayOf } from '../time/utc-day.js';
 import { formatOption, idListArg, jsonOption, outputFormat, printJson, type FormatOptions } from './args.js';
@@ -21,6 +23,7 @@ interface StatusOptions extends FormatOptions {
   source?: StatusSource[];
   zone?: number[];
   all?: boolean;
+  missing?: boolean;
 }
 
 const iso = (ms: number | null) => (ms === null ? '' : new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z'));
@@ -152,6 +155,10 @@ export function statusCommand(): Command {
     )
     .option('--zone <id...>', 'only these zone ids (comma-separated or repeated)', idListArg)
     .option('--all', 'every day of the ledger (default: the days of the lookback)')
+    .option(
+      '--missing',
+      'only the zone-days of the lookback that the ledger has no row for (never fetched), and how to fetch them',
+    )
     .addOption(formatOption())
     .addOption(jsonOption());
   return cmd.action(async (opts: StatusOptions, command: Command) => {
@@ -198,6 +205,11 @@ export function statusCommand(): Command {
       })),
     ].filter((z) => sources.includes(z.source) && (!opts.zone || opts.zone.includes(z.zone)));
     const zones = zoneHealth(data.ledger, wanted, now);
+    const missing = missingDays(data.ledger, wanted, now);
+    if (opts.missing && format !== 'json') {
+      process.stdout.write(renderMissing(missing, now));
+      return;
+    }
     const queue = await readQueue(config);
     if (format === 'json') {
       printJson({
@@ -207,6 +219,10 @@ export function statusCommand(): Command {
         zones,
         guardian: data.guardian,
         ledger: data.ledger,
+        missing: missing.map((m) => ({
+          ...m,
+          forgottenAt: m.forgottenAt === null ? null : iso(m.forgottenAt),
+        })),
         queue,
       });
       return;
@@ -219,10 +235,14 @@ export function statusCommand(): Command {
       ? data.ledger
       : data.ledger.filter((r) => r.log_date >= firstShown || r.state !== 'complete');
     const text = renderStatus(zones, data.guardian, days, data.ledger.length, queue, now, opts.all === true);
+    const gaps =
+      missing.length > 0
+        ? `\nmissing: ${missing.length} zone-day${missing.length === 1 ? '' : 's'} of the lookback never fetched (edgelog status --missing)`
+        : '';
     const note = archived
       ? ''
       : `archive: none at ${path} yet (\`edgelog sync\` or \`edgelog run\` creates it)\n`;
-    process.stdout.write(`${note}${text.replace(/^\n/, '')}\n`);
+    process.stdout.write(`${note}${text.replace(/^\n/, '')}${gaps}\n`);
   });
 }
 

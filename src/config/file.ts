@@ -17,7 +17,7 @@ export interface LoadConfigOptions {
   overrides?: ConfigInput;
 }
 
-/** The configuration before validation: the file (if any), the overrides, the environment. */
+/** The configuration before validation: the file (if any), the environment over it, the overrides over both. */
 export function readConfigInput(opts: LoadConfigOptions = {}): { input: ConfigInput; origin: string } {
   const env = opts.env ?? process.env;
   const cwd = opts.cwd ?? process.cwd();
@@ -29,7 +29,7 @@ export function readConfigInput(opts: LoadConfigOptions = {}): { input: ConfigIn
     input = resolveFilePaths(readJsonFile(path), dirname(path));
     origin = path;
   }
-  return { input: applyEnv(merge(input, opts.overrides ?? {}), env), origin };
+  return { input: merge(applyEnv(input, env), opts.overrides ?? {}), origin };
 }
 
 function readJsonFile(path: string): ConfigInput {
@@ -80,7 +80,9 @@ function applyEnv(input: ConfigInput, env: NodeJS.ProcessEnv): ConfigInput {
   const out = { ...input };
   if (env.EDGELOG_ACCESS_KEY) out.api = { ...out.api, accessKey: env.EDGELOG_ACCESS_KEY };
   if (env.REDIS_URL) out.redis = { ...out.redis, url: env.REDIS_URL };
-  if (env.EDGELOG_DB) out.database = { ...out.database, path: env.EDGELOG_DB };
+  // EDGELOG_DB names a SQLite archive: it sets aside a PostgreSQL URL from the file (the environment beats
+  // the file), though not one from EDGELOG_DATABASE_URL, which is as explicit as it.
+  if (env.EDGELOG_DB) out.database = { ...out.database, path: env.EDGELOG_DB, url: null };
   if (env.EDGELOG_DATABASE_URL) out.database = { ...out.database, url: env.EDGELOG_DATABASE_URL };
   return out;
 }

@@ -8,7 +8,7 @@ import { startRedisServer, type EmbeddedRedis } from '../../src/redis/embedded-r
 import { openDatabase } from '../../src/store/sqlite/database.js';
 import { createTestDatabase, testServer, type TestDatabase } from '../postgres/support/server.js';
 import { runCli } from '../support/cli.js';
-import { describeStores } from '../support/stores.js';
+import { describePostgres, describeStores } from '../support/stores.js';
 
 // The demo's Redis prefix is fixed ("edgelog-demo"): on the test run's shared Redis, two runs (or a
 // developer's demo) would share its keys. It gets a redis-server of its own instead.
@@ -35,9 +35,13 @@ function sampleTables(stdout: string): Map<string, string[]> {
   return tables;
 }
 
-async function ledgerStates(dir: string, db: TestDatabase | undefined): Promise<string[]> {
+async function ledgerStates(
+  dir: string,
+  db: TestDatabase | undefined,
+  file = 'edgelog.db',
+): Promise<string[]> {
   if (!db) {
-    const sqlite = openDatabase(join(dir, 'data', 'edgelog.db'), { readonly: true });
+    const sqlite = openDatabase(join(dir, 'data', file), { readonly: true });
     try {
       return sqlite.prepare('SELECT state FROM ingest_ledger').pluck().all() as string[];
     } finally {
@@ -61,8 +65,10 @@ describeStores('edgelog demo', (store) => {
     try {
       const url = db && new URL(db.url);
       if (url) url.password = PASSWORD;
-      const env = { REDIS_URL: redis.display, ...(url ? { EDGELOG_DATABASE_URL: url.href } : {}) };
-      const r = await runCli(['demo', '--log-level', 'warn', '--entries', '300'], { cwd: dir, env });
+      const env = { REDIS_URL: redis.display };
+      // A database for the demo is named on its command line (PGPASSWORD would keep the password off it).
+      const args = ['demo', '--log-level', 'warn', '--entries', '300'];
+      const r = await runCli(url ? [...args, '--database', url.href] : args, { cwd: dir, env });
       expect(r.stderr).toBe('');
       expect(r.code).toBe(0);
       expect(r.stdout).toContain('Syncing 12 zone-days (the last three UTC days) through the job queue');
@@ -84,12 +90,57 @@ describeStores('edgelog demo', (store) => {
       expect(states).toHaveLength(12);
       expect(states.filter((state) => state === 'partial').length).toBeGreaterThanOrEqual(4);
       expect(states.every((state) => state === 'partial' || state === 'complete')).toBe(true);
-      const status = await runCli(['status'], { cwd: dir, env });
+      const statusEnv = url ? { ...env, EDGELOG_DATABASE_URL: url.href } : env;
+      const status = await runCli(['status'], { cwd: dir, env: statusEnv });
       expect(status.code).toBe(0);
       expect(status.stdout).toMatch(/^origin +101 +\d{4}-\d\d-\d\dT/m);
-      expect(r.stdout).toContain('  npx edgelog status\n');
+      const hint = db ? `EDGELOG_DATABASE_URL=postgres://postgres@127.0.0.1:5432/${db.name} ` : '';
+      expect(r.stdout).toContain(`  ${hint}npx edgelog status\n`);
     } finally {
       await db?.drop();
+    }
+  });
+});
+
+describePostgres('edgelog demo beside a configured archive', (_store, server) => {
+  it('never writes into it, nor sends it the configured access key, and says how to read its own', async () => {
+    const db = await createTestDatabase(server);
+    const cwd = mkdtempSync(join(tmpdir(), 'edgelog-demo-configured-'));
+    try {
+      const env = {
+        REDIS_URL: redis.display,
+        EDGELOG_DATABASE_URL: db.url,
+        EDGELOG_ACCESS_KEY: 'the-real-key',
+      };
+      const r = await runCli(['demo', '--log-level', 'warn', '--entries', '100'], { cwd, env });
+      expect(r.stderr).toBe('');
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain(`  archive        ${join(cwd, 'data', 'demo.db')}\n`);
+      expect(r.stdout).toContain(`  your archive   ${db.url}: not touched (the demo writes its own)\n`);
+      // The configured database holds nothing: no table was made, no row written.
+      const client = new pg.Client({ connectionString: db.url });
+      await client.connect();
+      try {
+        const { rows } = await client.query<{ n: string }>(
+          "SELECT count(*) AS n FROM information_schema.tables WHERE table_schema = 'public'",
+        );
+        expect(rows[0]!.n).toBe('0');
+      } finally {
+        await client.end();
+      }
+      const states = await ledgerStates(cwd, undefined, 'demo.db');
+      expect(states).toHaveLength(12);
+      // The hint reads the demo's archive although EDGELOG_DATABASE_URL is set.
+      expect(r.stdout).toContain('  EDGELOG_DATABASE_URL= EDGELOG_DB=data/demo.db npx edgelog status\n');
+      const status = await runCli(['status'], {
+        cwd,
+        env: { ...env, EDGELOG_DATABASE_URL: '', EDGELOG_DB: 'data/demo.db' },
+      });
+      expect(status.code).toBe(0);
+      expect(status.stdout).toMatch(/^shield +201 +\d{4}-\d\d-\d\dT/m);
+    } finally {
+      rmSync(cwd, { recursive: true, force: true });
+      await db.drop();
     }
   });
 });

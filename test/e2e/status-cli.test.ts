@@ -49,6 +49,21 @@ describe('edgelog status', () => {
     ) as { zones: Array<{ oldestOpen: { day: string }; forgottenAt: number }> };
     expect(json.zones[0]!.oldestOpen.day).toBe(yesterday);
     expect(json.zones[0]!.forgottenAt).toBe(Date.parse(`${addDays(yesterday, 3)}T00:00:00Z`));
+
+    // The lookback (2 days) and today: only yesterday was ever fetched.
+    const before = addDays(yesterday, -1);
+    expect(status.stdout).toContain(
+      'missing: 2 zone-days of the lookback never fetched (edgelog status --missing)',
+    );
+    const missing = await runCli(['--config', config, 'status', '--missing'], { cwd: h.dir });
+    expect(missing.code).toBe(0);
+    expect(missing.stdout).toMatch(new RegExp(`^shield +201 +${before} +\\d+h\\d\\dm$`, 'm'));
+    expect(missing.stdout).toMatch(new RegExp(`^shield +201 +${today} +\\d+d\\d\\dh$`, 'm'));
+    expect(missing.stdout).not.toContain(yesterday + ' ');
+    expect(missing.stdout).toContain(
+      `  edgelog sync --source shield --zone 201 --from ${before} --to ${today}\n`,
+    );
+    expect(json).toHaveProperty('missing');
   });
 
   // It used to create the archive (and its directory) as a side effect.

@@ -324,6 +324,10 @@ describePostgres('edgelog (EDGELOG_DATABASE_URL)', (_store, server) => {
     expect(result.code).toBe(0);
     expect(result.stderr).not.toContain('"level":50');
     expect(result.stderr + result.stdout).not.toContain(PASSWORD);
+    // The start-up line names the archive written, not the unused SQLite default.
+    const running = result.stderr.split('\n').find((line) => line.includes('"msg":"worker running"'));
+    expect(JSON.parse(running!)).toMatchObject({ archive: `postgres://127.0.0.1:5432/${db.name}` });
+    expect(running).not.toContain('edgelog.db');
     expect([
       ...(await problems(c, 'origin', 101, yesterday)),
       ...(await problems(c, 'shield', 201, yesterday)),

@@ -124,4 +124,24 @@ describe('configuration', () => {
     expect(load('etc/c.json', { EDGELOG_DB: 'env.db' })).toBe('env.db');
     expect(load('etc/c.json', {}, { database: { path: 'data/demo.db' } })).toBe('data/demo.db');
   });
+
+  it('takes the environment over the file, and overrides (the demo) over both', () => {
+    const dir = tempDir();
+    const url = 'postgres://edgelog@db.example:5432/edgelog';
+    writeFileSync(join(dir, 'c.json'), JSON.stringify({ database: { url }, api: { accessKey: 'file-key' } }));
+    const load = (env: NodeJS.ProcessEnv, overrides = {}) =>
+      loadConfig({ path: 'c.json', cwd: dir, env, overrides });
+    // EDGELOG_DB names a SQLite archive: the file's URL is set aside.
+    expect(load({ EDGELOG_DB: 'mine.db' }).database).toMatchObject({ path: 'mine.db', url: null });
+    // …but not a URL the environment gives too.
+    const pgUrl = 'postgres://edgelog@other:5432/edgelog';
+    expect(load({ EDGELOG_DB: 'mine.db', EDGELOG_DATABASE_URL: pgUrl }).database.url).toBe(pgUrl);
+    // The demo's simulator key and archive win over the operator's environment.
+    const demo = load(
+      { EDGELOG_ACCESS_KEY: 'real-key', EDGELOG_DATABASE_URL: pgUrl },
+      { api: { accessKey: 'sim-key' }, database: { path: 'data/demo.db', url: null } },
+    );
+    expect(demo.api.accessKey).toBe('sim-key');
+    expect(demo.database).toMatchObject({ path: 'data/demo.db', url: null });
+  });
 });
