@@ -38,6 +38,12 @@ const apiSchema = z.strictObject({
   /** Bound on silence while reading a response body. @defaultValue "60s" */
   bodyTimeout: duration('60s', { min: '1s', max: '1h' }),
   /**
+   * Bound on one attempt's whole answer, headers and body: a body trickled a byte at a time is never
+   * silent for bodyTimeout, and a large origin day may stream for longer than requestDeadline. The
+   * attempt is retried like any timeout. @defaultValue "10m"
+   */
+  responseTimeout: duration('10m', { min: '1s', max: '1d' }),
+  /**
    * Largest response body accepted, in bytes: a body is held in memory, and an ordinary log page is
    * far above 1 MiB. @defaultValue 512 MiB
    */
