@@ -60,9 +60,10 @@ describe('files edgelog writes, under umask 022', () => {
     }
   });
 
-  it.each([0o600, 0o640])(
-    'a backup of a %o archive has its mode, and its partial file is private',
-    async (m) => {
+  it.each(['600', '640'])(
+    'a backup of a %s archive has its mode, and its partial file is private',
+    async (text) => {
+      const m = parseInt(text, 8);
       dir = mkdtempSync(join(tmpdir(), 'edgelog-modes-'));
       const source = join(dir, 'edgelog.db');
       const db = openDatabase(source);
