@@ -82,6 +82,8 @@ function applyEnv(input: ConfigInput, env: NodeJS.ProcessEnv): ConfigInput {
   if (env.REDIS_URL) out.redis = { ...out.redis, url: env.REDIS_URL };
   if (env.EDGELOG_DB) out.database = { ...out.database, path: env.EDGELOG_DB };
   if (env.EDGELOG_DATABASE_URL) out.database = { ...out.database, url: env.EDGELOG_DATABASE_URL };
+  if (env.EDGELOG_READER_DATABASE_URL)
+    out.database = { ...out.database, readerUrl: env.EDGELOG_READER_DATABASE_URL };
   return out;
 }
 

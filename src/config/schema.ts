@@ -305,6 +305,12 @@ export const configSchema = z.strictObject({
        * EDGELOG_DATABASE_URL environment variable: the URL holds the password. @defaultValue null
        */
       url: postgresUrl.nullable().default(null),
+      /**
+       * The PostgreSQL archive as readers reach it: a role that may only read (README, "A role for
+       * readers"). `query`, `report`, `status` and `alerts list` connect with it instead of `url`; the
+       * worker never does. Prefer EDGELOG_READER_DATABASE_URL. @defaultValue null (readers use `url`)
+       */
+      readerUrl: postgresUrl.nullable().default(null),
       /** TLS to the PostgreSQL server; absent, the URL's sslmode decides. @defaultValue undefined */
       ssl: z
         .strictObject({
