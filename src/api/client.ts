@@ -46,6 +46,8 @@ export interface ApiClientOptions extends ApiHosts {
   retry: RetryPolicy;
   headersTimeoutMs: number;
   bodyTimeoutMs: number;
+  /** Bound on one attempt's whole answer, headers and body. @defaultValue DEFAULT_RESPONSE_TIMEOUT_MS (10 min) */
+  responseTimeoutMs?: number | undefined;
   logger: Logger;
   random?: () => number;
   /** Told of every request attempt and retry. @defaultValue NO_METRICS */
@@ -72,6 +74,7 @@ export class ApiClient {
       retry: opts.retry,
       headersTimeoutMs: opts.headersTimeoutMs,
       bodyTimeoutMs: opts.bodyTimeoutMs,
+      ...(opts.responseTimeoutMs === undefined ? {} : { responseTimeoutMs: opts.responseTimeoutMs }),
       logger: opts.logger,
       ...(opts.random ? { random: opts.random } : {}),
       ...(opts.metrics ? { metrics: opts.metrics } : {}),

@@ -27,11 +27,20 @@ import { parseRetryAfter, retryDecision, type RetryPolicy } from './retry-timing
 
 export const WINDOW_EXPIRED_KEY = 'invalid_datetime_window.event_logs';
 
+/** The default of `api.responseTimeout`: room for a large origin day on a slow link. */
+export const DEFAULT_RESPONSE_TIMEOUT_MS = 10 * 60_000;
+
 export interface HttpOptions {
   dispatcher: Dispatcher;
   retry: RetryPolicy;
   headersTimeoutMs: number;
   bodyTimeoutMs: number;
+  /**
+   * Bound on one attempt's whole answer, from sending the request to the last byte of its body (an
+   * error body included). bodyTimeout only bounds the silence between two chunks, so without this a
+   * body trickled a byte at a time would hold the request for ever. @defaultValue DEFAULT_RESPONSE_TIMEOUT_MS
+   */
+  responseTimeoutMs?: number;
   logger: Logger;
   /** Jitter source; tests pass a fixed one. @defaultValue Math.random */
   random?: () => number;
@@ -77,8 +86,10 @@ export class HttpJson {
   private readonly random: () => number;
   private readonly now: () => number;
   private readonly metrics: RequestMetrics;
+  private readonly responseTimeoutMs: number;
 
   constructor(private readonly opts: HttpOptions) {
+    this.responseTimeoutMs = opts.responseTimeoutMs ?? DEFAULT_RESPONSE_TIMEOUT_MS;
     this.random = opts.random ?? Math.random;
     this.now = opts.now ?? Date.now;
     this.metrics = opts.metrics ?? NO_METRICS;
@@ -175,6 +186,8 @@ export class HttpJson {
    * One request. The deadline bounds the wait for the response headers (what is left of it after the
    * attempts before); a body that keeps arriving is bounded by bodyTimeout, undici's limit on the
    * silence between chunks, so a large day that streams for longer than the deadline still completes.
+   * The whole answer, headers and body, is bounded by responseTimeout: a body that never stops arriving
+   * (a byte at a time) ends there, and the attempt is retried like a timeout.
    */
   private async attempt<T>(
     url: URL,
@@ -182,12 +195,43 @@ export class HttpJson {
     remainingMs: number,
     read: (res: WatchedBody) => Promise<T>,
   ): Promise<{ status: number; body: T }> {
+    const answer = new AbortController();
+    const answerTimer = setTimeout(
+      () =>
+        answer.abort(
+          new DeadlineError(
+            `whole answer not received within the ${this.responseTimeoutMs} ms response timeout (api.responseTimeout)`,
+          ),
+        ),
+      this.responseTimeoutMs,
+    );
+    try {
+      return await this.answered(url, opts, remainingMs, answer.signal, read);
+    } catch (err) {
+      // undici ends the body with the abort's reason, but a reader may have wrapped it: say what it was.
+      throw answer.signal.aborted ? answer.signal.reason : err;
+    } finally {
+      clearTimeout(answerTimer);
+    }
+  }
+
+  /** attempt's work, under `answer` (the response timeout's signal). */
+  private async answered<T>(
+    url: URL,
+    opts: GetOptions,
+    remainingMs: number,
+    answer: AbortSignal,
+    read: (res: WatchedBody) => Promise<T>,
+  ): Promise<{ status: number; body: T }> {
     const deadline = new AbortController();
     const timer = setTimeout(
-      () => deadline.abort(new DeadlineError(this.opts.retry.deadlineMs)),
+      () =>
+        deadline.abort(
+          new DeadlineError(`no answer within the ${this.opts.retry.deadlineMs} ms request deadline`),
+        ),
       remainingMs,
     );
-    const signal = opts.signal ? AbortSignal.any([opts.signal, deadline.signal]) : deadline.signal;
+    const signal = AbortSignal.any([deadline.signal, answer, ...(opts.signal ? [opts.signal] : [])]);
     let res: Dispatcher.ResponseData;
     try {
       // The dispatcher's own request takes the path as given (see paths.ts requestPath).
@@ -276,12 +320,9 @@ export class HttpJson {
   }
 }
 
-/** The request deadline passed before the response headers came. */
+/** The request deadline passed before the response headers came, or the response timeout before its end. */
 class DeadlineError extends Error {
   override name = 'DeadlineError';
-  constructor(deadlineMs: number) {
-    super(`no answer within the ${deadlineMs} ms request deadline`);
-  }
 }
 
 /** Wraps what a body reader threw that is not about the request, so it is neither retried nor renamed. */

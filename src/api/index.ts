@@ -38,6 +38,7 @@ export function createApiClient(
     },
     headersTimeoutMs: api.headersTimeout,
     bodyTimeoutMs: api.bodyTimeout,
+    responseTimeoutMs: api.responseTimeout,
     logger: logger.child({ component: 'api' }),
     metrics,
   });

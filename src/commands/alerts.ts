@@ -2,13 +2,28 @@
 import { Command } from 'commander';
 import { fingerprint, type Notice } from '../alerts/payload.js';
 import { deliver } from '../alerts/deliver.js';
-import { formatDuration } from '../config/index.js';
+import { formatDuration, type Config } from '../config/index.js';
 import { startEngine } from '../engine.js';
 import { UsageError } from '../errors/index.js';
 import { formatTable } from '../format/table.js';
+import { readerServer } from '../config/reader-config.js';
 import { openStore } from '../store/open-store.js';
 import { commandContext, printJson } from './shared.js';
 import { formatOption, jsonOption, outputFormat, type FormatOptions } from './args.js';
+
+/**
+ * What `alerts list` reads: on PostgreSQL through the readers' connection (database.readerUrl, else
+ * url) without opening the store, which a role that may only read can do; on SQLite the archive.
+ */
+async function alertReads(database: Config['database']) {
+  const server = readerServer(database);
+  if (server === null) return openStore(database);
+  const { postgresAlertReads, serverOptions } = await import('../store/postgres/postgres-store.js');
+  return postgresAlertReads({
+    ...serverOptions({ url: server, ssl: database.ssl }),
+    applicationName: 'edgelog alerts',
+  });
+}
 
 const iso = (ms: number | null) => (ms === null ? '' : new Date(ms).toISOString().replace('.000Z', 'Z'));
 
@@ -24,7 +39,7 @@ export function alertsCommand(): Command {
     .addOption(jsonOption())
     .action(async (opts: FormatOptions, cmd: Command) => {
       const { config } = commandContext(cmd);
-      const archive = await openStore(config.database);
+      const archive = await alertReads(config.database);
       try {
         const states = await archive.alerts.listStates();
         const notices = await archive.alerts.notifications(20);

@@ -2,29 +2,34 @@
 // store/migrate-store/migrate-store.ts for how), printing per table what it read, added and found there
 // already, then the checks that the target holds what was copied (store/migrate-store/verify.ts).
 import { Command, InvalidArgumentError, Option } from 'commander';
+import { migrateTarget } from '../config/migrate-target.js';
 import { MigrateStoreError } from '../errors/index.js';
 import { elapsed, formatTable, thousands } from '../format/table.js';
 import { registerUrlCredentials } from '../redact.js';
 import { migrateStore, type MigrateStoreResult } from '../store/migrate-store/migrate-store.js';
 import { checkPassed, type Check } from '../store/migrate-store/verify.js';
 import { formatOption, jsonOption, outputFormat, printJson, type FormatOptions } from './args.js';
+import { readerConfig } from './reader-context.js';
 
 export interface MigrateStoreIo {
   out: (text: string) => void;
   /** Progress, on a terminal only. @defaultValue stderr, if a TTY */
   progress?: (text: string) => void;
+  /** A warning line. @defaultValue stderr */
+  warn?: (text: string) => void;
 }
 
 function defaultIo(): MigrateStoreIo {
   return {
     out: (text) => void process.stdout.write(text),
+    warn: (text) => void process.stderr.write(text),
     ...(process.stderr.isTTY ? { progress: (text: string) => void process.stderr.write(text) } : {}),
   };
 }
 
 interface MigrateStoreFlags extends FormatOptions {
   from: string;
-  to: string;
+  to?: string;
   batchRows: number;
 }
 
@@ -52,11 +57,15 @@ The target must not be in use: with a live lease in its ledger (a worker writing
 copied. Stop the workers of the SQLite archive first too, or run migrate-store again after they stopped
 to copy what they added. Leases are not copied.
 
-A password can be left out of the URL and given in PGPASSWORD; in the URL it is never printed. TLS:
-?sslmode=require (or verify-full, with sslrootcert=<file>) in the URL.
+Without --to, the target is the configured archive (EDGELOG_DATABASE_URL or database.url). Keep the
+password off the command line, where every user of the host can read it (ps): give it in PGPASSWORD,
+or in the configured URL, whose password a --to naming the same server and user takes; a password in
+--to works, with a warning. It is never printed. TLS: ?sslmode=require (or verify-full, with
+sslrootcert=<file>) in the URL.
 
-Example:
-  edgelog migrate-store --from /var/lib/edgelog/edgelog.db --to postgres://edgelog@db.internal:5432/edgelog
+Examples:
+  PGPASSWORD=… edgelog migrate-store --from /var/lib/edgelog/edgelog.db --to postgres://edgelog@db.internal:5432/edgelog
+  EDGELOG_DATABASE_URL=postgres://edgelog:…@db.internal:5432/edgelog edgelog migrate-store --from /var/lib/edgelog/edgelog.db
 `;
 
 export function migrateStoreCommand(io: MigrateStoreIo = defaultIo()): Command {
@@ -66,8 +75,8 @@ export function migrateStoreCommand(io: MigrateStoreIo = defaultIo()): Command {
     .addOption(
       new Option(
         '--to <url>',
-        'the PostgreSQL archive: postgres://user@host:port/database',
-      ).makeOptionMandatory(),
+        'the PostgreSQL archive: postgres://user@host:port/database, its password in PGPASSWORD (default: EDGELOG_DATABASE_URL or database.url)',
+      ),
     )
     .addOption(
       new Option('--batch-rows <n>', 'rows per batch and transaction (memory grows with it)')
@@ -77,13 +86,22 @@ export function migrateStoreCommand(io: MigrateStoreIo = defaultIo()): Command {
     .addOption(formatOption())
     .addOption(jsonOption())
     .addHelpText('after', HELP)
-    .action(async (opts: MigrateStoreFlags) => {
+    .action(async (opts: MigrateStoreFlags, cmd: Command) => {
       registerUrlCredentials(opts.to);
+      const target = migrateTarget(opts.to, readerConfig(cmd).database.url);
+      registerUrlCredentials(target.url);
+      if (target.passwordInArgv) {
+        io.warn?.(
+          'edgelog: warning: --to holds a password, which other users of this host can read (ps, /proc) and ' +
+            'shell history keeps: leave it out of --to and set PGPASSWORD, or give the URL in ' +
+            'EDGELOG_DATABASE_URL or database.url\n',
+        );
+      }
       const format = outputFormat(opts);
       const shown = { at: 0, any: false };
       const result = await migrateStore({
         from: opts.from,
-        to: opts.to,
+        to: target.url,
         batchRows: opts.batchRows,
         ...(io.progress
           ? {

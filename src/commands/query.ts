@@ -4,6 +4,7 @@ import { OutputClosedError, streamOutput, type Stdout } from '../query/output.js
 import { DEFAULT_QUERY_TIMEOUT_MS, runBoundedQuery } from '../query/run-bounded.js';
 import { DEFAULT_TABLE_LIMIT, QUERY_FORMATS, type QueryFormat } from '../query/run-query.js';
 import { durationArg, intArg, jsonOption, outputFormat } from './args.js';
+import { readerServer } from '../config/reader-config.js';
 import { readerConfig } from './reader-context.js';
 
 interface QueryCliOptions {
@@ -18,7 +19,13 @@ function timeoutArg(value: string): number {
   return value.trim() === '0' ? 0 : durationArg(value);
 }
 
-export function queryCommand(stdout: Stdout = process.stdout): Command {
+/** Where `query` says, in one line, that its role may do more than read. @defaultValue stderr */
+export type WarningLine = (text: string) => void;
+
+export function queryCommand(
+  stdout: Stdout = process.stdout,
+  warn: WarningLine = (text) => void process.stderr.write(text),
+): Command {
   return new Command('query')
     .description('run one read-only SQL statement against the archive (tables and views: docs/SQL.md)')
     .argument('<sql>', 'the statement, e.g. "SELECT count(*) FROM origin_error_logs"')
@@ -44,17 +51,25 @@ export function queryCommand(stdout: Stdout = process.stdout): Command {
       const format = outputFormat(opts) as QueryFormat;
       const timeoutMs = timeout ?? DEFAULT_QUERY_TIMEOUT_MS;
       const request = { path: config.database.path, sql, format, ...(limit === undefined ? {} : { limit }) };
+      const server = readerServer(config.database);
       try {
-        if (config.database.url) {
+        if (server !== null) {
           // PostgreSQL, loaded only here: a SQLite query does not pay for pg at start-up.
-          const [{ postgresQueries, serverOptions }, { runStoreQuery }] = await Promise.all([
-            import('../store/postgres/postgres-store.js'),
-            import('../query/run-store-query.js'),
-          ]);
-          const queries = postgresQueries({
-            ...serverOptions({ url: config.database.url, ssl: config.database.ssl }),
-            applicationName: 'edgelog query',
-          });
+          const [{ postgresQueries, serverOptions }, { runStoreQuery }, { readerRoleWarning }] =
+            await Promise.all([
+              import('../store/postgres/postgres-store.js'),
+              import('../query/run-store-query.js'),
+              import('../store/postgres/reader-role.js'),
+            ]);
+          const queries = postgresQueries(
+            { ...serverOptions({ url: server, ssl: config.database.ssl }), applicationName: 'edgelog query' },
+            {
+              onRole: (role) => {
+                const warning = readerRoleWarning(role);
+                if (warning) warn(`edgelog: warning: ${warning}\n`);
+              },
+            },
+          );
           await runStoreQuery(queries, sql, { ...request, timeoutMs }, streamOutput(stdout));
           return;
         }

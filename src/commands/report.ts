@@ -6,6 +6,7 @@ import { DEFAULT_TOP, REPORT_KINDS, runReport, type ReportKind } from '../report
 import type { Day } from '../time/utc-day.js';
 import { dayArg, formatOption, idArg, jsonOption, outputFormat } from './args.js';
 import { sqliteReportStore } from '../store/sqlite/report-reads.js';
+import { readerServer } from '../config/reader-config.js';
 import { readerConfig } from './reader-context.js';
 
 interface ReportCliOptions {
@@ -47,11 +48,12 @@ export function reportCommand(stdout: Stdout = process.stdout, clock: () => numb
       const config = readerConfig(cmd);
       const format = outputFormat(opts) as ReportCliOptions['format'];
       const params = { ...opts, format, width: chartWidth(stdout), now: clock() };
-      if (config.database.url) {
+      const url = readerServer(config.database);
+      if (url !== null) {
         // PostgreSQL, loaded only here: a SQLite report does not pay for pg at start-up.
         const { postgresReports, serverOptions } = await import('../store/postgres/postgres-store.js');
         const server = postgresReports({
-          ...serverOptions({ url: config.database.url, ssl: config.database.ssl }),
+          ...serverOptions({ url, ssl: config.database.ssl }),
           applicationName: 'edgelog report',
         });
         try {

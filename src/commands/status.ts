@@ -15,6 +15,7 @@ import { renderMissing } from '../status/render-missing.js';
 import { span, zoneHealth, type ZoneHealth } from '../status/zone-health.js';
 import { addDays, dayOf } from '../time/utc-day.js';
 import { formatOption, idListArg, jsonOption, outputFormat, printJson, type FormatOptions } from './args.js';
+import { readerServer } from '../config/reader-config.js';
 import { commandContext } from './shared.js';
 
 type StatusSource = LogSource | 'guardian';
@@ -168,7 +169,7 @@ export function statusCommand(): Command {
     const path = config.database.path;
     // Nothing is created: with no archive yet, the zones and the queue are still worth showing.
     let data: ArchiveData = { ledger: [], guardian: [] };
-    const server = config.database.url;
+    const server = readerServer(config.database);
     const archived = server !== null || existsSync(path);
     if (server !== null) {
       const { postgresQueries, serverOptions } = await import('../store/postgres/postgres-store.js');

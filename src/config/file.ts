@@ -84,6 +84,8 @@ function applyEnv(input: ConfigInput, env: NodeJS.ProcessEnv): ConfigInput {
   // the file), though not one from EDGELOG_DATABASE_URL, which is as explicit as it.
   if (env.EDGELOG_DB) out.database = { ...out.database, path: env.EDGELOG_DB, url: null };
   if (env.EDGELOG_DATABASE_URL) out.database = { ...out.database, url: env.EDGELOG_DATABASE_URL };
+  if (env.EDGELOG_READER_DATABASE_URL)
+    out.database = { ...out.database, readerUrl: env.EDGELOG_READER_DATABASE_URL };
   return out;
 }
 

@@ -9,10 +9,14 @@ import { isPlainObject, readConfigInput, type LoadConfigOptions } from './file.j
 export const DEFAULT_DATABASE_PATH = 'data/edgelog.db';
 
 export interface ReaderConfig {
-  /** `url` (postgres:// or postgresql://) names a PostgreSQL archive, used instead of the file at `path`. */
+  /**
+   * `url` (postgres:// or postgresql://) names a PostgreSQL archive, used instead of the file at `path`;
+   * `readerUrl` the same archive as readers reach it (see readerServer).
+   */
   database: {
     path: string;
     url: string | null;
+    readerUrl: string | null;
     ssl?: { rejectUnauthorized?: boolean; ca?: string };
   };
   /** Where the configuration came from: a file path, or "defaults". */
@@ -31,17 +35,31 @@ export function loadReaderConfig(opts: LoadConfigOptions = {}): ReaderConfig {
       `Invalid configuration (${origin}):\n  - database.path: expected a path, e.g. "data/edgelog.db"`,
     );
   }
-  const url = database?.url ?? null;
-  if (url !== null && (typeof url !== 'string' || !/^postgres(ql)?:\/\/./i.test(url))) {
-    throw new ConfigError(
-      `Invalid configuration (${origin}):\n  - database.url: expected a postgres:// or postgresql:// URL`,
-    );
-  }
+  const url = postgresUrlAt('url', database?.url, origin);
+  const readerUrl = postgresUrlAt('readerUrl', database?.readerUrl, origin);
   const ssl = readerSsl(database?.ssl, origin);
   return Object.freeze({
-    database: Object.freeze({ path, url, ...(ssl ? { ssl } : {}) }),
+    database: Object.freeze({ path, url, readerUrl, ...(ssl ? { ssl } : {}) }),
     origin,
   });
+}
+
+/**
+ * Pure: the PostgreSQL URL the commands that only read connect with: `readerUrl` (a role that may only
+ * read) when set, else the worker's `url`; null for a SQLite archive.
+ */
+export function readerServer(database: { url: string | null; readerUrl: string | null }): string | null {
+  return database.readerUrl ?? database.url;
+}
+
+function postgresUrlAt(key: 'url' | 'readerUrl', value: unknown, origin: string): string | null {
+  if (value === undefined || value === null) return null;
+  if (typeof value !== 'string' || !/^postgres(ql)?:\/\/./i.test(value)) {
+    throw new ConfigError(
+      `Invalid configuration (${origin}):\n  - database.${key}: expected a postgres:// or postgresql:// URL`,
+    );
+  }
+  return value;
 }
 
 function readerSsl(ssl: unknown, origin: string): { rejectUnauthorized?: boolean; ca?: string } | undefined {

@@ -20,6 +20,7 @@ export interface RelatedKeys {
     connectTimeout: number;
     headersTimeout: number;
     bodyTimeout: number;
+    responseTimeout: number;
     retryBaseDelay: number;
     retryMaxDelay: number;
     requestDeadline: number;
@@ -88,6 +89,15 @@ function apiTimings(api: RelatedKeys['api']): RelationIssue[] {
       issues.push({
         path: ['api', key],
         message: `must be shorter than ${deadline}, got ${d(api[key])}: the deadline would always end the request first, so no attempt could time out and be retried`,
+      });
+    }
+  }
+  // responseTimeout bounds a whole answer: the waits inside it must be able to fire before it does.
+  for (const key of ['headersTimeout', 'bodyTimeout'] as const) {
+    if (api[key] >= api.responseTimeout) {
+      issues.push({
+        path: ['api', key],
+        message: `must be shorter than api.responseTimeout (${d(api.responseTimeout)}), got ${d(api[key])}: the response timeout would always end the answer first`,
       });
     }
   }

@@ -38,6 +38,12 @@ const apiSchema = z.strictObject({
   /** Bound on silence while reading a response body. @defaultValue "60s" */
   bodyTimeout: duration('60s', { min: '1s', max: '1h' }),
   /**
+   * Bound on one attempt's whole answer, headers and body: a body trickled a byte at a time is never
+   * silent for bodyTimeout, and a large origin day may stream for longer than requestDeadline. The
+   * attempt is retried like any timeout. @defaultValue "10m"
+   */
+  responseTimeout: duration('10m', { min: '1s', max: '1d' }),
+  /**
    * Largest response body accepted, in bytes: a body is held in memory, and an ordinary log page is
    * far above 1 MiB. @defaultValue 512 MiB
    */
@@ -299,6 +305,12 @@ export const configSchema = z.strictObject({
        * EDGELOG_DATABASE_URL environment variable: the URL holds the password. @defaultValue null
        */
       url: postgresUrl.nullable().default(null),
+      /**
+       * The PostgreSQL archive as readers reach it: a role that may only read (README, "A role for
+       * readers"). `query`, `report`, `status` and `alerts list` connect with it instead of `url`; the
+       * worker never does. Prefer EDGELOG_READER_DATABASE_URL. @defaultValue null (readers use `url`)
+       */
+      readerUrl: postgresUrl.nullable().default(null),
       /** TLS to the PostgreSQL server; absent, the URL's sslmode decides. @defaultValue undefined */
       ssl: z
         .strictObject({

@@ -3,9 +3,10 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { EdgelogError } from '../errors/index.js';
+import { DATA_DIR_MODE, PRIVATE_DIR_MODE } from '../file-modes.js';
 import { pingRedis, type RedisTarget } from './connection.js';
 
 export interface EmbeddedRedis {
@@ -55,7 +56,9 @@ export async function startRedisServer(opts: StartRedisOptions): Promise<Embedde
     );
   }
   const dir = resolve(opts.dir);
-  mkdirSync(dir, { recursive: true });
+  // The AOF holds the queue: the owner's alone. The data directory above it is the archive's.
+  mkdirSync(dirname(dir), { recursive: true, mode: DATA_DIR_MODE });
+  mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
   const socket = join(dir, 'redis.sock');
   const target: RedisTarget = opts.unixSocket
     ? { path: socket }

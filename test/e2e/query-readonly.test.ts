@@ -1,6 +1,6 @@
 // `edgelog query` and `edgelog report` as an analyst runs them: a user who may read the archive and its
 // directory, not write them. Root ignores file permissions, so as root the CLI runs as `nobody`.
-import { chmodSync, copyFileSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, chownSync, copyFileSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -65,7 +65,11 @@ describe.skipIf(NOBODY_SKIP !== '')(
       fillOrigin(writer);
       storeOrigin(writer, 303, [originEntry('2024-10-15T13:00:00Z', { status: 500 })]);
       expect(statSync(`${path}-wal`).size).toBeGreaterThan(0);
-      readOnly(dir, 'edgelog.config.json'); // the worker's files stay as it made them (0644, root's)
+      // The worker's files stay as it made them (0640, root's); the analyst is in their group, as the
+      // README says (as root, nobody's group; as another user, the files are theirs anyway).
+      if (process.getuid?.() === 0)
+        for (const f of [path, `${path}-wal`, `${path}-shm`]) chownSync(f, 0, 65534);
+      readOnly(dir, 'edgelog.config.json');
       const q = await runCliAsNobody(['-c', config, 'query', COUNT, '--format', 'csv'], dir);
       expect(q.stderr).toBe('');
       expect(q.stdout).toBe('n\r\n13\r\n');

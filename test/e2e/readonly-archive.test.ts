@@ -1,7 +1,7 @@
 // `edgelog sync` run by a user who may not write the archive: one line naming the file, the cause and
 // the fix, before any day is fetched, and the archive left as it was. Root ignores file permissions, so
 // as root the CLI runs as `nobody` (as in query-readonly.test.ts).
-import { chmodSync, mkdirSync } from 'node:fs';
+import { chmodSync, chownSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/store/sqlite/database.js';
@@ -38,7 +38,9 @@ const yesterday = () => addDays(dayOf(Date.now()), -1);
 describe.skipIf(NOBODY_SKIP !== '')(`edgelog sync on an archive it may not write ${NOBODY_SKIP}`, () => {
   it('a file it may not write: says so in one line, naming the file, and fetches nothing', async () => {
     const { hh, dir, path, config } = await setup('archive');
-    expect((await runCli(['--config', config, 'migrate'], { cwd: hh.dir })).code).toBe(0); // root's, 0644
+    expect((await runCli(['--config', config, 'migrate'], { cwd: hh.dir })).code).toBe(0); // root's, 0640
+    // Readable through its group (nobody's, when root runs the tests), not writable.
+    if (process.getuid?.() === 0) chownSync(path, 0, 65534);
     chmodSync(dir, 0o777); // the directory is writable: only the file is not
     const r = await runCliAsNobody(
       ['--config', config, 'sync', '--date', yesterday(), '--source', 'shield'],

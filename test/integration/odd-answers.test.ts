@@ -72,6 +72,39 @@ describe.each([1, 0])('odd answers, pageThreads %i', (pageThreads) => {
     expect(outcome!.result).toMatchObject({ outcome: 'complete', pages: 7, entries: 2_000, archived: 2_000 });
     await expectAccountedFor(await h.reader(), 'shield', 201, YESTERDAY);
   });
+
+  // A body trickled a byte every 0.8 s is never silent for bodyTimeout, and the request deadline stops
+  // counting at the headers: it used to hold the job's slot for as long as the API kept trickling.
+  it('a trickled answer fails the day at api.responseTimeout; once answered, the day is stored whole', async () => {
+    h = await harness({
+      entriesPerDay: 300,
+      pageSize: 100,
+      faults: [{ kind: 'slow-body', chunks: 1_000_000, delayMs: 800 }],
+    });
+    const engine = await h.engine({
+      api: {
+        connectTimeout: '1s',
+        headersTimeout: '1s',
+        bodyTimeout: '1s',
+        responseTimeout: '2s',
+        requestDeadline: '3s',
+        retryAttempts: 2,
+      },
+      worker: { ...worker, jobAttempts: 1 },
+    });
+    const jobs = [
+      { source: 'shield' as const, zone: 201, day: YESTERDAY },
+      { source: 'origin' as const, zone: 101, day: YESTERDAY },
+    ];
+    for (const o of await sync(engine, jobs)) {
+      expect(o.error).toMatch(/within the 2000 ms response timeout \(api\.responseTimeout\)/);
+    }
+    for (const j of jobs) expect((await engine.store.ledger.get(j))?.last_error).toMatch(/response timeout/);
+    h.sim.setFaults([]);
+    const stored = await sync(engine, jobs);
+    expect(stored.map((o) => o.result?.outcome)).toEqual(['complete', 'complete']);
+    for (const j of jobs) await expectAccountedFor(await h.reader(), j.source, j.zone, j.day);
+  });
 });
 
 describe('answers that are not what was asked for', () => {

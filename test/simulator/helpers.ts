@@ -24,6 +24,8 @@ export interface ClientOptions {
   accessKey?: string;
   retry?: Partial<RetryPolicy>;
   headersTimeoutMs?: number;
+  bodyTimeoutMs?: number;
+  responseTimeoutMs?: number;
 }
 
 export function clientFor(urls: SimUrls, accessKey: string | undefined, opts: ClientOptions = {}): ApiClient {
@@ -39,7 +41,8 @@ export function clientFor(urls: SimUrls, accessKey: string | undefined, opts: Cl
     dispatcher,
     retry: { attempts: 3, baseDelayMs: 10, maxDelayMs: 50, deadlineMs: 10_000, ...opts.retry },
     headersTimeoutMs: opts.headersTimeoutMs ?? 5000,
-    bodyTimeoutMs: 5000,
+    bodyTimeoutMs: opts.bodyTimeoutMs ?? 5000,
+    ...(opts.responseTimeoutMs === undefined ? {} : { responseTimeoutMs: opts.responseTimeoutMs }),
     logger: silentLogger(),
     random: () => 0.5,
   });

@@ -23,6 +23,8 @@ export interface CliOptions {
   gid?: number;
   /** `ulimit -f`: the largest file the child may write, in 512-byte blocks. */
   fileSizeBlocks?: number;
+  /** The child's umask, e.g. 0o022 (what a login shell usually has). */
+  umask?: number;
 }
 
 /**
@@ -53,11 +55,13 @@ export interface StartedCli {
 
 export function startCli(args: string[], opts: CliOptions): StartedCli {
   const argv = [process.execPath, BIN, ...args];
-  // `ulimit` needs a shell; `exec` keeps the pid the test signals the CLI's own.
+  // `ulimit` and `umask` need a shell; `exec` keeps the pid the test signals the CLI's own.
+  const shell = [
+    ...(opts.fileSizeBlocks === undefined ? [] : [`ulimit -f ${opts.fileSizeBlocks}`]),
+    ...(opts.umask === undefined ? [] : [`umask ${opts.umask.toString(8).padStart(3, '0')}`]),
+  ];
   const [file, ...rest] =
-    opts.fileSizeBlocks === undefined
-      ? argv
-      : ['/bin/sh', '-c', `ulimit -f ${opts.fileSizeBlocks} && exec "$0" "$@"`, ...argv];
+    shell.length === 0 ? argv : ['/bin/sh', '-c', `${shell.join(' && ')} && exec "$0" "$@"`, ...argv];
   const child = spawn(file!, rest, {
     cwd: opts.cwd,
     env: childEnv(opts.env),

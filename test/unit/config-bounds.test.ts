@@ -42,6 +42,7 @@ describe('every key is bounded', () => {
     ['api.headersTimeout', { api: { headersTimeout: 1e20 } }, /at most 1h .*e\.g\. "30s"/],
     ['api.connectTimeout', { api: { connectTimeout: '0s' } }, /at least 1s/],
     ['api.bodyTimeout', { api: { bodyTimeout: '2h' } }, /at most 1h \(got 2h\)/],
+    ['api.responseTimeout', { api: { responseTimeout: '500ms' } }, /at least 1s \(got 500ms\), e\.g\. "10m"/],
     ['api.maxResponseBytes', { api: { maxResponseBytes: 1e12 } }, /at most 1,073,741,824/],
     ['api.maxResponseBytes', { api: { maxResponseBytes: 10 } }, /at least 1,048,576 \(got 10\)/],
     ['api.retryAttempts', { api: { retryAttempts: 0 } }, /at least 1 \(got 0\), e\.g\. 6/],
@@ -98,6 +99,7 @@ describe('every key is bounded', () => {
     ['api.retryBaseDelay', (v) => ({ api: { retryBaseDelay: v } })],
     ['api.retryMaxDelay', (v) => ({ api: { retryMaxDelay: v } })],
     ['api.requestDeadline', (v) => ({ api: { requestDeadline: v } })],
+    ['api.responseTimeout', (v) => ({ api: { responseTimeout: v } })],
     ['schedule.refreshEvery', (v) => ({ schedule: { refreshEvery: v } })],
     ['schedule.guardianEvery', (v) => ({ schedule: { guardianEvery: v } })],
     ['worker.shutdownTimeout', (v) => ({ worker: { shutdownTimeout: v } })],
@@ -148,6 +150,11 @@ describe('checks between keys', () => {
       'a body timeout equal to the deadline',
       { api: { bodyTimeout: '5m' } },
       '  - api.bodyTimeout: must be shorter than api.requestDeadline (5m), got 5m',
+    ],
+    [
+      'a body timeout the response timeout always beats',
+      { api: { bodyTimeout: '2m', responseTimeout: '2m' } },
+      '  - api.bodyTimeout: must be shorter than api.responseTimeout (2m), got 2m',
     ],
     [
       'a first retry delay no deadline leaves room for',

@@ -5,7 +5,10 @@
 // PARTITION OF would wait for every transaction on the parent, and hold up every new one behind it).
 // Dropping one takes the parent's ACCESS EXCLUSIVE lock: retention waits at most `dropLockTimeoutMs`
 // for it (writers queue behind it that long at most) and otherwise fails, to be tried again later.
+// The advisory lock itself is waited for no longer than that either: any session may take the key
+// (pg_advisory_lock needs no privilege), and one that holds it must not stall every worker.
 import type pg from 'pg';
+import { EdgelogError } from '../../errors/index.js';
 import type { Day } from '../../time/utc-day.js';
 import {
   ENTRY_PARENTS,
@@ -15,10 +18,10 @@ import {
   retentionPlan,
   type Partition,
 } from './partition-plan.js';
-import { transaction } from './transaction.js';
+import { sqlState, transaction } from './transaction.js';
 
 /** pg_advisory_xact_lock key of partition changes ('edgelog partitions'). */
-const PARTITION_LOCK = 0x65_64_67_70;
+export const PARTITION_LOCK = 0x65_64_67_70;
 
 export interface DroppedPartitions {
   /** Rows removed per parent table. */
@@ -105,9 +108,27 @@ export class Partitions {
     });
   }
 
-  /** One process at a time; then the DDL waits at most `timeoutMs` for the tables' locks. */
+  /**
+   * One process at a time, the wait bounded: lock_timeout (set first, it bounds advisory locks too)
+   * stops the wait for the advisory lock, and then the DDL's waits for the tables' locks, at `timeoutMs`.
+   */
   private async lock(c: pg.ClientBase, timeoutMs: number): Promise<void> {
-    await c.query('SELECT pg_advisory_xact_lock($1)', [PARTITION_LOCK]);
-    await c.query(`SET LOCAL lock_timeout = ${Math.max(1, Math.floor(timeoutMs))}`);
+    const ms = Math.max(1, Math.floor(timeoutMs));
+    await c.query(`SET LOCAL lock_timeout = ${ms}`);
+    try {
+      await c.query('SELECT pg_advisory_xact_lock($1)', [PARTITION_LOCK]);
+    } catch (err) {
+      if (sqlState(err) !== LOCK_NOT_AVAILABLE) throw err;
+      throw new EdgelogError(
+        `edgelog's partition lock (advisory lock ${PARTITION_LOCK}) was held by another session for over ` +
+          `${ms} ms: another worker making or dropping partitions, or a session that took the key ` +
+          `(find it: SELECT pid, usename, application_name FROM pg_locks JOIN pg_stat_activity USING (pid) ` +
+          `WHERE locktype = 'advisory' AND objid = ${PARTITION_LOCK}); tried again later`,
+        { retryable: true, cause: err },
+      );
+    }
   }
 }
+
+/** lock_not_available: lock_timeout ran out. */
+const LOCK_NOT_AVAILABLE = '55P03';

@@ -4,7 +4,14 @@ import { EdgelogError } from '../../errors/index.js';
 import type { Logger } from '../../logger.js';
 import { redact, registerUrlCredentials } from '../../redact.js';
 import { HOUR_MS } from '../hourly-rollup.js';
-import type { ArchiveStore, MigrationResult, PruneResult, QueryStore, ReportStore } from '../store.js';
+import type {
+  AlertsStore,
+  ArchiveStore,
+  MigrationResult,
+  PruneResult,
+  QueryStore,
+  ReportStore,
+} from '../store.js';
 import { PostgresAlerts } from './alerts.js';
 import { displayDatabaseUrl, openPool, poolConfig, type PostgresOptions } from './connection.js';
 
@@ -19,7 +26,7 @@ import { PageWriter } from './page-writer.js';
 import { daysAround } from './partition-plan.js';
 import { Partitions } from './partitions.js';
 import { PostgresQuarantine } from './quarantine.js';
-import { PostgresQueries } from './read-only-query.js';
+import { PostgresQueries, type PostgresQueriesOptions } from './read-only-query.js';
 import { PostgresReports } from './reports.js';
 import { transaction } from './transaction.js';
 
@@ -106,9 +113,34 @@ async function refuseReadOnly(pool: pg.Pool, location: string): Promise<void> {
  * Read-only queries on the archive at `opts.url` without opening the store: no pool, no migration, no
  * partition made (`edgelog query` and the other readers, which a role that may only read can run).
  */
-export function postgresQueries(opts: PostgresOptions): QueryStore {
+export function postgresQueries(opts: PostgresOptions, queries: PostgresQueriesOptions = {}): QueryStore {
   registerUrlCredentials(opts.url);
-  return new PostgresQueries(queryClientConfig(poolConfig(opts)));
+  return new PostgresQueries(queryClientConfig(poolConfig(opts)), queries);
+}
+
+/**
+ * The alert state and recent notices of the archive at `opts.url` without opening the store (no
+ * migration, no partition made): a pool of one connection, for `edgelog alerts list`, which a role
+ * that may only read can run. Close it when done.
+ */
+export function postgresAlertReads(opts: PostgresOptions): {
+  alerts: Pick<AlertsStore, 'listStates' | 'notifications'>;
+  close(): Promise<void>;
+} {
+  const pool = openPool({ ...opts, max: 1 }, () => {});
+  const location = displayDatabaseUrl(opts.url);
+  const alerts = new PostgresAlerts(pool);
+  const named = <T>(read: Promise<T>) =>
+    read.catch((err: unknown) => {
+      throw asPostgresStoreError(err, location, 'opening');
+    });
+  return {
+    alerts: {
+      listStates: () => named(alerts.listStates()),
+      notifications: (limit) => named(alerts.notifications(limit)),
+    },
+    close: () => pool.end(),
+  };
 }
 
 /** `edgelog migrate` on PostgreSQL: applies pending migrations and reports each file (never throws for one). */

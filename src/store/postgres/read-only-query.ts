@@ -4,10 +4,12 @@
 //
 // The statement is sent with the extended protocol (one statement only: `SELECT 1; COMMIT; DROP …` is
 // refused by the server before anything runs) inside DECLARE … CURSOR, which takes SELECT, VALUES and
-// WITH … SELECT (EXPLAIN runs as it is). For a second lock on top, point `edgelog query` at a role that may only read.
+// WITH … SELECT (EXPLAIN runs as it is). For a second lock on top, point `edgelog query` at a role that may
+// only read (database.readerUrl): a superuser's read-only transaction still reads server files.
 import pg from 'pg';
 import { StoreQueryError } from '../store-query-error.js';
 import type { QueryCursor, QueryStore, QueryValue, ReadOnlyQueryOptions } from '../store.js';
+import { readerRole, type ReaderRole } from './reader-role.js';
 import { sqlState } from './transaction.js';
 
 // Values as SQLite's query path gives them: integers as bigint (every digit), floats as numbers, bytes
@@ -80,8 +82,16 @@ export function withoutLeadingComments(sql: string): string {
 const READ_ONLY_SQL_TRANSACTION = '25006';
 const QUERY_CANCELED = '57014';
 
+export interface PostgresQueriesOptions {
+  /** Told, before each statement, which role runs it and what else it may do (`edgelog query` warns). */
+  onRole?: (role: ReaderRole) => void;
+}
+
 export class PostgresQueries implements QueryStore {
-  constructor(private readonly config: pg.ClientConfig) {}
+  constructor(
+    private readonly config: pg.ClientConfig,
+    private readonly opts: PostgresQueriesOptions = {},
+  ) {}
 
   async readOnly<T>(
     sql: string,
@@ -104,6 +114,7 @@ export class PostgresQueries implements QueryStore {
     await client.connect();
     try {
       await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+      if (this.opts.onRole) this.opts.onRole(await readerRole(client));
       if (opts.timeoutMs !== null && opts.timeoutMs > 0) {
         await client.query(`SET LOCAL statement_timeout = ${Math.floor(opts.timeoutMs)}`);
       }

@@ -1,9 +1,11 @@
 // An online copy of the archive while the worker writes: SQLite's backup API, page by page, from one
 // snapshot. The copy is written under a temporary name beside the target and renamed at the end, so the
-// target is either absent, the old file, or the whole new copy.
-import { closeSync, existsSync, fsyncSync, openSync, renameSync, rmSync, statSync } from 'node:fs';
+// target is either absent, the old file, or the whole new copy. The copy is the owner's alone while it
+// is written, and gets the source's mode at the end: a backup is no more readable than its archive.
+import { chmodSync, closeSync, existsSync, fsyncSync, openSync, renameSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { EdgelogError } from '../../errors/index.js';
+import { createWithMode, PRIVATE_FILE_MODE } from '../../file-modes.js';
 import { openDatabase } from './database.js';
 
 export interface BackupProgress {
@@ -56,6 +58,7 @@ export async function backupArchive(
     const pageSize = db.pragma('page_size', { simple: true }) as number;
     const step = opts.pagesPerStep ?? 1024;
     rmSync(temp, { force: true });
+    createWithMode(temp, PRIVATE_FILE_MODE);
     const done = await db.backup(temp, {
       progress: ({ totalPages, remainingPages }) => {
         if (opts.signal?.aborted) throw opts.signal.reason ?? new EdgelogError('backup aborted');
@@ -64,6 +67,7 @@ export async function backupArchive(
       },
     });
     db.exec('COMMIT');
+    chmodSync(temp, statSync(source).mode & 0o777);
     renameSync(temp, target);
     syncDirectory(dirname(target));
     return { path: target, bytes: statSync(target).size, pages: done.totalPages };

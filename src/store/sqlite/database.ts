@@ -5,6 +5,7 @@ import { dirname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { coerceError } from '../../errors/coerce-error.js';
 import { EdgelogError } from '../../errors/edgelog-error.js';
+import { ARCHIVE_FILE_MODE, createWithMode, DATA_DIR_MODE } from '../../file-modes.js';
 import { asStoreError, StoreError } from '../store-error.js';
 
 export type Db = Database.Database;
@@ -35,7 +36,11 @@ export function openDatabase(path: string, opts: OpenOptions = {}): Db {
   const name = opts.immutable ? `${pathToFileURL(file).href}?immutable=1` : file;
   let db: Db | undefined;
   try {
-    if (!readonly && file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+    if (!readonly && file !== ':memory:') {
+      // Not world-readable under any umask (file-modes.ts); SQLite gives -wal and -shm the file's mode.
+      mkdirSync(dirname(file), { recursive: true, mode: DATA_DIR_MODE });
+      createWithMode(file, ARCHIVE_FILE_MODE);
+    }
     db = new Database(name, readonly ? { readonly: true, fileMustExist: true } : {});
     if (!readonly) {
       // WAL lets readers (queries, reports) run while the worker writes; NORMAL is durable across

@@ -1,0 +1,28 @@
+// The modes of what edgelog creates on disk. Shield entries hold request headers and bodies (cookies,
+// tokens), so nothing is for every user of the host, whatever the umask: the archive is its owner's to
+// write and its group's to read (a member runs `edgelog query` and `report`), the embedded Redis's
+// directory (its AOF holds the queue) and temporary files are the owner's alone. A stricter umask still
+// narrows these; files that exist already keep the mode their owner gave them.
+import { closeSync, openSync } from 'node:fs';
+
+/** The archive and the -wal and -shm SQLite makes beside it (SQLite gives those the archive's mode). */
+export const ARCHIVE_FILE_MODE = 0o640;
+/** Directories made for the archive. */
+export const DATA_DIR_MODE = 0o750;
+/** The embedded Redis's directory. */
+export const PRIVATE_DIR_MODE = 0o700;
+/** A file being written before it is renamed into place (a backup's copy). */
+export const PRIVATE_FILE_MODE = 0o600;
+
+/**
+ * Creates `path` empty with `mode` when it does not exist, so that what opens it next (SQLite) finds
+ * it with that mode instead of creating it world-readable. Any failure is left to that opener, which
+ * names it better (a directory it may not write, a full disk).
+ */
+export function createWithMode(path: string, mode: number): void {
+  try {
+    closeSync(openSync(path, 'wx', mode));
+  } catch {
+    // It exists (its mode is its owner's choice), or the opener will say why it cannot be made.
+  }
+}
