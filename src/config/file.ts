@@ -80,9 +80,9 @@ function applyEnv(input: ConfigInput, env: NodeJS.ProcessEnv): ConfigInput {
   const out = { ...input };
   if (env.EDGELOG_ACCESS_KEY) out.api = { ...out.api, accessKey: env.EDGELOG_ACCESS_KEY };
   if (env.REDIS_URL) out.redis = { ...out.redis, url: env.REDIS_URL };
-  // EDGELOG_DB names a SQLite archive: it sets aside a PostgreSQL URL from the file (the environment beats
-  // the file), though not one from EDGELOG_DATABASE_URL, which is as explicit as it.
-  if (env.EDGELOG_DB) out.database = { ...out.database, path: env.EDGELOG_DB, url: null };
+  // EDGELOG_DB names a SQLite archive: it sets aside the PostgreSQL URLs from the file (the environment
+  // beats the file), though not those from EDGELOG_DATABASE_URL and EDGELOG_READER_DATABASE_URL.
+  if (env.EDGELOG_DB) out.database = { ...out.database, path: env.EDGELOG_DB, url: null, readerUrl: null };
   if (env.EDGELOG_DATABASE_URL) out.database = { ...out.database, url: env.EDGELOG_DATABASE_URL };
   if (env.EDGELOG_READER_DATABASE_URL)
     out.database = { ...out.database, readerUrl: env.EDGELOG_READER_DATABASE_URL };

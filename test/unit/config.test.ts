@@ -128,11 +128,19 @@ describe('configuration', () => {
   it('takes the environment over the file, and overrides (the demo) over both', () => {
     const dir = tempDir();
     const url = 'postgres://edgelog@db.example:5432/edgelog';
-    writeFileSync(join(dir, 'c.json'), JSON.stringify({ database: { url }, api: { accessKey: 'file-key' } }));
+    const readerUrl = 'postgres://reader@db.example:5432/edgelog';
+    writeFileSync(
+      join(dir, 'c.json'),
+      JSON.stringify({ database: { url, readerUrl }, api: { accessKey: 'file-key' } }),
+    );
     const load = (env: NodeJS.ProcessEnv, overrides = {}) =>
       loadConfig({ path: 'c.json', cwd: dir, env, overrides });
     // EDGELOG_DB names a SQLite archive: the file's URL is set aside.
-    expect(load({ EDGELOG_DB: 'mine.db' }).database).toMatchObject({ path: 'mine.db', url: null });
+    expect(load({ EDGELOG_DB: 'mine.db' }).database).toMatchObject({
+      path: 'mine.db',
+      url: null,
+      readerUrl: null,
+    });
     // …but not a URL the environment gives too.
     const pgUrl = 'postgres://edgelog@other:5432/edgelog';
     expect(load({ EDGELOG_DB: 'mine.db', EDGELOG_DATABASE_URL: pgUrl }).database.url).toBe(pgUrl);
