@@ -17,8 +17,16 @@ export interface LoadConfigOptions {
   overrides?: ConfigInput;
 }
 
+export interface ConfigInputRead {
+  input: ConfigInput;
+  /** The file read, or "defaults". */
+  origin: string;
+  /** Which setting gave the Redis URL ("REDIS_URL", "redis.url in <file>"), or null: none did. */
+  redisUrlFrom: string | null;
+}
+
 /** The configuration before validation: the file (if any), the overrides, the environment. */
-export function readConfigInput(opts: LoadConfigOptions = {}): { input: ConfigInput; origin: string } {
+export function readConfigInput(opts: LoadConfigOptions = {}): ConfigInputRead {
   const env = opts.env ?? process.env;
   const cwd = opts.cwd ?? process.cwd();
   const explicit = opts.path ?? env.EDGELOG_CONFIG;
@@ -29,7 +37,14 @@ export function readConfigInput(opts: LoadConfigOptions = {}): { input: ConfigIn
     input = resolveFilePaths(readJsonFile(path), dirname(path));
     origin = path;
   }
-  return { input: applyEnv(merge(input, opts.overrides ?? {}), env), origin };
+  const merged = merge(input, opts.overrides ?? {});
+  return { input: applyEnv(merged, env), origin, redisUrlFrom: redisUrlSource(merged, origin, env) };
+}
+
+function redisUrlSource(input: ConfigInput, origin: string, env: NodeJS.ProcessEnv): string | null {
+  if (env.REDIS_URL) return 'REDIS_URL';
+  if (input.redis?.url === undefined) return null;
+  return origin === 'defaults' ? 'redis.url' : `redis.url in ${origin}`;
 }
 
 function readJsonFile(path: string): ConfigInput {
