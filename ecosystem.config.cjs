@@ -1,11 +1,22 @@
-// PM2: `pm2 start ecosystem.config.cjs`. One process per SQLite file (fork mode, one instance); scale
-// out with more `edgelog run` processes on other archives or more worker concurrency, not PM2 cluster mode.
+// PM2: `pm2 start ecosystem.config.cjs` from edgelog's directory (README: Running it unattended). One
+// process per SQLite file (fork mode, one instance); scale out with more `edgelog run` processes on other
+// archives or more worker concurrency, not PM2 cluster mode.
+const { join, resolve } = require('node:path');
+
+// The configuration file, passed as --config so that a missing one is an error naming it rather than a
+// run on the defaults: EDGELOG_CONFIG as set in the shell that runs `pm2 start` (relative to that shell's
+// directory), else edgelog.config.json beside this file. That shell's environment reaches the worker too
+// (EDGELOG_ACCESS_KEY, REDIS_URL, EDGELOG_DATABASE_URL); `pm2 restart --update-env` takes a new one.
+const config = process.env.EDGELOG_CONFIG
+  ? resolve(process.env.EDGELOG_CONFIG)
+  : join(__dirname, 'edgelog.config.json');
+
 module.exports = {
   apps: [
     {
       name: 'edgelog',
       script: 'bin/edgelog.js',
-      args: 'run',
+      args: ['--config', config, 'run'],
       cwd: __dirname,
       exec_mode: 'fork',
       instances: 1,

@@ -31,5 +31,7 @@ export default tseslint.config(
   {
     files: ['**/*.cjs'],
     languageOptions: { sourceType: 'commonjs', globals: globals.node },
+    // CommonJS (PM2's ecosystem file) has require() and nothing else.
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
 );

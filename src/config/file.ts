@@ -17,8 +17,16 @@ export interface LoadConfigOptions {
   overrides?: ConfigInput;
 }
 
+export interface ConfigInputRead {
+  input: ConfigInput;
+  /** The file read, or "defaults". */
+  origin: string;
+  /** Which setting gave the Redis URL ("REDIS_URL", "redis.url in <file>"), or null: none did. */
+  redisUrlFrom: string | null;
+}
+
 /** The configuration before validation: the file (if any), the environment over it, the overrides over both. */
-export function readConfigInput(opts: LoadConfigOptions = {}): { input: ConfigInput; origin: string } {
+export function readConfigInput(opts: LoadConfigOptions = {}): ConfigInputRead {
   const env = opts.env ?? process.env;
   const cwd = opts.cwd ?? process.cwd();
   const explicit = opts.path ?? env.EDGELOG_CONFIG;
@@ -29,7 +37,24 @@ export function readConfigInput(opts: LoadConfigOptions = {}): { input: ConfigIn
     input = resolveFilePaths(readJsonFile(path), dirname(path));
     origin = path;
   }
-  return { input: merge(applyEnv(input, env), opts.overrides ?? {}), origin };
+  const overrides = opts.overrides ?? {};
+  return {
+    input: merge(applyEnv(input, env), overrides),
+    origin,
+    redisUrlFrom: redisUrlSource(input, overrides, origin, env),
+  };
+}
+
+function redisUrlSource(
+  file: ConfigInput,
+  overrides: ConfigInput,
+  origin: string,
+  env: NodeJS.ProcessEnv,
+): string | null {
+  if (overrides.redis?.url !== undefined) return 'redis.url';
+  if (env.REDIS_URL) return 'REDIS_URL';
+  if (file.redis?.url === undefined) return null;
+  return origin === 'defaults' ? 'redis.url' : `redis.url in ${origin}`;
 }
 
 function readJsonFile(path: string): ConfigInput {

@@ -1,6 +1,6 @@
 // Reads the configuration once: file, then environment overrides, then the schema. Fails fast, freezes.
 import { ConfigError } from '../errors/index.js';
-import { readConfigInput, type LoadConfigOptions } from './file.js';
+import { isPlainObject, readConfigInput, type LoadConfigOptions } from './file.js';
 import { relationIssues, type RelationIssue } from './relations.js';
 import { configSchema, type Config, type Zone } from './schema.js';
 
@@ -8,12 +8,15 @@ export { DEFAULT_CONFIG_FILE, type LoadConfigOptions } from './file.js';
 
 /** Finds, reads, validates and freezes the configuration. Throws ConfigError naming the key and the fix. */
 export function loadConfig(opts: LoadConfigOptions = {}): Config {
-  const { input, origin } = readConfigInput(opts);
-  return parseConfig(input, origin);
+  const { input, origin, redisUrlFrom } = readConfigInput(opts);
+  return parseConfig(input, origin, redisUrlFrom);
 }
 
-/** Validates an in-memory configuration (tests, the demo) exactly as a file would be. */
-export function parseConfig(input: unknown, origin = 'inline'): Config {
+/**
+ * Validates an in-memory configuration (tests, the demo) exactly as a file would be.
+ * @param redisUrlFrom which setting gave redis.url; by default `"redis.url"` when the input has one.
+ */
+export function parseConfig(input: unknown, origin = 'inline', redisUrlFrom = inputRedisUrl(input)): Config {
   const result = configSchema.safeParse(input);
   if (!result.success)
     throw new ConfigError(`Invalid configuration (${origin}):\n${formatIssues(result.error.issues)}`);
@@ -27,7 +30,14 @@ export function parseConfig(input: unknown, origin = 'inline'): Config {
     pullZones: normaliseZones(pullZones),
     shieldZones: normaliseZones(shieldZones),
     origin,
+    redisUrlFrom,
   });
+}
+
+function inputRedisUrl(input: unknown): string | null {
+  return isPlainObject(input) && isPlainObject(input.redis) && input.redis.url !== undefined
+    ? 'redis.url'
+    : null;
 }
 
 /** Ids to objects; duplicates were refused by relationIssues. */

@@ -282,7 +282,11 @@ export const configSchema = z.strictObject({
         .min(1)
         .regex(/^[^:]+$/, { error: 'must not contain ":"' })
         .default('edgelog'),
-      /** Start a private redis-server under the data directory when the URL is unreachable. */
+      /**
+       * When no Redis URL is configured and none answers on the default one, start a private
+       * redis-server under the data directory. A configured URL that does not answer always fails.
+       * @defaultValue true
+       */
       embedded: z.boolean().default(true),
     })
     .prefault({}),
@@ -362,4 +366,9 @@ export type Config = Omit<Parsed, 'pullZones' | 'shieldZones'> & {
   shieldZones: readonly Zone[];
   /** Where the configuration came from: a file path, or "defaults". */
   origin: string;
+  /**
+   * Which setting gave redis.url ("REDIS_URL", "redis.url in <file>"), or null when none did and the
+   * URL is the default: only then may edgelog start a private redis-server (redis.embedded).
+   */
+  redisUrlFrom: string | null;
 };

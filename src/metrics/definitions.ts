@@ -99,7 +99,7 @@ export function defineMetrics(registry: Registry) {
     ),
     archiveSize: gauge(
       'edgelog_archive_size_bytes',
-      'Size of the SQLite archive file (file="database") and of its write-ahead log (file="wal").',
+      'Size of the archive: the SQLite file (file="database") and its write-ahead log (file="wal"), or the PostgreSQL database (file="database").',
       ['file'],
     ),
     scrapeErrors: counter(

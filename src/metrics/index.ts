@@ -1,7 +1,7 @@
 // Metrics for an engine, in two steps: create() before the components (they are fed the recorder), and
 // serve() once they exist (the collectors read the archive, the queues and Redis at scrape time).
 import type { JobType } from 'bullmq';
-import { collectDefaultMetrics, Registry } from 'prom-client';
+import { Registry } from 'prom-client';
 import type { Config } from '../config/index.js';
 import type { Logger } from '../logger.js';
 import { wantedSchedulers } from '../queue/schedules.js';
@@ -14,6 +14,7 @@ import { defineMetrics, type MetricSet } from './definitions.js';
 import { ledgerCollector } from './ledger-collector.js';
 import { newestEntries } from './newest-entries.js';
 import { probe, type SchedulerQueue } from './probes.js';
+import { collectProcessMetrics } from './process-metrics.js';
 import { queueCollector, type CountableQueue } from './queue-collector.js';
 import { judgeReadiness } from './readiness.js';
 import { MetricsRecorder } from './recorder.js';
@@ -74,7 +75,7 @@ export interface ServeOptions {
 export function serveMetrics(metrics: Metrics, opts: ServeOptions): Promise<MetricsServer> {
   const { set } = metrics;
   const { config } = opts;
-  collectDefaultMetrics({ register: set.registry });
+  collectProcessMetrics(set.registry);
   const { store } = opts;
   const pullZones = config.pullZones.map((z) => z.id);
   const shieldZones = config.shieldZones.map((z) => z.id);
@@ -88,8 +89,7 @@ export function serveMetrics(metrics: Metrics, opts: ServeOptions): Promise<Metr
       schedule: config.schedule,
     }),
     queueCollector(set, [queueView(opts.ingestQueue), queueView(opts.notifyQueue)]),
-    // The archive's files on disk: SQLite only (a server's storage is the server's to watch).
-    ...(store.dialect === 'sqlite' ? [archiveCollector(set, store.location)] : []),
+    archiveCollector(set, store),
     alertsCollector(
       set,
       store.alerts,

@@ -1,5 +1,6 @@
-// Finds a Redis to use: the configured one, or (first run, nothing installed as a service) a private
-// redis-server under the data directory.
+// Finds a Redis to use: the configured one, or (first run: no URL configured, nothing answering on the
+// default one) a private redis-server under the data directory. A configured URL that does not answer is
+// a mistake to report: a private server there would leave the worker on a queue no one else sees.
 import { dirname, join, resolve } from 'node:path';
 import type { Config } from '../config/index.js';
 import { EdgelogError } from '../errors/index.js';
@@ -19,10 +20,14 @@ export function embeddedRedisDir(config: Config): string {
   return join(dirname(resolve(config.database.path)), 'redis');
 }
 
-/** A reachable Redis without starting one: the configured URL, else a private server already running. */
+/**
+ * A reachable Redis without starting one: the URL, else (no URL configured) a private server already
+ * running.
+ */
 export async function findRedis(config: Config): Promise<ResolvedRedis | null> {
   const configured: RedisTarget = { url: config.redis.url };
   if (await pingRedis(configured)) return { target: configured, display: describeTarget(configured) };
+  if (config.redisUrlFrom !== null) return null;
   const socket: RedisTarget = { path: join(embeddedRedisDir(config), 'redis.sock') };
   if (await pingRedis(socket)) return { target: socket, display: describeTarget(socket) };
   return null;
@@ -51,6 +56,12 @@ export async function resolveRedis(config: Config, logger: Logger): Promise<Reso
     return { target: configured, display };
   }
   const where = describeTarget(configured);
+  if (config.redisUrlFrom !== null) {
+    throw new EdgelogError(
+      `Redis at ${where} (${config.redisUrlFrom}) does not answer: start it, or correct the URL. ` +
+        'edgelog starts a private redis-server only when no Redis URL is configured',
+    );
+  }
   if (!config.redis.embedded) {
     throw new EdgelogError(
       `Redis at ${where} is unreachable: start it, or set redis.url / REDIS_URL to a running Redis`,

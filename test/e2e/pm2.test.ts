@@ -1,19 +1,22 @@
 // PM2 for real: PM2 from the npm registry (installed once into a cache folder), the repository's
-// ecosystem.config.cjs against the simulator, a PM2 daemon of this test's own (PM2_HOME).
+// ecosystem.config.cjs against the simulator, a PM2 daemon of this test's own (PM2_HOME). The steps are
+// the README's (Operations → Running it unattended), in an install directory of the test's own: a copy of
+// ecosystem.config.cjs beside a link to the repository's bin/, so the configuration file put beside it
+// never lands in the repository.
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INGEST_QUEUE } from '../../src/queue/jobs.js';
 import { redisOptions } from '../../src/redis/connection.js';
 import { openDatabase } from '../../src/store/sqlite/database.js';
-import { writeConfig } from '../support/cli.js';
+import { childEnv, writeConfig } from '../support/cli.js';
 import { harness, redisUrl, type Harness } from '../support/harness.js';
 import { metricsUrlIn } from '../support/metrics-url.js';
+import { until } from '../support/until.js';
 import { parsePromText } from '../support/prom-text.js';
 
 const run = promisify(execFile);
@@ -24,17 +27,12 @@ const pm2Bin = join(cache, 'node_modules', 'pm2', 'bin', 'pm2');
 
 let h: Harness;
 let env: NodeJS.ProcessEnv;
+/** The install directory: where the README has the operator run `pm2 start ecosystem.config.cjs`. */
+let app: string;
+/** The configuration the worker should read. */
+let configInput: Parameters<typeof writeConfig>[1];
 const pm2 = (...args: string[]) =>
-  run(process.execPath, [pm2Bin, ...args], { cwd: REPO, env, timeout: 60_000 });
-
-async function until<T>(what: string, fn: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-  let last: unknown;
-  for (const start = Date.now(); Date.now() - start < timeoutMs; await sleep(200)) {
-    const v = await fn().catch((err: unknown) => void (last = err));
-    if (v !== undefined) return v;
-  }
-  throw new Error(`timed out waiting for ${what} (last: ${String(last)})`);
-}
+  run(process.execPath, [pm2Bin, ...args], { cwd: app, env, timeout: 60_000 });
 
 beforeAll(async () => {
   if (!existsSync(pm2Bin)) {
@@ -48,7 +46,11 @@ beforeAll(async () => {
     );
   }
   h = await harness({ entriesPerDay: 400, pageSize: 200, now: Date.now });
-  const config = writeConfig(h.dir, {
+  app = join(h.dir, 'app');
+  mkdirSync(app);
+  copyFileSync(join(REPO, 'ecosystem.config.cjs'), join(app, 'ecosystem.config.cjs'));
+  symlinkSync(join(REPO, 'bin'), join(app, 'bin'));
+  configInput = {
     api: { ...h.urls, accessKey: h.sim.accessKey },
     redis: { url: redisUrl(), prefix: h.prefix, embedded: false },
     database: { path: h.dbPath },
@@ -58,14 +60,9 @@ beforeAll(async () => {
     worker: { shutdownTimeout: '5s' },
     metrics: { listen: '127.0.0.1:0' },
     log: { level: 'info' },
-  });
-  env = {
-    ...process.env,
-    PM2_HOME: join(h.dir, 'pm2'),
-    EDGELOG_CONFIG: config,
-    REDIS_URL: '',
-    EDGELOG_DB: '',
   };
+  // Nothing edgelog reads comes from the environment: the access key is in the file only.
+  env = childEnv({ PM2_HOME: join(h.dir, 'pm2') });
 }, 240_000);
 
 afterAll(async () => {
@@ -83,14 +80,30 @@ function metricsUrl(): string {
   return url;
 }
 
+/** The worker's log has a line matching `pattern` after the first `from` characters. */
+const logged = (pattern: RegExp, from: number) => () =>
+  Promise.resolve(pattern.test(workerLog().slice(from)) ? true : undefined);
+
 describe('edgelog under PM2', () => {
-  it('archives, serves /metrics, stops within the kill timeout, and restarts without duplicate schedulers', async () => {
+  it('without a configuration file, says which file it looked for', async () => {
     await pm2('start', 'ecosystem.config.cjs');
-    const url = await until('entries archived and counted in /metrics', async () => {
+    await until(
+      'the missing file named in the log',
+      logged(/Cannot read the configuration file \S*app\/edgelog\.config\.json: create it/, 0),
+    );
+    await pm2('delete', 'edgelog');
+  }, 60_000);
+
+  it('with edgelog.config.json beside ecosystem.config.cjs: archives, serves /metrics, stops within the kill timeout, and restarts without duplicate schedulers', async () => {
+    writeConfig(app, configInput);
+    await pm2('start', 'ecosystem.config.cjs');
+    const url = await until('Shield entries archived and counted in /metrics', async () => {
       const u = metricsUrl();
       const families = parsePromText(await (await fetch(`${u}/metrics`)).text());
       const archived = families.get('edgelog_entries_archived_total');
-      const total = archived?.samples.reduce((n, s) => n + s.value, 0) ?? 0;
+      // Shield entries, the table read below (origin's may be counted first).
+      const shield = archived?.samples.filter((s) => s.labels.source === 'shield') ?? [];
+      const total = shield.reduce((n, s) => n + s.value, 0);
       return total > 0 ? u : undefined;
     });
     expect((await fetch(`${url}/healthz`)).status).toBe(200);
@@ -127,5 +140,20 @@ describe('edgelog under PM2', () => {
     } finally {
       await queue.close();
     }
+    await pm2('delete', 'edgelog');
   }, 120_000);
+
+  it('with EDGELOG_CONFIG set in the shell that starts it, relative to the directory of that shell', async () => {
+    mkdirSync(join(h.dir, 'etc'));
+    renameSync(join(app, 'edgelog.config.json'), join(h.dir, 'etc', 'edgelog.config.json'));
+    const from = workerLog().length;
+    await run(process.execPath, [pm2Bin, 'start', join(app, 'ecosystem.config.cjs')], {
+      cwd: h.dir,
+      env: { ...env, EDGELOG_CONFIG: 'etc/edgelog.config.json' },
+      timeout: 60_000,
+    });
+    await until('running with that file', logged(/"msg":"worker running"/, from));
+    expect(workerLog().slice(from)).not.toMatch(/Cannot read the configuration file/);
+    expect((await fetch(`${metricsUrl()}/healthz`)).status).toBe(200);
+  }, 60_000);
 });

@@ -79,6 +79,18 @@ describe('configuration', () => {
     expect(c.database.path).toBe('/tmp/x.db');
     expect(c.shieldZones).toEqual([{ id: 678 }]);
     expect(c.origin).toBe(join(dir, 'c.json'));
+    expect(c.redisUrlFrom).toBe('REDIS_URL');
+  });
+
+  it('knows whether the Redis URL was configured, and where (only an unconfigured one may be embedded)', () => {
+    const dir = tempDir();
+    expect(loadConfig({ cwd: dir, env: {} }).redisUrlFrom).toBeNull();
+    writeFileSync(join(dir, 'c.json'), JSON.stringify({ redis: { url: 'redis://10.0.0.1:6380' } }));
+    expect(loadConfig({ path: 'c.json', cwd: dir, env: {} }).redisUrlFrom).toBe(
+      `redis.url in ${join(dir, 'c.json')}`,
+    );
+    expect(parseConfig({}).redisUrlFrom).toBeNull();
+    expect(parseConfig({ redis: { url: 'redis://10.0.0.1:6380' } }).redisUrlFrom).toBe('redis.url');
   });
 
   it('uses defaults when there is no file, and fails clearly on a missing or broken explicit one', () => {

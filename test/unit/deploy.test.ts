@@ -40,12 +40,12 @@ describe('deploy/edgelog.service', () => {
 
 describe('ecosystem.config.cjs (PM2)', () => {
   const pm2 = createRequire(import.meta.url)(new URL('ecosystem.config.cjs', ROOT).pathname) as {
-    apps: Array<{ kill_timeout: number; args: string }>;
+    apps: Array<{ kill_timeout: number; args: string[] }>;
   };
 
   it('waits as long as systemd does before SIGKILL', () => {
     const unit = unitSettings(readFileSync(new URL('deploy/edgelog.service', ROOT), 'utf8'));
-    expect(pm2.apps[0]!.args).toBe('run');
+    expect(pm2.apps[0]!.args.at(-1)).toBe('run');
     expect(pm2.apps[0]!.kill_timeout).toBeGreaterThanOrEqual(shutdownMs + 10_000);
     expect(pm2.apps[0]!.kill_timeout).toBe(Number(unit.get('TimeoutStopSec')) * 1000);
   });
