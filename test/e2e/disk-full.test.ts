@@ -1,34 +1,18 @@
 // `edgelog run` with its archive on a real, small filesystem (a tmpfs this test mounts) that fills up
 // mid-day: a clear error naming the file and the cause, the ledger never ahead of the rows, the archive
 // intact, and ingestion going on by itself once space is freed. Mounting needs root; elsewhere the test
-// is skipped, saying why.
+// is skipped, saying why, but fails in CI (test/support/tmpfs.ts).
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, statfsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
 import { openDatabase } from '../../src/store/sqlite/database.js';
 import type { LedgerRow } from '../../src/store/sqlite/ledger.repository.js';
 import { addDays, dayOf } from '../../src/time/utc-day.js';
 import { runCli, startCli, writeConfig, type CliResult } from '../support/cli.js';
 import { harness, redisUrl, type Harness } from '../support/harness.js';
-
-/** Why a tmpfs cannot be mounted here ('' when it can), found out once by trying. */
-function mountSkipReason(): string {
-  if (process.getuid?.() !== 0) return 'skipped: mounting a small tmpfs needs root';
-  const dir = mkdtempSync(join(tmpdir(), 'edgelog-mount-probe-'));
-  try {
-    const mount = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=1m', 'tmpfs', dir], { encoding: 'utf8' });
-    if (mount.status !== 0)
-      return `skipped: cannot mount a tmpfs here (${(mount.stderr || mount.error?.message || '').trim()})`;
-    spawnSync('umount', [dir]);
-    return '';
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
-const SKIP = mountSkipReason();
+import { describeWithTmpfs } from '../support/tmpfs.js';
 
 let h: Harness | undefined;
 let mounted: string | undefined;
@@ -76,7 +60,7 @@ const ledgerRow = (dbPath: string, day: string) =>
         LedgerRow | undefined,
   );
 
-describe.skipIf(SKIP !== '')(`edgelog run on a filesystem that fills up ${SKIP}`, () => {
+describeWithTmpfs('edgelog run on a filesystem that fills up', () => {
   it('names the file and the cause, keeps the ledger true and the archive intact, and resumes once space is freed', async () => {
     // The real clock: `run` plans from Date.now(). 40 pages of 200 entries a day, 20 ms each.
     h = await harness({ entriesPerDay: 8_000, pageSize: 200, latencyMs: 20, now: Date.now });

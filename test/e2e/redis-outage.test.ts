@@ -105,6 +105,14 @@ function expectDayEqualsOracle(hh: Harness, source: SimSource, zone: number, day
 
 const lines = (stderr: string, msg: string) => stderr.split('\n').filter((l) => l.includes(msg)).length;
 
+/** Waits until the worker has logged the outage: it is then in the state the test is about. */
+const outageNoticed = (w: ReturnType<typeof startRun>) =>
+  until(
+    'the worker to log the outage',
+    () => (lines(w.run.output().stderr, '"msg":"Redis unreachable') === 1 ? true : undefined),
+    20_000,
+  );
+
 describe('edgelog run when Redis goes away', () => {
   it('rides out a Redis restart (AOF), logs the outage once, and keeps working', async () => {
     // The real clock: `run` plans from Date.now(), and the simulator must agree on what today is.
@@ -120,7 +128,8 @@ describe('edgelog run when Redis goes away', () => {
     );
 
     await redis.stop();
-    await sleep(3_000);
+    await outageNoticed(w);
+    await sleep(3_000); // an outage of several reconnection attempts, each a failure the worker hears of
     expect(w.alive()).toBe(true);
     redis = await startRedisServer({ dir, port, persistent: true });
     const backAt = Date.now();
@@ -152,7 +161,7 @@ describe('edgelog run when Redis goes away', () => {
     expect(ledger(h.dbPath).filter(fetched).length).toBeLessThan(4);
 
     await redis.stop();
-    await sleep(1_000);
+    await outageNoticed(w);
     redis = await startRedisServer({ dir: join(h.dir, 'redis-2'), port }); // a fresh, empty server
     const target = redis.target;
     expect(await schedulerKeys(target, h.prefix)).toEqual([]);
@@ -206,7 +215,7 @@ describe('edgelog run when Redis goes away', () => {
     const w = startRun(h, redis, 2);
     await until('a day fetched', () => (ledger(h!.dbPath).some(fetched) ? 1 : undefined), 20_000);
     await redis.stop();
-    await sleep(3_000);
+    await outageNoticed(w); // the worker is waiting for Redis now
     const stoppedAt = Date.now();
     const result = await w.stop(); // before, it never exited: the worker waited for Redis
     expect(result.code).toBe(0);

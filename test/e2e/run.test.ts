@@ -79,8 +79,9 @@ describe('edgelog run', () => {
         run.child.kill('SIGINT');
         const result = await run.done;
         expect(result.code).toBe(0);
-        // The shutdown bound, and a little for the process itself to end (closing Redis and the archive).
-        expect(Date.now() - stoppedAt).toBeLessThan(3_000 + 2_000);
+        // The shutdown bound, and slack for the process to end on a loaded machine (closing Redis and the
+        // archive; Node's own exit).
+        expect(Date.now() - stoppedAt).toBeLessThan(3_000 + 4_000);
         expect(result.stderr).toContain('"msg":"worker running"');
         expect(result.stderr).toContain('"msg":"stopped"');
         expect(result.stderr).not.toContain('"level":50'); // no error lines

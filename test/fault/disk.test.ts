@@ -1,16 +1,30 @@
-// Scenario 4, short form: the archive's disk fills up mid-ingest (a small tmpfs where this run may mount
-// one, and a file size limit), and the archive is made read-only mid-ingest.
+// Scenario 4, short form: the archive's disk fills up mid-ingest (a small tmpfs, and a file size limit),
+// and the archive is made read-only mid-ingest. The tmpfs variant needs a run that may mount one: it is
+// skipped elsewhere, saying why, and fails in CI (test/support/tmpfs.ts); it never quietly becomes the
+// file size limit again.
 import { beforeAll, describe, expect, it } from 'vitest';
+import { describeWithTmpfs } from '../support/tmpfs.js';
 import { diskScenario, type DiskOptions, type DiskReport } from './scenarios/disk.js';
 import { SCENARIO_TIMEOUT_MS, SEED, SHORT } from './short-form.js';
 
-describe.each<DiskOptions['variant']>(['full', 'full-ulimit', 'read-only'])(
-  `disk fault %s (seed ${SEED})`,
-  (variant) => {
+const VARIANTS: Array<
+  [DiskOptions['variant'], DiskReport['via'], typeof describe | typeof describeWithTmpfs]
+> = [
+  ['full', 'tmpfs', describeWithTmpfs],
+  ['full-ulimit', 'ulimit', describe],
+  ['read-only', 'chmod', describe],
+];
+
+for (const [variant, via, describeVariant] of VARIANTS) {
+  describeVariant(`disk fault ${variant} (seed ${SEED})`, () => {
     let report: DiskReport;
     beforeAll(async () => {
       report = await diskScenario({ seed: SEED, variant, ...SHORT.disk });
     }, SCENARIO_TIMEOUT_MS);
+
+    it(`the fault is made by ${via}`, () => {
+      expect(report.via).toBe(via);
+    });
 
     it('the run ends, the ledger claims nothing the tables lack, and with room again the archive ends exact', () => {
       expect(report.ended).toBe(true);
@@ -23,5 +37,5 @@ describe.each<DiskOptions['variant']>(['full', 'full-ulimit', 'read-only'])(
     it('the error names the archive and the cause', () => {
       expect(report.clearMessage, report.failureText).toBe(true);
     });
-  },
-);
+  });
+}

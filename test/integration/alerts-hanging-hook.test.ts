@@ -128,7 +128,7 @@ describe('a webhook that accepts and never answers', () => {
     const closing = Date.now();
     await engine.close();
     // shutdownTimeout is 2 s; the rest is slack for a loaded machine (the hook's own timeout is 60 s).
-    expect(Date.now() - closing).toBeLessThan(2_000 + 3_000);
+    expect(Date.now() - closing).toBeLessThan(2_000 + 4_000);
 
     // The interrupted delivery is not counted as a failed attempt, and the job went back to the queue.
     const key = hang.held[0]!.headers['idempotency-key'] as string;

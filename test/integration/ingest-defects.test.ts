@@ -150,7 +150,11 @@ describe('leases', () => {
       const stop = new AbortController();
       const first = s.t.ingestor.run(shieldDay, { owner: ownerId('job-1'), signal: stop.signal });
       first.catch(() => {});
-      await sleep(900); // three lease lengths into the first request
+      // The day is claimed before its first request goes out: once that request has reached the
+      // simulator, three lease lengths from then leave the first lease long run out, however slowly
+      // this machine got there, while the request (1.5 s) is still in flight.
+      await until('the first request to be in flight', () => s.h.sim.stats.requests >= 1);
+      await sleep(900);
       await expect(other.ingestor.run(shieldDay, { owner: ownerId('job-2') })).rejects.toBeInstanceOf(
         LeaseBusyError,
       );

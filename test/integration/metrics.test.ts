@@ -249,17 +249,20 @@ describe('metrics and health endpoints', () => {
     expect(NOW).toBe(engine.now());
 
     // Redis stops: /readyz says so within its bound, and a scrape still answers, without queue depths.
+    // Each probe and collector waits 1 s at most; the rest is slack for a loaded machine (what this
+    // catches is a wait for Redis itself, which comes back only when the test restarts it).
+    const bound = 1_000 + 4_000;
     await redis.stop();
     const started = Date.now();
     const down = await readyz(server.url);
-    expect(Date.now() - started).toBeLessThan(3_000);
+    expect(Date.now() - started).toBeLessThan(bound);
     expect(down.status).toBe(503);
     expect(down.body.checks.redis!.problem).toMatch(/^Redis at redis:\/\/127\.0\.0\.1:\d+ does not answer/);
     expect(down.body.checks.schedulers!.ok).toBe(false);
     expect(down.body.checks.archive).toEqual({ ok: true });
     const scrapedAt = Date.now();
     const blind = await scrape(server.url);
-    expect(Date.now() - scrapedAt).toBeLessThan(3_000);
+    expect(Date.now() - scrapedAt).toBeLessThan(bound);
     expect(sampleValue(blind, 'edgelog_redis_up')).toBe(0);
     expect(blind.get('edgelog_queue_jobs')!.samples).toEqual([]);
     expect(sampleValue(blind, 'edgelog_entries_archived_total', shieldZone)).toBe(sum(shield, 'newEntries'));

@@ -2,7 +2,7 @@
 // migrate it. The one that read the record first and got the write lock second must find the migrations
 // applied, not run them again ("table … already exists", which once made a worker exit 1 at start).
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,14 +12,29 @@ import { migrate, readMigrations } from '../../src/store/sqlite/migrate.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
-// The other process: says when it is about to migrate, then prints the results as JSON.
+// The other process. migrate() reads the record, then opens a transaction per migration; the first
+// transaction it asks for is held back (it says so, then waits for the go file) until this process has
+// applied everything. So it has read "nothing applied" and takes the write lock only after, every time,
+// however the two processes are scheduled. Then it prints its results as JSON.
 const MIGRATOR = `
+const { existsSync } = await import('node:fs');
 const [{ openDatabase }, { migrate }] = await Promise.all([
   import('./dist/store/sqlite/database.js'),
   import('./dist/store/sqlite/migrate.js'),
 ]);
-const db = openDatabase(process.argv[1]);
-process.stdout.write('migrating\\n');
+const [path, go] = process.argv.slice(1);
+const db = openDatabase(path);
+const transaction = db.transaction.bind(db);
+let held = false;
+db.transaction = (fn) => {
+  if (!held) {
+    held = true;
+    process.stdout.write('read the record\\n');
+    const tick = new Int32Array(new SharedArrayBuffer(4));
+    while (!existsSync(go)) Atomics.wait(tick, 0, 0, 10);
+  }
+  return transaction(fn);
+};
 process.stdout.write(JSON.stringify(migrate(db)) + '\\n');
 db.close();
 `;
@@ -29,17 +44,12 @@ afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
-it('a migration applied by another process while this one waited for the write lock is not run again', async () => {
+it('a migration applied by another process after this one read the record is not run again', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'edgelog-migrate-race-'));
   dirs.push(dir);
   const path = join(dir, 'archive.db');
-  const holder = openDatabase(path);
-  // The record exists and is empty; this connection then holds the write lock, so the other process
-  // reads "nothing applied" and waits (busy timeout 5 s) at its first migration.
-  holder.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
-    id INTEGER PRIMARY KEY, name TEXT NOT NULL, checksum TEXT NOT NULL, applied_at TEXT NOT NULL)`);
-  holder.exec('BEGIN IMMEDIATE');
-  const child = spawn(process.execPath, ['--input-type=module', '-e', MIGRATOR, path], {
+  const go = join(dir, 'go');
+  const child = spawn(process.execPath, ['--input-type=module', '-e', MIGRATOR, path, go], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -47,14 +57,14 @@ it('a migration applied by another process while this one waited for the write l
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
   await new Promise<void>((resolve, reject) => {
-    child.stdout.on('data', () => out.includes('migrating\n') && resolve());
+    child.stdout.on('data', () => out.includes('read the record\n') && resolve());
     child.once('exit', (code) => reject(new Error(`migrator exited ${code} before migrating: ${out}`)));
   });
-  // Let it read the record and block on the lock, then apply everything here and let go.
-  await new Promise((r) => setTimeout(r, 300));
-  holder.exec('COMMIT');
+  // It has read "nothing applied": apply everything here, then let it take the write lock.
+  const holder = openDatabase(path);
   const mine = migrate(holder);
   holder.close();
+  writeFileSync(go, '');
   expect(await exited).toBe(0);
   const theirs = JSON.parse(out.split('\n')[1]!) as Array<{ name: string; status: string; error?: string }>;
   const names = readMigrations().map((m) => m.name);

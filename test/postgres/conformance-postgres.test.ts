@@ -1,4 +1,5 @@
 // The store conformance suite against the PostgreSQL store, on a database of its own.
+import pg from 'pg';
 import { describe, it } from 'vitest';
 import { openPostgresStore } from '../../src/store/postgres/postgres-store.js';
 import type { ArchiveStore } from '../../src/store/store.js';
@@ -23,6 +24,15 @@ if (server === null) {
         const other = await open();
         others.push(other);
         return other;
+      },
+      async exec(sql) {
+        const client = new pg.Client({ connectionString: db.url });
+        await client.connect();
+        try {
+          await client.query(sql);
+        } finally {
+          await client.end();
+        }
       },
       async cleanup() {
         await Promise.all([store, ...others].map((s) => s.close()));

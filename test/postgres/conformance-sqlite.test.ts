@@ -3,6 +3,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { openDatabase } from '../../src/store/sqlite/database.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { ArchiveStore } from '../../src/store/store.js';
 import { storeConformance } from './conformance.js';
@@ -18,6 +19,15 @@ storeConformance('SQLite', async () => {
       const other = await openStore({ path });
       others.push(other);
       return other;
+    },
+    exec(sql) {
+      const db = openDatabase(path);
+      try {
+        db.exec(sql);
+      } finally {
+        db.close();
+      }
+      return Promise.resolve();
     },
     async cleanup() {
       await Promise.all(others.map((o) => o.close()));

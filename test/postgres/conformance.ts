@@ -11,6 +11,11 @@ export interface StoreUnderTest {
   store: ArchiveStore;
   /** A second store on the same archive (another connection, as another worker would have). */
   another(): Promise<ArchiveStore>;
+  /**
+   * Runs statements on the archive through a connection of the test's own, outside the store: the
+   * triggers that make a store's write fail on purpose.
+   */
+  exec(sql: string): Promise<void>;
   cleanup(): Promise<void>;
 }
 
@@ -110,6 +115,26 @@ const SHIELD_ROLLUP_FROM_ROWS = `SELECT shield_zone_id, timestamp - timestamp % 
   count(*) AS count FROM shield_event_logs GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, 2, 3, 4, 5`;
 const SHIELD_ROLLUP = `SELECT shield_zone_id, hour, rule_id, severity, status, count FROM shield_hourly
   ORDER BY 1, 2, 3, 4, 5`;
+
+/**
+ * A trigger that makes every update of one zone's ledger rows fail, in each dialect (the zone is the
+ * test's own number, never outside text).
+ */
+const REFUSE_LEDGER: Record<ArchiveStore['dialect'], { create: (zone: number) => string; drop: string }> = {
+  sqlite: {
+    create: (zone) => `CREATE TRIGGER edgelog_test_refuse_ledger BEFORE UPDATE ON ingest_ledger
+      WHEN NEW.zone_id = ${zone} BEGIN SELECT RAISE(ABORT, 'the test refuses this ledger update'); END`,
+    drop: 'DROP TRIGGER edgelog_test_refuse_ledger',
+  },
+  postgres: {
+    create: (zone) => `CREATE FUNCTION edgelog_test_refuse_ledger() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN RAISE EXCEPTION 'the test refuses this ledger update'; END $$;
+      CREATE TRIGGER edgelog_test_refuse_ledger BEFORE UPDATE ON ingest_ledger
+      FOR EACH ROW WHEN (NEW.zone_id = ${zone}) EXECUTE FUNCTION edgelog_test_refuse_ledger()`,
+    drop: `DROP TRIGGER edgelog_test_refuse_ledger ON ingest_ledger;
+      DROP FUNCTION edgelog_test_refuse_ledger()`,
+  },
+};
 
 /** The conformance suite against the stores `open` makes (one fresh archive per test). */
 export function storeConformance(name: string, open: () => Promise<StoreUnderTest>): void {
@@ -293,6 +318,66 @@ export function storeConformance(name: string, open: () => Promise<StoreUnderTes
       await store.ledger.stop(key, 'w1', 'failed', 'too late', NOW + LEASE + 3);
       expect(await store.ledger.get(key)).toEqual(before);
     });
+
+    // The page's rows, rollup counts and quarantined entries commit with its ledger progress or not at all:
+    // a ledger update that fails (here a trigger refuses it) must take the rest of the page with it, on
+    // the copy path (every row new) and the merge path (some rows archived already) alike. Split into two
+    // transactions, rows then ledger, the rows would stay while the ledger never counted them.
+    it.each(['shield', 'origin'] as const)(
+      'keeps nothing of a page whose ledger update fails (%s)',
+      async (source) => {
+        const key = freshKey(source);
+        const page = (from: number, n: number, pageNo: number, reject: number) => {
+          const p =
+            source === 'shield'
+              ? shieldPage(shieldRows(n, from), pageNo, `t${pageNo + 1}`)
+              : originPage(originRows(n, from), 0, pageNo === 1 ? 1 : 0);
+          p.batch.rejected = rejected(reject, pageNo); // entries of this page alone, on both sources
+          return p;
+        };
+        const entries = source === 'shield' ? 'shield_event_logs' : 'origin_error_logs';
+        const rollup = source === 'shield' ? 'shield_hourly' : 'origin_hourly';
+        const zoneColumn = source === 'shield' ? 'shield_zone_id' : 'pull_zone_id';
+        const archived = async () => ({
+          rows: await count(store, `SELECT count(*) FROM ${entries} WHERE ${zoneColumn} = ${key.zone}`),
+          rollup: await count(
+            store,
+            `SELECT coalesce(sum(count), 0) FROM ${rollup} WHERE ${zoneColumn} = ${key.zone}`,
+          ),
+          quarantined: await count(
+            store,
+            `SELECT count(*) FROM quarantined_entries WHERE zone_id = ${key.zone}`,
+          ),
+          ledger: await store.ledger.get(key),
+        });
+
+        await store.ledger.claim(key, 'w1', NOW, LEASE, true);
+        await store.storePage(key, 'w1', page(0, 100, 1, 1), NOW, LEASE);
+        const before = await archived();
+        expect(before).toMatchObject({ rows: 100, rollup: 100, quarantined: 1 });
+
+        const trigger = REFUSE_LEDGER[store.dialect];
+        await t.exec(trigger.create(key.zone));
+        try {
+          // New rows only (PostgreSQL's COPY path), then rows half archived already (its merge path);
+          // each page with entries for quarantine that are not there yet.
+          for (const [from, pageNo] of [
+            [100, 2],
+            [50, 3],
+          ] as const) {
+            const failed = store.storePage(key, 'w1', page(from, 100, pageNo, 2), NOW + pageNo, LEASE);
+            await expect(failed).rejects.toThrow(/the test refuses this ledger update/);
+            expect(await archived()).toEqual(before);
+          }
+        } finally {
+          await t.exec(trigger.drop);
+        }
+        // The same page stores whole once the ledger takes it: only the trigger stood in the way.
+        const stored = await store.storePage(key, 'w1', page(50, 100, 3, 2), NOW + 4, LEASE);
+        expect(stored).toMatchObject({ kind: 'stored', inserted: 50, quarantineInserted: 2 });
+        expect(await archived()).toMatchObject({ rows: 150, rollup: 150, quarantined: 3 });
+      },
+    );
 
     it('gives a racing claim to exactly one of two connections', async () => {
       const other = await t.another();

@@ -1,6 +1,8 @@
 // Fuzzing the page decoders with mutated pages (characters replaced, inserted, deleted, the body cut
 // short): they either decode, or throw DecodeError, the typed error the HTTP layer retries or names;
-// nothing else escapes. And a page that still decodes keeps every element that is well formed in it.
+// nothing else escapes. A page that still decodes keeps every element that is well formed in it, and a
+// text that is still a page as the API documents it (about one in nine) must decode: refusing is not a
+// way to pass.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { decodeShieldPage, DecodeError, OriginBodyDecoder } from '../../src/ingest/decode-page.js';
@@ -73,6 +75,38 @@ const mutatedPage = fc
     text: mutate(pageText(p.logs, { ...p.paging, errorResponse: p.errorResponse }, p), p.mutations),
   }));
 
+type MutatedPage = typeof mutatedPage extends fc.Arbitrary<infer T> ? T : never;
+
+/**
+ * Pages left as the API sent them, tried first (fast-check's `examples`, which count among the runs):
+ * however few the runs, the properties see a documented page, which must decode.
+ */
+const UNMUTATED: Array<[MutatedPage]> = (
+  [
+    {
+      logs: [{ logId: 'a', timestamp: 1, log: '{"k":1}' }, { logId: '', timestamp: 2 }, 7],
+      paging: { hasMoreData: true, continuationToken: 't/2?', startToken: null },
+      errorResponse: null,
+      logsFirst: true,
+      indent: 2,
+    },
+    {
+      logs: [],
+      paging: { hasMoreData: false, continuationToken: undefined, startToken: undefined },
+      errorResponse: undefined,
+      logsFirst: false,
+      indent: 0,
+    },
+  ] satisfies Array<Omit<MutatedPage, 'mutations' | 'cuts' | 'text'>>
+).map((p) => [
+  {
+    ...p,
+    mutations: [],
+    cuts: [5],
+    text: pageText(p.logs, { ...p.paging, errorResponse: p.errorResponse }, p),
+  },
+]);
+
 /** Runs `decode`; a DecodeError counts as a clean refusal, anything else thrown fails the property. */
 function decodesOrRefuses<T>(decode: () => T): T | undefined {
   try {
@@ -80,6 +114,52 @@ function decodesOrRefuses<T>(decode: () => T): T | undefined {
   } catch (err) {
     if (err instanceof DecodeError) return undefined;
     throw new Error(`the decoder threw ${(err as Error)?.name}: ${(err as Error)?.message}`, { cause: err });
+  }
+}
+
+/**
+ * Whether a text is a page as the API documents it, judged independently of the decoders: a JSON
+ * object whose `logs` is an array or null or missing, `hasMoreData` a boolean, the tokens strings (each
+ * may also be null or missing), and, on a Shield page, `errorResponse` an object. Its elements may be
+ * anything: an unkeyable one is quarantined, not a reason to refuse the page.
+ */
+function documentedPage(text: string, source: 'shield' | 'origin'): boolean {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return false;
+  }
+  if (!isObject(value)) return false;
+  const absent = (v: unknown) => v === undefined || v === null;
+  const { logs, hasMoreData, continuationToken, startToken, errorResponse } = value;
+  return (
+    (absent(logs) || Array.isArray(logs)) &&
+    (absent(hasMoreData) || typeof hasMoreData === 'boolean') &&
+    [continuationToken, startToken].every((t) => absent(t) || typeof t === 'string') &&
+    (source === 'origin' || absent(errorResponse) || isObject(errorResponse))
+  );
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The documented pages among a property's inputs: each must decode, and some must have been tried, so
+ * that a decoder refusing every input cannot pass by the refusal branch alone.
+ */
+class Tally {
+  private documented = 0;
+
+  see(documented: boolean, decoded: boolean): void {
+    if (!documented) return;
+    this.documented++;
+    expect(decoded, 'a page as the API documents it must decode').toBe(true);
+  }
+
+  expectExercised(): void {
+    expect(this.documented).toBeGreaterThan(0);
   }
 }
 
@@ -99,20 +179,24 @@ function wellFormed(text: string): Array<{ logId: string; timestamp: number }> |
 
 describe('page decoders on mutated pages (fuzz)', () => {
   it('a Shield page decodes or is refused with DecodeError, and keeps every well-formed entry', () => {
+    const tally = new Tally();
     fc.assert(
       fc.property(mutatedPage, ({ text }) => {
         const decoded = decodesOrRefuses(() => decodeShieldPage(text));
+        tally.see(documentedPage(text, 'shield'), decoded !== undefined);
         if (!decoded) return;
         const kept = wellFormed(text);
         expect(kept).toBeDefined(); // it decoded: it was JSON with a logs array (or none)
         expect(decoded.batch.logId).toEqual(kept!.map((e) => e.logId));
         expect(decoded.batch.timestamp).toEqual(kept!.map((e) => e.timestamp));
       }),
-      propertyParams(2_000),
+      { ...propertyParams(2_000), examples: UNMUTATED },
     );
+    tally.expectExercised();
   });
 
   it('an origin answer, split anywhere, decodes or is refused with DecodeError, and keeps every well-formed entry', () => {
+    const tally = new Tally();
     fc.assert(
       fc.property(mutatedPage, ({ text, cuts }) => {
         const decoded = decodesOrRefuses(() => {
@@ -127,6 +211,7 @@ describe('page decoders on mutated pages (fuzz)', () => {
           logIds.push(...decoder.end().batch.logId);
           return logIds;
         });
+        tally.see(documentedPage(text, 'origin'), decoded !== undefined);
         if (!decoded) return;
         const kept = wellFormed(text);
         // The splitter reads entries as they stream: a body that is not one JSON document may still have
@@ -134,8 +219,9 @@ describe('page decoders on mutated pages (fuzz)', () => {
         expect(kept).toBeDefined();
         expect(decoded).toEqual(kept!.map((e) => e.logId));
       }),
-      propertyParams(2_000),
+      { ...propertyParams(2_000), examples: UNMUTATED },
     );
+    tally.expectExercised();
   });
 
   it('the paging guess never throws, whatever the bytes', () => {

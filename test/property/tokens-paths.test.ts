@@ -29,6 +29,11 @@ const token = fc.oneof(
   fc.base64String().map((b) => `${b}?v=1&k=%#/+`),
 );
 
+/** Whether text is a sequence of Unicode scalar values (no lone surrogate), judged by a UTF-8 round trip. */
+function unicodeScalars(text: string): boolean {
+  return new TextDecoder().decode(new TextEncoder().encode(text)) === text;
+}
+
 /** The path a request goes out with, as the server receives it (before the query). */
 function sentPath(url: URL): string {
   const path = requestPath(url);
@@ -44,8 +49,10 @@ describe('token and path encoding (property)', () => {
         try {
           url = shieldEventLogsUrl(HOSTS, z, d, t);
         } catch (err) {
-          // Refusing a token is allowed only with a typed error that says why.
+          // Refusing a token is allowed only for one that cannot be sent (a lone surrogate has no UTF-8),
+          // with a typed error that says why: every other token must be sent.
           expect(err).toBeInstanceOf(EdgelogError);
+          expect(unicodeScalars(t), `a token that can be sent was refused: ${JSON.stringify(t)}`).toBe(false);
           return;
         }
         const match = matchRoute(sentPath(url));

@@ -400,20 +400,23 @@ describe('body faults on the wire', () => {
       faults: [{ kind: 'slow-body', chunks, delayMs, times: 1 }],
     });
     const url = `${urls.originLogUrl}/101/${toApiDate(DAY)}`;
+    // "At once" is judged by the simulator's state, not by a clock: it counts the entries of an answer
+    // once the last piece is written, and it shares this process's event loop, so a loaded machine
+    // delays both alike. The headers and the first piece must arrive while it is still writing.
     const started = performance.now();
     const res = await request(url, { dispatcher: agent, headers: KEY });
-    const headersAt = performance.now() - started;
+    const atHeaders = sim.stats.entriesServed;
     const parts: Buffer[] = [];
-    let firstByteAt: number | undefined;
+    let atFirstPiece: number | undefined;
     for await (const part of res.body as AsyncIterable<Buffer>) {
-      firstByteAt ??= performance.now() - started;
+      atFirstPiece ??= sim.stats.entriesServed;
       parts.push(part);
     }
     const endAt = performance.now() - started;
-    // Timers may fire up to a millisecond early, once per wait.
+    expect([atHeaders, atFirstPiece]).toEqual([0, 0]);
+    expect(sim.stats.entriesServed).toBe(300);
+    // Timers may fire up to a millisecond early, once per wait; a lower bound holds on any machine.
     expect(endAt).toBeGreaterThanOrEqual((chunks - 1) * (delayMs - 1));
-    expect(headersAt).toBeLessThan(delayMs);
-    expect(firstByteAt!).toBeLessThan(endAt - (chunks - 2) * delayMs);
     const body = Buffer.concat(parts).toString();
     expect(body).toBe((await get(agent, url)).text);
     expect((JSON.parse(body) as { logs: unknown[] }).logs).toHaveLength(300);
@@ -427,10 +430,10 @@ describe('body faults on the wire', () => {
     open.push(agent);
     const res = await request(`${urls.baseUrl}/shield/ddos/enums`, { dispatcher: agent, headers: KEY });
     const body = res.body.text().catch((e: unknown) => e);
-    const started = performance.now();
+    // The next piece is a minute away, twice the test's timeout: a close() that waited for it would
+    // never return in time; no clock is needed to tell.
     await sim.close();
     expect(await body).toBeInstanceOf(Error);
-    expect(performance.now() - started).toBeLessThan(5000);
   });
 
   it('more: origin answers claim more data and carry a token, though they hold the whole day', async () => {

@@ -25,6 +25,14 @@ describe('progressLine', () => {
 
 const progressLineWidth = (w: string) => w.slice(1).trimEnd().length;
 
+/** Waits until `n` lines were drawn (a loaded machine may run fewer ticks in any fixed time). */
+async function drawn(written: string[], n: number): Promise<void> {
+  for (let i = 0; written.length < n; i++) {
+    if (i === 2_000) throw new Error(`timed out waiting for ${n} lines, got ${written.length}`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
 describe('startProgress', () => {
   const figures = { done: 1, total: 2, pages: 1, entries: 10, elapsedMs: 2_000 };
 
@@ -35,7 +43,7 @@ describe('startProgress', () => {
       read: () => figures,
       ttyEveryMs: 5,
     });
-    await new Promise((r) => setTimeout(r, 40));
+    await drawn(written, 2);
     p.stop();
     expect(written.length).toBeGreaterThan(1);
     expect(written.slice(0, -1).every((w) => w.startsWith('\rzone-days 1/2'))).toBe(true);
@@ -51,7 +59,7 @@ describe('startProgress', () => {
       read: () => figures,
       plainEveryMs: 5,
     });
-    await new Promise((r) => setTimeout(r, 40));
+    await drawn(written, 2);
     p.stop();
     expect(written.length).toBeGreaterThan(1);
     for (const w of written)
