@@ -3,7 +3,15 @@
 // short `sync` against the simulator from a directory that is not the repository. And a clone whose dev
 // dependencies were omitted gets the steps that work instead of `tsc: not found`.
 import { execFile } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -68,7 +76,16 @@ describe('the package (npm pack, npm install -g of the tarball)', () => {
       cwd: REPO,
     });
     tarball = join(dir, (JSON.parse(packed.stdout) as Array<{ filename: string }>)[0]!.filename);
-    // From the npm cache where it can; better-sqlite3 compiles its addon here (no prebuilt download).
+    // better-sqlite3's install looks for a prebuilt addon before compiling one (minutes on two busy
+    // cores); there is no download here, so it is handed the addon this checkout compiled, for this very
+    // Node (its ABI is in the name), as a local prebuild. The install is otherwise npm's own.
+    const prebuilds = join(dir, 'prebuilds');
+    mkdirSync(prebuilds);
+    const addon = join(REPO, 'node_modules', 'better-sqlite3');
+    const { version } = JSON.parse(readFileSync(join(addon, 'package.json'), 'utf8')) as { version: string };
+    const name = `better-sqlite3-v${version}-node-v${process.versions.modules}-${process.platform}-${process.arch}.tar.gz`;
+    await run('tar', ['czf', join(prebuilds, name), '-C', addon, 'build/Release/better_sqlite3.node']);
+    // From the npm cache where it can.
     await run(
       'npm',
       [
@@ -81,7 +98,7 @@ describe('the package (npm pack, npm install -g of the tarball)', () => {
         join(dir, 'prefix'),
         tarball,
       ],
-      { cwd: dir, env: childEnv(), timeout: 900_000 },
+      { cwd: dir, env: childEnv({ npm_config_better_sqlite3_local_prebuilds: prebuilds }), timeout: 900_000 },
     );
     edgelog = join(dir, 'prefix', 'bin', 'edgelog');
     h = await harness({ entriesPerDay: 300, pageSize: 100, now: Date.now });
