@@ -3,7 +3,7 @@
 // the README's copy in the figures (dates, counts, durations, ports, bars), never in its words, columns
 // and layout, so both are reduced to those first; a `…` line in the README stands for lines left out.
 
-const MARK = /^<!-- sample: ([\w-]+) -->\n```[^\n]*\n([\s\S]*?)^```$/gm;
+const MARK = /^<!-- sample: ([\w-]+) -->\n\n?```[^\n]*\n([\s\S]*?)^```$/gm;
 
 export interface Sample {
   name: string;

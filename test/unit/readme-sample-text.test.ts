@@ -21,6 +21,8 @@ describe('README samples', () => {
     expect(samplesIn(next)[0]!.text).toBe('a\nb\n');
     expect(next.startsWith('Intro\n<!-- sample: status -->\n```\na\nb\n```\nOutro')).toBe(true);
     expect(() => withSample(README, 'nope', '')).toThrow('README has no sample named nope');
+    // Prettier puts a blank line between the comment and the fence.
+    expect(samplesIn(README.replace('-->\n', '-->\n\n'))).toHaveLength(1);
   });
 
   it.each([
