@@ -1,0 +1,108 @@
+// The runs the README's sample outputs come from, as a newcomer makes them: the built CLI in a fresh
+// directory, against the API simulator on loopback and a Redis. Each sample is one command's output or a
+// transcript (`$ command`, then what it printed). Shared by the drift test and `npm run readme:samples`.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { Simulator } from '../../src/simulator/index.js';
+import { addDays, dayOf } from '../../src/time/utc-day.js';
+import { runCli, writeConfig } from '../support/cli.js';
+
+export interface SampleRun {
+  /** Sample name → the text the README should show. */
+  samples: Map<string, string>;
+  close(): Promise<void>;
+}
+
+/**
+ * The instant the samples are made at, whatever the day: the CLI's clock (fixed-clock.js) and the
+ * simulator's start there, so the samples show the same days and, the simulator being seeded, the same
+ * data. Only durations, ports and temporary paths differ from one run to the next.
+ */
+export const SAMPLE_CLOCK = Date.parse('2026-11-23T11:50:00.000Z');
+const PRELOAD = fileURLToPath(new URL('./fixed-clock.js', import.meta.url));
+
+/** What a terminal shows of a command: its output, then what it wrote on stderr. */
+async function shown(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<string> {
+  const clock = { NODE_OPTIONS: `--import=${PRELOAD}`, EDGELOG_README_CLOCK: String(SAMPLE_CLOCK) };
+  const r = await runCli(args, { cwd, env: { ...env, ...clock } });
+  return r.stdout + r.stderr;
+}
+
+/** Runs every sample's commands; `redisUrl` names a Redis of its own (the demo's prefix is fixed). */
+export async function runSamples(redisUrl: string): Promise<SampleRun> {
+  const dirs: string[] = [];
+  const fresh = (name: string) => {
+    const dir = mkdtempSync(join(tmpdir(), `edgelog-readme-${name}-`));
+    dirs.push(dir);
+    return dir;
+  };
+  const samples = new Map<string, string>();
+  // The demo's Redis prefix is fixed ("edgelog-demo"): `redisUrl` must be a Redis of these runs alone.
+  const env = { REDIS_URL: redisUrl };
+
+  const demo = fresh('demo');
+  // As a terminal shows it: warnings only beside its own output (off a terminal it logs at info).
+  samples.set('demo', await shown(['demo', '--log-level', 'warn', '--entries', '2000'], demo, env));
+  samples.set('status', await shown(['status'], demo, env));
+
+  // A session against `edgelog simulate`'s data with a config of one's own.
+  const started = Date.now();
+  const sim = new Simulator({
+    now: () => SAMPLE_CLOCK + (Date.now() - started),
+    entriesPerDay: 800,
+    spikes: [
+      {
+        source: 'origin',
+        zone: 101,
+        from: SAMPLE_CLOCK - 40 * 60_000,
+        to: SAMPLE_CLOCK,
+        count: 600,
+        statusCode: 503,
+      },
+    ],
+  });
+  const urls = await sim.listen();
+  const dir = fresh('commands');
+  writeConfig(dir, {
+    api: { ...urls, accessKey: sim.accessKey },
+    redis: { url: redisUrl, prefix: `readme-${randomUUID().slice(0, 8)}` },
+    pullZones: [101, 102],
+    shieldZones: [201],
+    log: { level: 'warn' },
+  });
+  const today = dayOf(SAMPLE_CLOCK);
+  const yesterday = addDays(today, -1);
+  const transcript: string[] = [];
+  for (const args of [
+    ['migrate'],
+    ['sync', '--from', yesterday],
+    [
+      'query',
+      `SELECT rule_id, severity, count(*) AS events FROM shield_event_logs WHERE log_date = '${yesterday}' GROUP BY 1, 2 ORDER BY events DESC LIMIT 5`,
+    ],
+    [
+      'query',
+      '--format',
+      'csv',
+      'SELECT time, status_code, error_code, request_url FROM origin_error_logs ORDER BY timestamp DESC LIMIT 2',
+    ],
+    ['query', 'DELETE FROM origin_error_logs'],
+    ['report', 'origin', '--zone', '101', '--from', today],
+  ]) {
+    const line = args.map((a) => (/[\s*'(]/.test(a) ? `"${a}"` : a)).join(' ');
+    transcript.push(`$ edgelog ${line}`, (await shown(args, dir, {})).trimEnd(), '');
+  }
+  samples.set('commands', transcript.join('\n'));
+  samples.set('missing', await shown(['status', '--missing'], dir, {}));
+
+  return {
+    samples,
+    async close() {
+      await sim.close();
+      for (const d of dirs) rmSync(d, { recursive: true, force: true });
+    },
+  };
+}
