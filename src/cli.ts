@@ -172,8 +172,10 @@ export async function main(argv: string[]): Promise<void> {
     // Loaded here, not at the top: `--help` needs none of it (a command that failed has it loaded).
     const { describeError, EdgelogError } = await import('./errors/index.js');
     const { redact } = await import('./redact.js');
+    const { safeText } = await import('./format/terminal-text.js');
     const prefix = err instanceof EdgelogError ? '' : 'unexpected error: ';
-    process.stderr.write(`edgelog: ${prefix}${redact(describeError(err))}\n`);
+    // The message may quote the API or the archive: escaped, keeping the lines of a multi-line one.
+    process.stderr.write(`edgelog: ${prefix}${safeText(redact(describeError(err)), { newlines: true })}\n`);
     if (!(err instanceof EdgelogError) && process.env.EDGELOG_DEBUG) console.error(err);
     process.exitCode = 1;
   }

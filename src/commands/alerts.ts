@@ -6,6 +6,7 @@ import { formatDuration } from '../config/index.js';
 import { startEngine } from '../engine.js';
 import { UsageError } from '../errors/index.js';
 import { formatTable } from '../format/table.js';
+import { safeText } from '../format/terminal-text.js';
 import { openStore } from '../store/open-store.js';
 import { commandContext, printJson } from './shared.js';
 import { formatOption, jsonOption, outputFormat, type FormatOptions } from './args.js';
@@ -38,7 +39,7 @@ export function alertsCommand(): Command {
               : r.type === 'flatline'
                 ? `${r.source} ingestion older than ${formatDuration(r.maxAge)}`
                 : `${r.counter} increase > ${r.maxIncrease}`;
-          out.push(`${r.name} (${r.type}): ${what} → ${r.hooks.join(', ') || 'no hooks'}`);
+          out.push(safeText(`${r.name} (${r.type}): ${what} → ${r.hooks.join(', ') || 'no hooks'}`));
         }
         out.push('');
         out.push(

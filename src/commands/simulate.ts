@@ -28,6 +28,7 @@ interface SimulateOptions {
   oddEntryRate?: number;
   echoKey?: boolean;
   dotTokens?: boolean;
+  hostileText?: boolean;
   fault: FaultSpec[];
 }
 
@@ -88,6 +89,7 @@ export function simulatorOptions(opts: SimulateOptions): SimulatorOptions {
     ...(opts.oddEntryRate !== undefined ? { oddEntryRate: opts.oddEntryRate } : {}),
     ...(opts.echoKey ? { echoKey: true } : {}),
     ...(opts.dotTokens ? { dotTokens: true } : {}),
+    ...(opts.hostileText ? { hostileText: true } : {}),
     faults: opts.fault,
   };
 }
@@ -115,6 +117,10 @@ export function simulateCommand(io: Partial<SimulateIo> = {}): Command {
     )
     .option('--echo-key', 'error answers repeat the AccessKey the request carried')
     .option('--dot-tokens', 'Shield pages 1 and 2 return the continuation tokens "." and ".."')
+    .option(
+      '--hostile-text',
+      'every string of every entry, and every error message, starts with terminal escape sequences',
+    )
     .option('--latency <ms>', 'delay added before every answer (default 0)', intArg)
     .option('--pull-zones <ids>', 'known pull zones, comma-separated (default 101,102,103)', idListArg)
     .option('--shield-zones <ids>', 'known shield zones, comma-separated (default 201,202,203)', idListArg)

@@ -5,7 +5,8 @@ import { existsSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import type { Config } from '../config/index.js';
 import { UsageError } from '../errors/index.js';
-import { formatTable, thousands } from '../format/table.js';
+import { formatTable, thousands, type TableOptions } from '../format/table.js';
+import { safeText } from '../format/terminal-text.js';
 import { displayUrl } from '../redact.js';
 import { openReadOnlyConnection } from '../query/read-only.js';
 import type { Db } from '../store/sqlite/database.js';
@@ -21,6 +22,7 @@ interface StatusOptions extends FormatOptions {
   source?: StatusSource[];
   zone?: number[];
   all?: boolean;
+  wide?: boolean;
 }
 
 const iso = (ms: number | null) => (ms === null ? '' : new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z'));
@@ -152,6 +154,7 @@ export function statusCommand(): Command {
     )
     .option('--zone <id...>', 'only these zone ids (comma-separated or repeated)', idListArg)
     .option('--all', 'every day of the ledger (default: the days of the lookback)')
+    .option('--wide', 'every cell whole (by default the tables fit the terminal, long cells cut)')
     .addOption(formatOption())
     .addOption(jsonOption());
   return cmd.action(async (opts: StatusOptions, command: Command) => {
@@ -218,7 +221,17 @@ export function statusCommand(): Command {
     const days = opts.all
       ? data.ledger
       : data.ledger.filter((r) => r.log_date >= firstShown || r.state !== 'complete');
-    const text = renderStatus(zones, data.guardian, days, data.ledger.length, queue, now, opts.all === true);
+    // On a terminal the tables fit its width (the last errors are cut), unless --wide.
+    const fit: TableOptions = opts.wide
+      ? { maxCell: Infinity }
+      : {
+          maxCell: 70,
+          ...(process.stdout.isTTY && process.stdout.columns ? { maxWidth: process.stdout.columns } : {}),
+        };
+    const text = renderStatus(zones, data.guardian, days, data.ledger.length, queue, now, {
+      all: opts.all === true,
+      fit,
+    });
     const note = archived
       ? ''
       : `archive: none at ${path} yet (\`edgelog sync\` or \`edgelog run\` creates it)\n`;
@@ -233,7 +246,7 @@ function renderStatus(
   allDays: number,
   queue: Awaited<ReturnType<typeof readQueue>>,
   now: number,
-  all: boolean,
+  { all, fit }: { all: boolean; fit: TableOptions },
 ): string {
   const out: string[] = [];
   if (zones.length > 0) {
@@ -264,16 +277,17 @@ function renderStatus(
           {
             header: 'last error',
             value: (z) => (z.lastError ? `${z.lastError.day}: ${z.lastError.error}` : ''),
+            flexible: true,
           },
         ],
         zones,
-        70,
+        fit,
       ),
     );
   }
   for (const g of guardian) {
     out.push(
-      `guardian ${g.zone}: last snapshot ${g.lastSnapshot ?? 'none'}${g.lastError ? ` (failed: ${g.lastError})` : ''}`,
+      `guardian ${g.zone}: last snapshot ${g.lastSnapshot ?? 'none'}${g.lastError ? ` (failed: ${safeText(g.lastError)})` : ''}`,
     );
   }
   out.push('');
@@ -296,10 +310,10 @@ function renderStatus(
           { header: 'new', value: (r) => thousands(r.new_entries), right: true },
           { header: 'malformed', value: (r) => r.malformed, right: true },
           { header: 'covered until', value: (r) => iso(r.covered_until) },
-          { header: 'last error', value: (r) => r.last_error ?? '' },
+          { header: 'last error', value: (r) => r.last_error ?? '', flexible: true },
         ],
         days,
-        70,
+        fit,
       ),
     );
   }

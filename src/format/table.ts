@@ -6,6 +6,11 @@ export interface Column<Row> {
   value: (row: Row) => unknown;
   /** Right-align (numbers). @defaultValue false */
   right?: boolean;
+  /**
+   * Free text (an error, a URL) that may be cut to fit the table's maxWidth. When no column says, every
+   * left-aligned column may be; right-aligned ones (numbers) never are. @defaultValue false
+   */
+  flexible?: boolean;
 }
 
 export function cell(value: unknown): string {
@@ -21,8 +26,8 @@ export interface TableOptions {
   /** Widest a cell may be, in terminal columns; a longer one is cut with an ellipsis. @defaultValue 60 */
   maxCell?: number;
   /**
-   * Widest the whole table may be (the terminal's width): the widest text columns are cut further,
-   * never below their header, until it fits. Right-aligned (number) columns are never cut.
+   * Widest the whole table may be (the terminal's width): the widest flexible columns (see Column) are
+   * cut further, never below their header, until it fits — or until they cannot be cut any more.
    * @defaultValue Infinity
    */
   maxWidth?: number;
@@ -64,15 +69,17 @@ export function formatTable<Row>(
   const headers = columns.map((c) => safeText(c.header));
   // A cell's whole text, cut to maxCell; cut again below if the table must narrow.
   const raw = rows.map((r) => columns.map((c) => cell(c.value(r)).replace(/\s+/g, ' ')));
-  const cut = (limit: number) => raw.map((cells) => cells.map((s) => fitText(s, limit)));
-  let text = cut(maxCell);
+  let text = raw.map((cells) => cells.map((s) => fitText(s, maxCell)));
   const natural = columns.map((_, i) =>
     Math.max(textWidth(headers[i]!), ...text.map((t) => textWidth(t[i]!))),
   );
   let widths = natural;
   if (opts.maxWidth !== undefined && Number.isFinite(opts.maxWidth)) {
+    const named = columns.some((c) => c.flexible);
     const floors = columns.map((c, i) =>
-      c.right ? natural[i]! : Math.min(natural[i]!, Math.max(textWidth(headers[i]!), 4)),
+      (named ? c.flexible : !c.right)
+        ? Math.min(natural[i]!, Math.max(textWidth(headers[i]!), 4))
+        : natural[i]!,
     );
     widths = fitWidths(natural, floors, opts.maxWidth);
     if (widths.some((w, i) => w < natural[i]!)) {

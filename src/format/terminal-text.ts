@@ -120,3 +120,14 @@ export function padText(text: string, width: number, right = false): string {
   const fill = ' '.repeat(Math.max(0, width - textWidth(text)));
   return right ? fill + text : text + fill;
 }
+
+/** What JSON.stringify leaves raw that a terminal acts on (it escapes C0 and lone surrogates itself). */
+const JSON_UNSAFE = /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * JSON text (JSON.stringify's) with DEL, C1, the bidirectional controls and the line separators written
+ * as `\u` escapes: the same JSON value, exactly, and nothing in it a terminal would act on.
+ */
+export function safeJson(json: string): string {
+  return json.replace(JSON_UNSAFE, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}

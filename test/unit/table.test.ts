@@ -57,4 +57,17 @@ describe('formatTable', () => {
     const whole = formatTable(columns, rows, { maxCell: 100 });
     expect(whole.split('\n')[1]).toBe(`${'x'.repeat(50)}  123456`);
   });
+
+  it('cuts only the flexible columns when some are named', () => {
+    const rows = [{ name: 'n'.repeat(30), n: 1 }];
+    const table = formatTable(
+      [
+        { header: 'name', value: (r: Row) => r.name },
+        { header: 'error', value: () => 'e'.repeat(40), flexible: true },
+      ],
+      rows,
+      { maxWidth: 50 },
+    );
+    expect(table.split('\n')[1]).toBe(`${'n'.repeat(30)}  ${'e'.repeat(17)}…`);
+  });
 });

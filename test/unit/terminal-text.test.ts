@@ -1,7 +1,14 @@
 // Text for a person's terminal: every control, C1 and bidirectional character shows as an escape, and a
 // cut never falls inside one.
 import { describe, expect, it } from 'vitest';
-import { codePointWidth, fitText, padText, safeText, textWidth } from '../../src/format/terminal-text.js';
+import {
+  codePointWidth,
+  fitText,
+  padText,
+  safeJson,
+  safeText,
+  textWidth,
+} from '../../src/format/terminal-text.js';
 import { RAW_CONTROL } from '../support/terminal.js';
 
 describe('safeText', () => {
@@ -80,5 +87,15 @@ describe('widths', () => {
     expect(padText('東京', 6)).toBe('東京  ');
     expect(padText('😀', 4, true)).toBe('  😀');
     expect(textWidth('e\u0301')).toBe(1);
+  });
+});
+
+describe('safeJson', () => {
+  it('escapes what JSON.stringify leaves raw, and the value stays the same', () => {
+    const value = { 'k\u202e': ['\x1b[2J', 'a\u009bb\u007f', 'x\u2028y', '\ud800', 'Zürich 東京'] };
+    const text = safeJson(JSON.stringify(value));
+    expect(text).not.toMatch(RAW_CONTROL);
+    expect(text).toBe('{"k\\u202e":["\\u001b[2J","a\\u009bb\\u007f","x\\u2028y","\\ud800","Zürich 東京"]}');
+    expect(JSON.parse(text)).toEqual(value);
   });
 });
