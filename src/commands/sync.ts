@@ -6,7 +6,7 @@ import { requireAccessKey, type Config } from '../config/index.js';
 import { DEFAULT_CONFIG_FILE } from '../config/load.js';
 import { startEngine, type Engine } from '../engine.js';
 import { UsageError } from '../errors/index.js';
-import { startProgress, type ProgressOutput } from '../format/progress.js';
+import { startProgress, stderrLine, type ProgressOutput } from '../format/progress.js';
 import type { DayResult } from '../ingest/day-ingestor.js';
 import { InterruptedError } from '../ingest/errors.js';
 import type { DayJob } from '../queue/jobs.js';
@@ -107,7 +107,11 @@ export function syncCommand(): Command {
       requireAccessKey(config);
       const concurrency = opts.concurrency || undefined;
       // The store is sized for the jobs this sync runs at once, which may be more than worker.concurrency.
-      const engine = await startEngine(config, logger, concurrency ? { concurrency } : {});
+      let retries = 0;
+      const engine = await startEngine(config, logger, {
+        ...(concurrency ? { concurrency } : {}),
+        onRetry: () => retries++,
+      });
       const stop = untilSignal();
       const interrupted = new AbortController();
       void stop.promise.then(() => interrupted.abort());
@@ -119,6 +123,7 @@ export function syncCommand(): Command {
             signal: interrupted.signal,
             ...(opts.progress === false ? {} : { progress: process.stderr }),
             ...(process.stdout.isTTY && process.stdout.columns ? { width: process.stdout.columns } : {}),
+            retries: () => retries,
           });
         } catch (err) {
           if (!(err instanceof InterruptedError)) throw err;
@@ -148,6 +153,8 @@ export interface SyncRunOptions {
   progress?: ProgressOutput;
   /** Columns of the terminal the summary goes to. @defaultValue none: not a terminal */
   width?: number;
+  /** API requests retried so far (EngineOptions.onRetry counts them), for the summary. @defaultValue none */
+  retries?: () => number;
 }
 
 /** Where the access key is set, as the access-key hint names it. */
@@ -186,6 +193,8 @@ export async function executeSync(
       progress && figures
         ? startProgress({
             out: progress,
+            // On stderr, the line the log lines clear and redraw (they go to the same terminal).
+            ...(progress === process.stderr ? { line: stderrLine } : {}),
             read: () => ({
               done,
               total: plan.days.length,
@@ -209,6 +218,7 @@ export async function executeSync(
   const summary = {
     ...(await summarise(outcomes, guardian, Date.now() - wallStart, engine.store.ledger)),
     alerts,
+    ...(opts.retries ? { retries: opts.retries() } : {}),
     peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
   };
   let text = renderSummary(

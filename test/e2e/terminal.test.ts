@@ -105,6 +105,51 @@ const wrongKey = () =>
   );
 
 describe('edgelog sync on a terminal, when it goes wrong', () => {
+  it('retries are info lines counted in the summary; a warning clears the progress line, which is redrawn after', async () => {
+    const faulty = await harness({
+      entriesPerDay: 3_000,
+      pageSize: 200,
+      latencyMs: 100,
+      // Every page's first request fails once; from page 6 on the API repeats its token (incomplete).
+      faults: [
+        { kind: '503', times: 1, operation: 'shieldEventLogs' },
+        { kind: 'loop', afterPage: 6 },
+      ],
+    });
+    try {
+      const file = writeConfig(
+        faulty.dir,
+        {
+          api: {
+            ...faulty.urls,
+            accessKey: faulty.sim.accessKey,
+            retryBaseDelay: '10ms',
+            retryMaxDelay: '20ms',
+          },
+          redis: { url: redis.display, prefix: faulty.prefix, embedded: false },
+          database: { path: faulty.dbPath },
+          shieldZones: [201],
+        },
+        'faulty.json',
+      );
+      const args = ['--config', file, 'sync', '--source', 'shield', '--date', addDays(TODAY, -1)];
+      const { code, raw, screen } = await onTerminal(args, { NO_COLOR: '1' });
+      expect(code).toBe(1);
+      const lines = screenLines(raw);
+      // The warning has a line of its own: the progress line was cleared before it, not written over.
+      expect(lines).toContainEqual(expect.stringMatching(/^\d\d:\d\d:\d\d WARN {2}day incomplete /));
+      expect(lines.filter((l) => l.includes('zone-days') && l.includes('WARN'))).toEqual([]);
+      expect(raw).toMatch(
+        /WARN {2}day incomplete [^\n]*\n\rzone-days|WARN {2}day incomplete [^\n]*\nzone-days/,
+      );
+      // Routine retries are not warnings; the summary counts them.
+      expect(screen).not.toContain('retrying');
+      expect(screen).toMatch(/ in [\d.]+m?s; \d+ requests retried$/m);
+    } finally {
+      await faulty.close();
+    }
+  });
+
   it('a wrong access key: the table shows where, and the hint is said once, plainly, under it', async () => {
     const file = wrongKey();
     const args = ['--config', file, 'sync', '--date', addDays(TODAY, -1), '--no-progress'];
