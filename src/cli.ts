@@ -3,7 +3,7 @@
 // imports pull in bullmq, ioredis, undici, zod, better-sqlite3 or the engine as it needs them); the
 // others appear in `edgelog --help` from the table below without being imported.
 import { readFileSync } from 'node:fs';
-import { Command, CommanderError, Help } from 'commander';
+import { Command, CommanderError, Help, Option } from 'commander';
 
 export interface CommandEntry {
   name: string;
@@ -105,17 +105,33 @@ function packageVersion(): string {
 /** The program with its global options and no subcommands. */
 function baseProgram(): Command {
   const terms = new Map(COMMANDS.map((c) => [c.name, c.term]));
-  return new Command('edgelog')
-    .description('Archive CDN origin error logs and Shield event logs into SQLite; query, report and alert.')
-    .option('-c, --config <file>', 'configuration file (default: $EDGELOG_CONFIG or ./edgelog.config.json)')
-    .option('--log-level <level>', 'fatal, error, warn, info, debug, trace or silent')
-    .version(packageVersion(), '-V, --version', 'the version of edgelog')
-    .showHelpAfterError('(run with --help for usage)')
-    .configureHelp({
-      // Unloaded commands declare no options or arguments; the table says how to list them.
-      subcommandTerm: (cmd) => terms.get(cmd.name()) ?? new Help().subcommandTerm(cmd),
-    })
-    .exitOverride();
+  return (
+    new Command('edgelog')
+      .description(
+        'Archive CDN origin error logs and Shield event logs into SQLite; query, report and alert.',
+      )
+      .option('-c, --config <file>', 'configuration file (default: $EDGELOG_CONFIG or ./edgelog.config.json)')
+      // Checked here, for every command: pino's own refusal of an unknown level is cryptic, and commands
+      // that never log would not check it at all.
+      .addOption(
+        new Option('--log-level <level>', 'fatal, error, warn, info, debug, trace or silent').choices([
+          'fatal',
+          'error',
+          'warn',
+          'info',
+          'debug',
+          'trace',
+          'silent',
+        ]),
+      )
+      .version(packageVersion(), '-V, --version', 'the version of edgelog')
+      .showHelpAfterError('(run with --help for usage)')
+      .configureHelp({
+        // Unloaded commands declare no options or arguments; the table says how to list them.
+        subcommandTerm: (cmd) => terms.get(cmd.name()) ?? new Help().subcommandTerm(cmd),
+      })
+      .exitOverride()
+  );
 }
 
 /**
