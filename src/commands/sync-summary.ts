@@ -118,7 +118,8 @@ export function renderSummary(
   const cut = [...errors].filter(([text]) => !shownWhole(text));
   if (cut.length > 0) {
     lines.push('');
-    for (const [text, days] of cut) lines.push(`${plural(days, 'day')} failed: ${safeText(text)}`);
+    // The days' outcome is in their rows (failed, incomplete, expired): here, only how many and why.
+    for (const [text, days] of cut) lines.push(`${plural(days, 'day')}: ${safeText(text)}`);
   }
   const refused = s.results.filter((r) => r.error?.endsWith(KEY_HINT)).length;
   if (refused > 0) {

@@ -118,6 +118,13 @@ describeStores('hostile text on a terminal', (store) => {
     expect(list.screen).toContain('0;pwned');
   });
 
+  it('api: the JSON an operation prints', async () => {
+    const r = await run('api', 'event-logs', '201', DAY);
+    expect(r.code).toBe(0);
+    inert(r, false);
+    expect(r.screen).toContain('\\u001b[2J\\u001b[H\\u001b]0;pwned\\u0007\\u009b31m\\u202e');
+  });
+
   it("the CLI's error line", async () => {
     const r = await run('api', 'origin-errors', '109', DAY);
     expect(r.code).toBe(1);
