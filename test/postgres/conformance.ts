@@ -500,7 +500,8 @@ export function storeConformance(name: string, open: () => Promise<StoreUnderTes
         other: await r.coverage('shield', scope),
       }));
       expect(covered.zone).toEqual(new Map([[key.day, DAY_START + 86_400_000]]));
-      expect(covered.all.get(key.day)).toBe(DAY_START + 86_400_000);
+      // Over every zone: the furthest any zone's day is covered (other tests' zones share the day).
+      expect(covered.all.get(key.day)).toBeGreaterThanOrEqual(DAY_START + 86_400_000);
       expect(covered.other).toEqual(new Map());
       expect(report.zones).toEqual([{ zone: key.zone, count: 300 }]);
       expect(report.buckets.reduce((s, b) => s + b.count, 0)).toBe(300);
