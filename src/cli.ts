@@ -3,7 +3,7 @@
 // imports pull in bullmq, ioredis, undici, zod, better-sqlite3 or the engine as it needs them); the
 // others appear in `edgelog --help` from the table below without being imported.
 import { readFileSync } from 'node:fs';
-import { Command, CommanderError, Help } from 'commander';
+import { Command, CommanderError, Help, Option } from 'commander';
 
 export interface CommandEntry {
   name: string;
@@ -111,19 +111,33 @@ function packageVersion(): string {
 /** The program with its global options and no subcommands. */
 function baseProgram(): Command {
   const terms = new Map(COMMANDS.map((c) => [c.name, c.term]));
-  return new Command('edgelog')
-    .description(
-      'Archive CDN origin error logs and Shield event logs into SQLite or PostgreSQL; query, report and alert.',
-    )
-    .option('-c, --config <file>', 'configuration file (default: $EDGELOG_CONFIG or ./edgelog.config.json)')
-    .option('--log-level <level>', 'fatal, error, warn, info, debug, trace or silent')
-    .version(packageVersion(), '-V, --version', 'the version of edgelog')
-    .showHelpAfterError('(run with --help for usage)')
-    .configureHelp({
-      // Unloaded commands declare no options or arguments; the table says how to list them.
-      subcommandTerm: (cmd) => terms.get(cmd.name()) ?? new Help().subcommandTerm(cmd),
-    })
-    .exitOverride();
+  return (
+    new Command('edgelog')
+      .description(
+        'Archive CDN origin error logs and Shield event logs into SQLite or PostgreSQL; query, report and alert.',
+      )
+      .option('-c, --config <file>', 'configuration file (default: $EDGELOG_CONFIG or ./edgelog.config.json)')
+      // Checked here, for every command: pino's own refusal of an unknown level is cryptic, and commands
+      // that never log would not check it at all.
+      .addOption(
+        new Option('--log-level <level>', 'fatal, error, warn, info, debug, trace or silent').choices([
+          'fatal',
+          'error',
+          'warn',
+          'info',
+          'debug',
+          'trace',
+          'silent',
+        ]),
+      )
+      .version(packageVersion(), '-V, --version', 'the version of edgelog')
+      .showHelpAfterError('(run with --help for usage)')
+      .configureHelp({
+        // Unloaded commands declare no options or arguments; the table says how to list them.
+        subcommandTerm: (cmd) => terms.get(cmd.name()) ?? new Help().subcommandTerm(cmd),
+      })
+      .exitOverride()
+  );
 }
 
 /**
@@ -187,8 +201,10 @@ export async function main(argv: string[]): Promise<void> {
     // Loaded here, not at the top: `--help` needs none of it (a command that failed has it loaded).
     const { describeError, EdgelogError } = await import('./errors/index.js');
     const { redact } = await import('./redact.js');
+    const { safeText } = await import('./format/terminal-text.js');
     const prefix = err instanceof EdgelogError ? '' : 'unexpected error: ';
-    process.stderr.write(`edgelog: ${prefix}${redact(describeError(err))}\n`);
+    // The message may quote the API or the archive: escaped, keeping the lines of a multi-line one.
+    process.stderr.write(`edgelog: ${prefix}${safeText(redact(describeError(err)), { newlines: true })}\n`);
     if (!(err instanceof EdgelogError) && process.env.EDGELOG_DEBUG) console.error(err);
     process.exitCode = 1;
   }

@@ -72,13 +72,30 @@ export interface EngineOptions {
    * each, so that no job waits for another's. @defaultValue config.worker.concurrency
    */
   concurrency?: number;
+  /** Called at every retried API request, besides the metrics (sync counts them for its summary). */
+  onRetry?: () => void;
+}
+
+/** `base`, also calling `onRetry` at each retry. */
+function withRetryHook(base: IngestMetrics, onRetry: (() => void) | undefined): IngestMetrics {
+  if (!onRetry) return base;
+  return {
+    request: (operation, status, seconds) => base.request(operation, status, seconds),
+    retry: (operation, reason) => {
+      base.retry(operation, reason);
+      onRetry();
+    },
+    page: (source, zone, counts) => base.page(source, zone, counts),
+    dayJob: (source, outcome) => base.dayJob(source, outcome),
+    delivery: (hook, outcome) => base.delivery(hook, outcome),
+  };
 }
 
 export async function startEngine(config: Config, logger: Logger, opts: EngineOptions = {}): Promise<Engine> {
   const now = opts.now ?? Date.now;
   registerConfigSecrets(config);
   const metrics = opts.metrics ? (await import('./metrics/index.js')).createMetrics(config) : undefined;
-  const recorder: IngestMetrics = metrics?.recorder ?? NO_METRICS;
+  const recorder: IngestMetrics = withRetryHook(metrics?.recorder ?? NO_METRICS, opts.onRetry);
   // First, so that the threads load their modules while the rest starts up.
   const threads = config.worker.pageThreads ?? defaultPageThreads();
   let pageThreads =

@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import type pinoModule from 'pino';
 import type { DestinationStream, Logger } from 'pino';
 import { colorWanted, formatLogText } from './format/log-line.js';
+import { stderrLine, type RedrawnLine } from './format/progress.js';
 import { redact } from './redact.js';
 
 export type { Logger } from 'pino';
@@ -50,6 +51,7 @@ export function createLogger(opts: LoggerOptions = {}): Logger {
       ? prettyDestination(stderr(), {
           color: colorWanted(opts.env ?? process.env),
           stack: level === 'debug' || level === 'trace',
+          line: stderrLine,
         })
       : stderr());
   return pino(
@@ -65,13 +67,21 @@ export function createLogger(opts: LoggerOptions = {}): Logger {
   );
 }
 
-/** A destination that turns each JSON line pino writes into a human line and passes it on to `out`. */
+/**
+ * A destination that turns each JSON line pino writes into a human line and passes it on to `out`;
+ * with `line`, the redrawn line on the same terminal (progress) is cleared first and drawn again after.
+ */
 export function prettyDestination(
   out: DestinationStream & { flush?: (cb?: (err?: Error) => void) => void },
-  opts: { color: boolean; stack: boolean },
+  opts: { color: boolean; stack: boolean; line?: RedrawnLine },
 ): DestinationStream & { flush: (cb?: (err?: Error) => void) => void } {
+  const write = (text: string) => void out.write(text);
   return {
-    write: (line: string) => void out.write(formatLogText(line, opts)),
+    write: (json: string) => {
+      const text = formatLogText(json, opts);
+      if (opts.line) opts.line.around(() => write(text));
+      else write(text);
+    },
     // logger.flush() reaches the file descriptor's stream through this.
     flush: (cb) => (out.flush ? out.flush(cb) : cb?.()),
   };

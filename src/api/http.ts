@@ -169,7 +169,8 @@ export class HttpJson {
           throw err;
         }
         this.metrics.retry(operation, retryReason(err));
-        this.opts.logger.warn(
+        // Routine (the retry policy is there for it): info, and `sync` counts them in its summary.
+        this.opts.logger.info(
           { url: opts.displayUrl, attempt, delayMs: decision.delayMs, err: err.message },
           'request failed; retrying',
         );

@@ -7,6 +7,8 @@ import { startEngine } from '../engine.js';
 import { UsageError } from '../errors/index.js';
 import { formatTable } from '../format/table.js';
 import { readerServer } from '../config/reader-config.js';
+import { safeText } from '../format/terminal-text.js';
+import { span } from '../status/zone-health.js';
 import { openStore } from '../store/open-store.js';
 import { commandContext, printJson } from './shared.js';
 import { formatOption, jsonOption, outputFormat, type FormatOptions } from './args.js';
@@ -27,6 +29,25 @@ async function alertReads(database: Config['database']) {
 
 const iso = (ms: number | null) => (ms === null ? '' : new Date(ms).toISOString().replace('.000Z', 'Z'));
 
+/** An age as a person reads it: `42s`, `17m`, `3h05m`, `2d04h`. */
+function age(ms: number): string {
+  return ms < 60_000 ? `${Math.max(0, Math.round(ms / 1000))}s` : span(ms);
+}
+
+/**
+ * How a rule's value and threshold read: a flatline rule's are durations (the age of the last ingestion
+ * and maxAge, kept in milliseconds); the others' are counts.
+ */
+function figures(rules: Config['alerts']['rules']) {
+  const flatline = new Set(rules.filter((r) => r.type === 'flatline').map((r) => r.name));
+  return {
+    value: (rule: string, v: number | null | undefined) =>
+      v === null || v === undefined ? '' : flatline.has(rule) ? age(v) : v,
+    threshold: (rule: string, v: number | null | undefined) =>
+      v === null || v === undefined ? '' : flatline.has(rule) ? formatDuration(v) : v,
+  };
+}
+
 export function alertsCommand(): Command {
   const alerts = new Command('alerts').description(
     'alert rules: their state, evaluation now, and hook tests',
@@ -44,6 +65,7 @@ export function alertsCommand(): Command {
         const states = await archive.alerts.listStates();
         const notices = await archive.alerts.notifications(20);
         if (outputFormat(opts) === 'json') return printJson({ rules: config.alerts.rules, states, notices });
+        const shown = figures(config.alerts.rules);
         const out: string[] = [];
         if (config.alerts.rules.length === 0) out.push('no alert rules configured (alerts.rules)');
         for (const r of config.alerts.rules) {
@@ -53,7 +75,7 @@ export function alertsCommand(): Command {
               : r.type === 'flatline'
                 ? `${r.source} ingestion older than ${formatDuration(r.maxAge)}`
                 : `${r.counter} increase > ${r.maxIncrease}`;
-          out.push(`${r.name} (${r.type}): ${what} → ${r.hooks.join(', ') || 'no hooks'}`);
+          out.push(safeText(`${r.name} (${r.type}): ${what} → ${r.hooks.join(', ') || 'no hooks'}`));
         }
         out.push('');
         out.push(
@@ -65,8 +87,12 @@ export function alertsCommand(): Command {
                   { header: 'zone', value: (s) => s.zone_id, right: true },
                   { header: 'state', value: (s) => s.state },
                   { header: 'since', value: (s) => iso(s.since) },
-                  { header: 'value', value: (s) => s.last_value ?? '', right: true },
-                  { header: 'threshold', value: (s) => s.last_threshold ?? '', right: true },
+                  { header: 'value', value: (s) => shown.value(s.rule, s.last_value), right: true },
+                  {
+                    header: 'threshold',
+                    value: (s) => shown.threshold(s.rule, s.last_threshold),
+                    right: true,
+                  },
                   { header: 'last notified', value: (s) => iso(s.last_notified_at) },
                   { header: 'evaluated', value: (s) => iso(s.last_evaluated_at) },
                 ],
@@ -109,6 +135,7 @@ export function alertsCommand(): Command {
         engine.alerts.notifier.startWorker();
         const delivery = await engine.alerts.notifier.settleSince(started, 15_000);
         if (outputFormat(opts) === 'json') return printJson({ results, delivery });
+        const shown = figures(config.alerts.rules);
         process.stdout.write(
           results.length === 0
             ? 'no alert rules configured (alerts.rules)\n'
@@ -117,8 +144,8 @@ export function alertsCommand(): Command {
                   { header: 'rule', value: (r: (typeof results)[number]) => r.rule },
                   { header: 'zone', value: (r) => r.zone, right: true },
                   { header: 'state', value: (r) => r.state },
-                  { header: 'value', value: (r) => r.value ?? '', right: true },
-                  { header: 'threshold', value: (r) => r.threshold ?? '', right: true },
+                  { header: 'value', value: (r) => shown.value(r.rule, r.value), right: true },
+                  { header: 'threshold', value: (r) => shown.threshold(r.rule, r.threshold), right: true },
                   { header: 'notified', value: (r) => r.notified ?? '' },
                   { header: 'why', value: (r) => r.reason },
                 ],

@@ -2,26 +2,38 @@
 import { Command } from 'commander';
 import { createApiClient, type ApiClient } from '../api/index.js';
 import { requireAccessKey } from '../config/index.js';
-import { PagingError } from '../errors/index.js';
+import { EdgelogError, HttpStatusError, PagingError } from '../errors/index.js';
 import { decideNextPage } from '../ingest/paging.js';
 import { commandContext, dayArg, idArg, intArg, printJson } from './shared.js';
 
 type Action = (client: ApiClient, signal: AbortSignal, pageCap: number) => Promise<unknown>;
 
-/**
- * Runs one API call with the configured client and prints its result.
- * @param needsKey - the operation sends the access key (all but video play data), so a missing key is
- *   reported before any request
- */
-async function call(cmd: Command, action: Action, needsKey = true): Promise<void> {
+interface CallOptions {
+  /**
+   * The operation sends the access key (all but video play data), so a missing key is reported before
+   * any request. @defaultValue true
+   */
+  needsKey?: boolean;
+  /** What a 404 means, e.g. `pull zone 999 was not found`: said instead of the bare HTTP answer. */
+  notFound?: string;
+}
+
+/** Runs one API call with the configured client and prints its result. */
+async function call(cmd: Command, action: Action, opts: CallOptions = {}): Promise<void> {
   const { config, logger } = commandContext(cmd);
-  if (needsKey) requireAccessKey(config);
+  if (opts.needsKey ?? true) requireAccessKey(config);
   const { client, close } = createApiClient(config.api, logger);
   const controller = new AbortController();
   const onSignal = () => controller.abort(new Error('interrupted'));
   process.once('SIGINT', onSignal);
   try {
     printJson(await action(client, controller.signal, config.api.pageCap));
+  } catch (err) {
+    if (opts.notFound && err instanceof HttpStatusError && err.status === 404) {
+      // The API's own words follow (so the cause is not repeated after them).
+      throw new EdgelogError(`${opts.notFound} (check the id): ${err.message}`, { cause: err });
+    }
+    throw err;
   } finally {
     process.off('SIGINT', onSignal);
     await close();
@@ -43,7 +55,10 @@ export function apiCommand(): Command {
     .option('--expires <unixSeconds>', 'token expiry, Unix seconds', intArg)
     .action(
       async (libraryId: number, videoId: string, opts: { token?: string; expires?: number }, cmd: Command) =>
-        call(cmd, (c, signal) => c.videoPlayData(libraryId, videoId, opts, { signal }), false),
+        call(cmd, (c, signal) => c.videoPlayData(libraryId, videoId, opts, { signal }), {
+          needsKey: false,
+          notFound: `video ${videoId} of library ${libraryId} was not found`,
+        }),
     );
 
   api
@@ -52,7 +67,9 @@ export function apiCommand(): Command {
     .argument('<pullZoneId>', 'pull zone id', idArg)
     .argument('<date>', 'UTC day, YYYY-MM-DD (MM-dd-yyyy also accepted)', dayArg)
     .action(async (zone: number, date: string, _opts: unknown, cmd: Command) =>
-      call(cmd, (c, signal) => c.originErrorLogs(zone, date, { signal })),
+      call(cmd, (c, signal) => c.originErrorLogs(zone, date, { signal }), {
+        notFound: `pull zone ${zone} was not found`,
+      }),
     );
 
   api
@@ -60,7 +77,7 @@ export function apiCommand(): Command {
     .description('one edge script')
     .argument('<id>', 'script id', idArg)
     .action(async (id: number, _opts: unknown, cmd: Command) =>
-      call(cmd, (c, signal) => c.edgeScript(id, { signal })),
+      call(cmd, (c, signal) => c.edgeScript(id, { signal }), { notFound: `edge script ${id} was not found` }),
     );
 
   api
@@ -121,7 +138,7 @@ export function apiCommand(): Command {
     .description('one rate limit rule')
     .argument('<id>', 'rate limit id', idArg)
     .action(async (id: number, _opts: unknown, cmd: Command) =>
-      call(cmd, (c, signal) => c.rateLimit(id, { signal })),
+      call(cmd, (c, signal) => c.rateLimit(id, { signal }), { notFound: `rate limit ${id} was not found` }),
     );
 
   return api;

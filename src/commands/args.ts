@@ -3,6 +3,7 @@
 import { InvalidArgumentError, Option } from 'commander';
 import { parseDuration } from '../config/duration.js';
 import { UsageError } from '../errors/usage-error.js';
+import { safeJson } from '../format/terminal-text.js';
 import { parseDay, type Day } from '../time/utc-day.js';
 
 /** commander argParser for ids. */
@@ -45,9 +46,12 @@ export function numberArg(value: string): number {
   return n;
 }
 
-/** Writes a JSON value to stdout, pretty-printed. */
+/**
+ * Writes a JSON value to stdout, pretty-printed; what a terminal would act on (C1, bidirectional
+ * characters: API text) as `\u` escapes, the same JSON value.
+ */
 export function printJson(value: unknown): void {
-  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+  process.stdout.write(`${safeJson(JSON.stringify(value, null, 2))}\n`);
 }
 
 /** The output format options every printing command takes: `--format`, and `--json` for short. */

@@ -1,6 +1,7 @@
 // `edgelog backup <file>`: a consistent copy of the archive while the worker may be writing to it.
 import { Command } from 'commander';
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { UsageError } from '../errors/index.js';
 import { formatBytes, progressText } from '../format/bytes.js';
 import { elapsed } from '../format/table.js';
@@ -35,6 +36,12 @@ export function backupCommand(io: BackupIo = defaultIo()): Command {
           `edgelog backup copies a SQLite archive; this one is PostgreSQL (${displayUrl(config.database.url)}): ` +
             'back it up with pg_dump (e.g. pg_dump --format=custom --file=edgelog.dump "$EDGELOG_DATABASE_URL") ' +
             'or the server’s own backups',
+        );
+      }
+      // --force replaces a file, never a directory (which would only fail later, as EISDIR).
+      if (statSync(file, { throwIfNoEntry: false })?.isDirectory()) {
+        throw new UsageError(
+          `${file} is a directory: name the file to write, e.g. ${join(file, 'edgelog-backup.db')}`,
         );
       }
       if (existsSync(file) && !opts.force) {

@@ -164,7 +164,7 @@ export function demoCommand(): Command {
         const today = dayOf(Date.now());
         const plan = syncPlan(config, { from: addDays(today, -2), to: today }, Date.now());
         out(`Syncing ${plan.days.length} zone-days (the last three UTC days) through the job queue…`);
-        const { summary, text } = await executeSync(engine, plan, undefined, undefined, process.stderr);
+        const { summary, text } = await executeSync(engine, plan, { progress: process.stderr });
         out(text);
         const store = engine.store;
         for (const q of SAMPLE_QUERIES) {

@@ -12,6 +12,8 @@ interface QueryCliOptions {
   json?: boolean;
   limit?: number;
   timeout?: number;
+  csvRaw?: boolean;
+  wide?: boolean;
 }
 
 /** A duration, or a bare 0 for no bound. */
@@ -45,12 +47,25 @@ export function queryCommand(
       `stop the query after this long, e.g. 90s or 10m; 0 for no bound (default: ${DEFAULT_QUERY_TIMEOUT_MS / 1000}s)`,
       timeoutArg,
     )
+    .option(
+      '--csv-raw',
+      "csv: every cell exactly as stored (by default a cell starting with = + - @ tab or CR gets a leading ' so spreadsheets do not run it)",
+    )
+    .option('--wide', 'table: every cell whole (by default the table fits the terminal, long cells cut)')
     .action(async (sql: string, opts: QueryCliOptions, cmd: Command) => {
       const config = readerConfig(cmd);
       const { limit, timeout } = opts;
       const format = outputFormat(opts) as QueryFormat;
       const timeoutMs = timeout ?? DEFAULT_QUERY_TIMEOUT_MS;
-      const request = { path: config.database.path, sql, format, ...(limit === undefined ? {} : { limit }) };
+      const terminal = stdout.isTTY === true;
+      const request = {
+        path: config.database.path,
+        sql,
+        format,
+        ...(limit === undefined ? {} : { limit }),
+        table: { wide: opts.wide, width: terminal ? stdout.columns : undefined },
+        encoding: { csvRaw: opts.csvRaw === true, terminal },
+      };
       const server = readerServer(config.database);
       try {
         if (server !== null) {

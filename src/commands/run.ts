@@ -31,6 +31,8 @@ export function runCommand(): Command {
           await engine.alerts.notifier.flushOutbox();
         },
       });
+      // Whether the worker ran: one that failed to start says why (the CLI's line), not that it stopped.
+      let running = false;
       try {
         // First, so that /healthz answers at once and /readyz tells what start-up still lacks.
         const metrics = await engine.serveMetrics();
@@ -38,6 +40,7 @@ export function runCommand(): Command {
         if ((await Promise.race([watch.start().then(() => null), stop.promise])) !== null) return;
         engine.runtime.startWorker();
         engine.alerts.notifier.startWorker();
+        running = true;
         logger.info(
           {
             redis: engine.redis.display,
@@ -58,7 +61,7 @@ export function runCommand(): Command {
         watch.stop();
         await engine.close();
         stop.dispose();
-        logger.info('stopped');
+        if (running) logger.info('stopped');
         logger.flush();
         // Everything of ours is closed, the archive too. A Redis client that lost its server between two
         // reconnection attempts may never end (an ioredis limit) and would hold the process: not past this.

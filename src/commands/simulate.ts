@@ -28,6 +28,7 @@ interface SimulateOptions {
   oddEntryRate?: number;
   echoKey?: boolean;
   dotTokens?: boolean;
+  hostileText?: boolean;
   fault: FaultSpec[];
 }
 
@@ -73,6 +74,25 @@ function untilSignal(): Promise<NodeJS.Signals> {
   });
 }
 
+/** A failure to listen as one plain line naming the option to change (not `unexpected error: …`). */
+function listenError(err: unknown, host: string, port: number): Error {
+  const code = (err as NodeJS.ErrnoException).code;
+  const where = `${host.includes(':') ? `[${host}]` : host}:${port}`;
+  if (code === 'EADDRINUSE')
+    return new UsageError(
+      `cannot listen on ${where}: the address is in use (another simulator?): pick another --port, or 0 for a free one`,
+    );
+  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND')
+    return new UsageError(
+      `cannot listen on ${where}: no interface of this machine has that address: check --host`,
+    );
+  if (code === 'EACCES')
+    return new UsageError(
+      `cannot listen on ${where}: permission denied (ports below 1024 need privileges): pick another --port`,
+    );
+  return err as Error;
+}
+
 /** The simulator options the command line asks for; unset options keep the simulator's defaults. */
 export function simulatorOptions(opts: SimulateOptions): SimulatorOptions {
   return {
@@ -88,6 +108,7 @@ export function simulatorOptions(opts: SimulateOptions): SimulatorOptions {
     ...(opts.oddEntryRate !== undefined ? { oddEntryRate: opts.oddEntryRate } : {}),
     ...(opts.echoKey ? { echoKey: true } : {}),
     ...(opts.dotTokens ? { dotTokens: true } : {}),
+    ...(opts.hostileText ? { hostileText: true } : {}),
     faults: opts.fault,
   };
 }
@@ -115,6 +136,10 @@ export function simulateCommand(io: Partial<SimulateIo> = {}): Command {
     )
     .option('--echo-key', 'error answers repeat the AccessKey the request carried')
     .option('--dot-tokens', 'Shield pages 1 and 2 return the continuation tokens "." and ".."')
+    .option(
+      '--hostile-text',
+      'every string of every entry, and every error message, starts with terminal escape sequences',
+    )
     .option('--latency <ms>', 'delay added before every answer (default 0)', intArg)
     .option('--pull-zones <ids>', 'known pull zones, comma-separated (default 101,102,103)', idListArg)
     .option('--shield-zones <ids>', 'known shield zones, comma-separated (default 201,202,203)', idListArg)
@@ -130,7 +155,12 @@ export function simulateCommand(io: Partial<SimulateIo> = {}): Command {
     .action(async (opts: SimulateOptions) => {
       const options = simulatorOptions(opts);
       const sim = new Simulator(options);
-      const urls = await sim.listen(opts.port, opts.host);
+      let urls: Awaited<ReturnType<Simulator['listen']>>;
+      try {
+        urls = await sim.listen(opts.port, opts.host);
+      } catch (err) {
+        throw listenError(err, opts.host, opts.port);
+      }
       const snippet = {
         api: { ...urls, accessKey: sim.accessKey },
         pullZones: options.pullZones ?? DEFAULT_PULL_ZONES,

@@ -5,7 +5,8 @@ import { existsSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import type { Config } from '../config/index.js';
 import { UsageError } from '../errors/index.js';
-import { formatTable, thousands } from '../format/table.js';
+import { formatTable, thousands, type TableOptions } from '../format/table.js';
+import { safeText } from '../format/terminal-text.js';
 import { displayUrl } from '../redact.js';
 import { openReadOnlyConnection } from '../query/read-only.js';
 import type { Db } from '../store/sqlite/database.js';
@@ -25,6 +26,7 @@ interface StatusOptions extends FormatOptions {
   zone?: number[];
   all?: boolean;
   missing?: boolean;
+  wide?: boolean;
 }
 
 const iso = (ms: number | null) => (ms === null ? '' : new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z'));
@@ -160,6 +162,7 @@ export function statusCommand(): Command {
       '--missing',
       'only the zone-days of the lookback that the ledger has no row for (never fetched), and how to fetch them',
     )
+    .option('--wide', 'every cell whole (by default the tables fit the terminal, long cells cut)')
     .addOption(formatOption())
     .addOption(jsonOption());
   return cmd.action(async (opts: StatusOptions, command: Command) => {
@@ -235,11 +238,21 @@ export function statusCommand(): Command {
     const days = opts.all
       ? data.ledger
       : data.ledger.filter((r) => r.log_date >= firstShown || r.state !== 'complete');
-    const text = renderStatus(zones, data.guardian, days, data.ledger.length, queue, now, opts.all === true);
+    // On a terminal the tables fit its width (the last errors are cut), unless --wide.
+    const fit: TableOptions = opts.wide
+      ? { maxCell: Infinity }
+      : {
+          maxCell: 70,
+          ...(process.stdout.isTTY && process.stdout.columns ? { maxWidth: process.stdout.columns } : {}),
+        };
     const gaps =
       missing.length > 0
         ? `\nmissing: ${missing.length} zone-day${missing.length === 1 ? '' : 's'} of the lookback never fetched (edgelog status --missing)`
         : '';
+    const text = renderStatus(zones, data.guardian, days, data.ledger.length, queue, now, {
+      all: opts.all === true,
+      fit,
+    });
     const note = archived
       ? ''
       : `archive: none at ${path} yet (\`edgelog sync\` or \`edgelog run\` creates it)\n`;
@@ -254,7 +267,7 @@ function renderStatus(
   allDays: number,
   queue: Awaited<ReturnType<typeof readQueue>>,
   now: number,
-  all: boolean,
+  { all, fit }: { all: boolean; fit: TableOptions },
 ): string {
   const out: string[] = [];
   if (zones.length > 0) {
@@ -285,16 +298,17 @@ function renderStatus(
           {
             header: 'last error',
             value: (z) => (z.lastError ? `${z.lastError.day}: ${z.lastError.error}` : ''),
+            flexible: true,
           },
         ],
         zones,
-        70,
+        fit,
       ),
     );
   }
   for (const g of guardian) {
     out.push(
-      `guardian ${g.zone}: last snapshot ${g.lastSnapshot ?? 'none'}${g.lastError ? ` (failed: ${g.lastError})` : ''}`,
+      `guardian ${g.zone}: last snapshot ${g.lastSnapshot ?? 'none'}${g.lastError ? ` (failed: ${safeText(g.lastError)})` : ''}`,
     );
   }
   out.push('');
@@ -317,10 +331,10 @@ function renderStatus(
           { header: 'new', value: (r) => thousands(r.new_entries), right: true },
           { header: 'malformed', value: (r) => r.malformed, right: true },
           { header: 'covered until', value: (r) => iso(r.covered_until) },
-          { header: 'last error', value: (r) => r.last_error ?? '' },
+          { header: 'last error', value: (r) => r.last_error ?? '', flexible: true },
         ],
         days,
-        70,
+        fit,
       ),
     );
   }

@@ -3,10 +3,10 @@ import { randomUUID } from 'node:crypto';
 import { Command, Option } from 'commander';
 import { HAND_BACK_MS } from '../alerts/notifier.js';
 import { requireAccessKey, type Config } from '../config/index.js';
+import { DEFAULT_CONFIG_FILE } from '../config/load.js';
 import { startEngine, type Engine } from '../engine.js';
 import { UsageError } from '../errors/index.js';
-import { startProgress, type ProgressOutput } from '../format/progress.js';
-import { elapsed, formatTable, thousands } from '../format/table.js';
+import { startProgress, stderrLine, type ProgressOutput } from '../format/progress.js';
 import type { DayResult } from '../ingest/day-ingestor.js';
 import { InterruptedError } from '../ingest/errors.js';
 import type { DayJob } from '../queue/jobs.js';
@@ -16,6 +16,9 @@ import { dayOf, dayRange, type Day } from '../time/utc-day.js';
 import { commandContext, dayArg, idListArg, intArg, printJson } from './shared.js';
 import { formatOption, jsonOption, outputFormat } from './args.js';
 import { untilSignal } from './signals.js';
+import { renderSummary, type SyncDay, type SyncSummary } from './sync-summary.js';
+
+export type { SyncDay, SyncSummary } from './sync-summary.js';
 
 type SyncSource = LogSource | 'guardian';
 
@@ -104,20 +107,24 @@ export function syncCommand(): Command {
       requireAccessKey(config);
       const concurrency = opts.concurrency || undefined;
       // The store is sized for the jobs this sync runs at once, which may be more than worker.concurrency.
-      const engine = await startEngine(config, logger, concurrency ? { concurrency } : {});
+      let retries = 0;
+      const engine = await startEngine(config, logger, {
+        ...(concurrency ? { concurrency } : {}),
+        onRetry: () => retries++,
+      });
       const stop = untilSignal();
       const interrupted = new AbortController();
       void stop.promise.then(() => interrupted.abort());
       try {
         let done: Awaited<ReturnType<typeof executeSync>>;
         try {
-          done = await executeSync(
-            engine,
-            plan,
+          done = await executeSync(engine, plan, {
             concurrency,
-            interrupted.signal,
-            opts.progress === false ? undefined : process.stderr,
-          );
+            signal: interrupted.signal,
+            ...(opts.progress === false ? {} : { progress: process.stderr }),
+            ...(process.stdout.isTTY && process.stdout.columns ? { width: process.stdout.columns } : {}),
+            retries: () => retries,
+          });
         } catch (err) {
           if (!(err instanceof InterruptedError)) throw err;
           process.stderr.write(
@@ -137,6 +144,26 @@ export function syncCommand(): Command {
     });
 }
 
+export interface SyncRunOptions {
+  /** Jobs at once. @defaultValue worker.concurrency */
+  concurrency?: number | undefined;
+  /** Stops the sync (InterruptedError). */
+  signal?: AbortSignal;
+  /** Where to show progress (a terminal, or plain lines now and then). @defaultValue none */
+  progress?: ProgressOutput;
+  /** Columns of the terminal the summary goes to. @defaultValue none: not a terminal */
+  width?: number;
+  /** API requests retried so far (EngineOptions.onRetry counts them), for the summary. @defaultValue none */
+  retries?: () => number;
+}
+
+/** Where the access key is set, as the access-key hint names it. */
+function configFileName(config: Config): string {
+  return config.origin === 'defaults'
+    ? `${DEFAULT_CONFIG_FILE} (or the file given by --config)`
+    : config.origin;
+}
+
 /**
  * Works the plan's days on a private queue of this run (so it does these days and nothing else, even on
  * a Redis shared with `edgelog run`; the ledger's leases keep the two off the same day), waits for all
@@ -147,11 +174,9 @@ export function syncCommand(): Command {
 export async function executeSync(
   engine: Engine,
   plan: { days: DayJob[]; guardianZones: number[] },
-  concurrency?: number,
-  signal?: AbortSignal,
-  /** Where to show progress (a terminal, or plain lines now and then); none when undefined. */
-  progress?: ProgressOutput,
+  opts: SyncRunOptions = {},
 ): Promise<{ summary: SyncSummary; text: string }> {
+  const { concurrency, signal, progress } = opts;
   const started = engine.now(); // notices are stamped with the engine's clock
   const wallStart = Date.now();
   const runId = randomUUID().slice(0, 8);
@@ -168,6 +193,8 @@ export async function executeSync(
       progress && figures
         ? startProgress({
             out: progress,
+            // On stderr, the line the log lines clear and redraw (they go to the same terminal).
+            ...(progress === process.stderr ? { line: stderrLine } : {}),
             read: () => ({
               done,
               total: plan.days.length,
@@ -191,9 +218,14 @@ export async function executeSync(
   const summary = {
     ...(await summarise(outcomes, guardian, Date.now() - wallStart, engine.store.ledger)),
     alerts,
+    ...(opts.retries ? { retries: opts.retries() } : {}),
     peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
   };
-  let text = renderSummary(outcomes, guardian, summary);
+  let text = renderSummary(
+    summary,
+    guardian.map((g) => ({ zone: (g.data as { zone: number }).zone, error: g.error })),
+    { configFile: configFileName(engine.config), ...(opts.width ? { width: opts.width } : {}) },
+  );
   if (alerts.notices > 0) {
     text +=
       `\nalerts: ${alerts.notices} notices, ${alerts.delivered} delivered` +
@@ -262,49 +294,6 @@ async function checkAlerts(
 /** How long sync waits for receivers, in all, before leaving undelivered notices to the queue. */
 const SETTLE_TIMEOUT_MS = 15_000;
 
-/** One day of the summary: how its pass ended, and the pass's figures (also those of a failed pass). */
-export interface SyncDay {
-  source: LogSource;
-  zone: number;
-  day: string;
-  /** How the pass ended; `failed` when the job failed for good. */
-  outcome: DayResult['outcome'] | 'failed';
-  /** The day's ledger state (a complete day stays complete whatever a re-run meets). */
-  state: string;
-  /** The pass continued an interrupted one from its checkpoint. */
-  resumed: boolean;
-  pages: number;
-  entries: number;
-  newEntries: number;
-  malformed: number;
-  quarantined: number;
-  durationMs?: number;
-  /** Why the pass did not complete the day. */
-  error?: string;
-  /** Not fetched: a pass since the job was made already did (see queue/handlers.ts alreadyFetched). */
-  skipped?: true;
-}
-
-export interface SyncSummary {
-  /** Every day reached the end of its data, and every snapshot was taken. */
-  ok: boolean;
-  days: number;
-  pages: number;
-  entries: number;
-  newEntries: number;
-  malformed: number;
-  quarantined: number;
-  incomplete: number;
-  expired: number;
-  failed: number;
-  guardianSnapshots: number;
-  durationMs: number;
-  results: SyncDay[];
-  alerts?: { notices: number; delivered: number; pending: number };
-  /** This process's peak resident memory so far, in MiB. */
-  peakRssMb?: number;
-}
-
 async function summarise(
   outcomes: Array<JobOutcome<DayResult>>,
   guardian: JobOutcome[],
@@ -332,47 +321,6 @@ async function summarise(
     durationMs,
     results,
   };
-}
-
-const plural = (n: number, one: string, many = `${one}s`) => `${thousands(n)} ${n === 1 ? one : many}`;
-
-function renderSummary(
-  outcomes: Array<JobOutcome<DayResult>>,
-  guardian: JobOutcome[],
-  s: SyncSummary,
-): string {
-  const table = formatTable(
-    [
-      { header: 'source', value: (r: SyncDay) => r.source },
-      { header: 'zone', value: (r) => r.zone, right: true },
-      { header: 'day', value: (r) => r.day },
-      { header: 'outcome', value: (r) => (r.skipped ? `${r.outcome} (skipped)` : r.outcome) },
-      { header: 'pages', value: (r) => r.pages, right: true },
-      { header: 'entries', value: (r) => thousands(r.entries), right: true },
-      { header: 'new', value: (r) => thousands(r.newEntries), right: true },
-      { header: 'malformed', value: (r) => r.malformed, right: true },
-      { header: 'quarantined', value: (r) => r.quarantined, right: true },
-      {
-        header: 'time',
-        value: (r) => (r.durationMs !== undefined ? elapsed(r.durationMs) : ''),
-        right: true,
-      },
-      { header: 'error', value: (r) => r.error ?? '' },
-    ],
-    s.results,
-    100,
-  );
-  const lines = outcomes.length > 0 ? [table] : [];
-  for (const g of guardian) {
-    const zone = (g.data as { zone: number }).zone;
-    lines.push(g.error ? `guardian ${zone}: failed: ${g.error}` : `guardian ${zone}: snapshot stored`);
-  }
-  lines.push(
-    `${plural(s.days, 'day')}, ${plural(s.pages, 'page')}, ${plural(s.entries, 'entry', 'entries')}, ` +
-      `${thousands(s.newEntries)} new, ${thousands(s.malformed)} malformed, ${thousands(s.quarantined)} quarantined, ` +
-      `${s.incomplete} incomplete, ${s.expired} expired, ${s.failed} failed in ${elapsed(s.durationMs)}`,
-  );
-  return lines.join('\n');
 }
 
 /** One day job's line of the summary; a failed job's figures come from the ledger (what its pass stored). */

@@ -1,6 +1,8 @@
 // Pure: one pino JSON record as a short line for a person at a terminal, e.g.
 //   12:04:05 WARN  Redis at redis://127.0.0.1:6379 is unreachable; using … configured=redis://…
-// The record is the one pino wrote, so redaction has already happened.
+// The record is the one pino wrote, so redaction has already happened. Every text in it may come from
+// the API or the archive (a URL, an error body): it is made safe for the terminal (terminal-text.ts).
+import { fitText, safeText } from './terminal-text.js';
 
 export interface LogLineOptions {
   /** ANSI colours for the level (and dim fields). @defaultValue false */
@@ -10,6 +12,12 @@ export interface LogLineOptions {
   /** Longest value printed of a field; longer ones are cut with "…". @defaultValue 80 */
   maxValue?: number;
 }
+
+/**
+ * Longest error message printed. An error goes last on its line, whole and unquoted (it is what a
+ * person reads first, hint included); this bound only stops a runaway message.
+ */
+const MAX_ERROR = 2000;
 
 const LEVELS: Record<number, { label: string; color: string }> = {
   10: { label: 'TRACE', color: '\x1b[90m' },
@@ -31,7 +39,10 @@ export function clockTime(ms: unknown): string {
   return new Date(ms).toISOString().slice(11, 19);
 }
 
-/** A field's value: bare when it is one word, JSON otherwise, cut to `max` characters. */
+/**
+ * A field's value: bare when it is one word, JSON otherwise, escaped for the terminal (JSON.stringify
+ * leaves C1 and bidirectional characters as they are), cut to `max` columns.
+ */
 export function fieldValue(value: unknown, max = 80): string {
   const text =
     typeof value === 'string'
@@ -39,7 +50,7 @@ export function fieldValue(value: unknown, max = 80): string {
         ? value
         : JSON.stringify(value)
       : (JSON.stringify(value) ?? String(value));
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+  return fitText(text, max);
 }
 
 interface SerializedError {
@@ -49,7 +60,8 @@ interface SerializedError {
 }
 
 function errorText(err: unknown): { line: string; stack?: string } {
-  if (typeof err !== 'object' || err === null) return { line: fieldValue(err) };
+  if (typeof err !== 'object' || err === null)
+    return { line: typeof err === 'string' ? err : fieldValue(err) };
   const e = err as SerializedError;
   const type = typeof e.type === 'string' && e.type !== 'Error' ? `${e.type}: ` : '';
   const message = typeof e.message === 'string' ? e.message : JSON.stringify(err);
@@ -64,28 +76,28 @@ export function formatLogLine(record: Record<string, unknown>, opts: LogLineOpti
   const level = LEVELS[record.level as number] ?? { label: fieldValue(record.level ?? '?'), color: '' };
   const paint = (code: string, text: string) => (opts.color && code ? `${code}${text}${RESET}` : text);
   const parts = [clockTime(record.time), paint(level.color, level.label.padEnd(5))];
-  if (typeof record.msg === 'string' && record.msg !== '') parts.push(record.msg);
+  if (typeof record.msg === 'string' && record.msg !== '') parts.push(safeText(record.msg));
   const fields = Object.entries(record)
     .filter(([key, value]) => !OMITTED.has(key) && value !== undefined)
     .map(([key, value]) => `${key}=${fieldValue(value, opts.maxValue)}`);
   const err = record.err === undefined ? undefined : errorText(record.err);
-  if (err) fields.push(`err=${fieldValue(err.line, opts.maxValue ?? 200)}`);
+  if (err) fields.push(`err=${fitText(err.line, MAX_ERROR)}`);
   if (fields.length > 0) parts.push(paint(DIM, fields.join(' ')));
   let text = `${parts.join(' ')}\n`;
-  if (opts.stack && err?.stack) text += `${err.stack.replace(/^/gm, '    ')}\n`;
+  if (opts.stack && err?.stack) text += `${safeText(err.stack, { newlines: true }).replace(/^/gm, '    ')}\n`;
   return text;
 }
 
-/** Formats pino's raw line; a line that is not a JSON object is passed through unchanged. */
+/** Formats pino's raw line; a line that is not a JSON object is passed through, escaped. */
 export function formatLogText(line: string, opts: LogLineOptions = {}): string {
+  const asIs = () => safeText(line.endsWith('\n') ? line : `${line}\n`, { newlines: true });
   let record: unknown;
   try {
     record = JSON.parse(line);
   } catch {
-    return line.endsWith('\n') ? line : `${line}\n`;
+    return asIs();
   }
-  if (typeof record !== 'object' || record === null || Array.isArray(record))
-    return line.endsWith('\n') ? line : `${line}\n`;
+  if (typeof record !== 'object' || record === null || Array.isArray(record)) return asIs();
   return formatLogLine(record as Record<string, unknown>, opts);
 }
 

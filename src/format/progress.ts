@@ -1,5 +1,6 @@
 // Progress of a long command (`sync`, `demo`): a pure line from figures, and a reporter that redraws it
-// on a terminal or prints it now and then when the output is a file or a pipe.
+// on a terminal or prints it now and then when the output is a file or a pipe. On a terminal the line
+// shares stderr with the log lines: a log line clears it first and it is redrawn under the log line.
 import { elapsed, thousands } from './table.js';
 
 export interface ProgressFigures {
@@ -32,9 +33,52 @@ export interface ProgressOutput {
   isTTY?: boolean;
 }
 
+/**
+ * The one line a terminal redraws in place. Redrawn with a carriage return and spaces over what is left
+ * of the last text: no escape sequences, so it reads right on any terminal (and under NO_COLOR).
+ */
+export class RedrawnLine {
+  private shown = '';
+
+  constructor(private readonly out: ProgressOutput) {}
+
+  /** Shows `text` in place of what the line shows. */
+  draw(text: string): void {
+    this.out.write(`\r${text.padEnd(this.shown.length)}`);
+    this.shown = text;
+  }
+
+  /** Clears the line, leaving the cursor at its start. */
+  clear(): void {
+    if (this.shown.length > 0) this.out.write(`\r${' '.repeat(this.shown.length)}\r`);
+    this.shown = '';
+  }
+
+  /**
+   * Runs `write` (which prints whole lines to the same terminal) with the line cleared, then draws it
+   * again under what was written: a log line never lands on top of it.
+   */
+  around(write: () => void): void {
+    const text = this.shown;
+    if (text.length === 0) return write();
+    this.clear();
+    try {
+      write();
+    } finally {
+      this.out.write(text);
+      this.shown = text;
+    }
+  }
+}
+
+/** The redrawn line of this process's stderr: the progress reporter draws on it, the log lines go around it. */
+export const stderrLine = new RedrawnLine(process.stderr);
+
 export interface ProgressOptions {
   /** Where the line goes (stderr: stdout is the command's own output). */
   out: ProgressOutput;
+  /** On a terminal, the line to draw on (stderrLine when `out` is stderr). @defaultValue a line of its own */
+  line?: RedrawnLine;
   /** Reads the figures; called on every tick. */
   read: () => ProgressFigures;
   /** Redraw interval on a terminal. @defaultValue 250 ms */
@@ -54,24 +98,18 @@ export interface ProgressReporter {
  */
 export function startProgress(opts: ProgressOptions): ProgressReporter {
   const tty = opts.out.isTTY === true;
-  // Redrawn with a carriage return and spaces over what is left of the last line: no escape sequences,
-  // so it reads right on any terminal (and under NO_COLOR).
-  let width = 0;
+  const redrawn = tty ? (opts.line ?? new RedrawnLine(opts.out)) : undefined;
   const draw = () => {
     const line = progressLine(opts.read());
-    if (!tty) {
-      opts.out.write(`progress: ${line}\n`);
-      return;
-    }
-    opts.out.write(`\r${line.padEnd(width)}`);
-    width = line.length;
+    if (redrawn) redrawn.draw(line);
+    else opts.out.write(`progress: ${line}\n`);
   };
   const timer = setInterval(draw, tty ? (opts.ttyEveryMs ?? 250) : (opts.plainEveryMs ?? 10_000));
   timer.unref();
   return {
     stop() {
       clearInterval(timer);
-      if (tty && width > 0) opts.out.write(`\r${' '.repeat(width)}\r`);
+      redrawn?.clear();
     },
   };
 }

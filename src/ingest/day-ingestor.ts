@@ -166,8 +166,10 @@ export class DayIngestor {
     const lease = this.keepLease(key, opts.owner, opts.signal);
     const result = async (outcome: DayResult['outcome'], error?: string): Promise<DayResult> => {
       const row = (await ledger.get(key))!;
+      // The key's fields by name: the log context's `date` would repeat the day (and the log line's `date`).
       return {
-        ...context,
+        source: key.source,
+        zone: key.zone,
         day: key.day,
         outcome,
         state: row.state,

@@ -4,8 +4,8 @@ import type { Db } from '../store/sqlite/database.js';
 import type { Output } from './output.js';
 import { prepareQuery } from './prepare-query.js';
 import { QueryError } from './query-error.js';
-import { ENCODERS, type StreamFormat } from './row-encoders.js';
-import { queryTable } from './table-output.js';
+import { ENCODERS, type EncoderOptions, type StreamFormat } from './row-encoders.js';
+import { queryTable, type QueryTableOptions } from './table-output.js';
 import type { SqlValue } from './values.js';
 
 export type QueryFormat = 'table' | StreamFormat;
@@ -25,6 +25,10 @@ export interface QueryOptions {
    * @defaultValue DEFAULT_TABLE_LIMIT for `table`, 0 (all rows) for json, ndjson and csv
    */
   limit?: number;
+  /** How the table fits the terminal. @defaultValue cells cut at MAX_CELL, no total bound */
+  table?: QueryTableOptions;
+  /** CSV formula neutralising and terminal escaping. @defaultValue formulas neutralised, not a terminal */
+  encoding?: EncoderOptions;
 }
 
 export interface QueryResult {
@@ -62,10 +66,10 @@ export async function runQuery(db: Db, sql: string, opts: QueryOptions, out: Out
         }
         shown.push(row);
       }
-      await out.write(queryTable(columns, shown, more));
+      await out.write(queryTable(columns, shown, more, opts.table));
       return { columns, rows: shown.length, more };
     }
-    const encoder = ENCODERS[format](columns);
+    const encoder = ENCODERS[format](columns, opts.encoding);
     let text = encoder.start();
     let count = 0;
     let more = false;

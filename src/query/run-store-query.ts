@@ -63,10 +63,10 @@ export async function runStoreQuery(
         }
         if (more) break;
       }
-      await write(queryTable(columns, shown, more));
+      await write(queryTable(columns, shown, more, opts.table));
       return { columns, rows: shown.length, more };
     }
-    const encoder = ENCODERS[format](columns);
+    const encoder = ENCODERS[format](columns, opts.encoding);
     let text = encoder.start();
     let count = 0;
     let more = false;

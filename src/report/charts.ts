@@ -26,6 +26,8 @@ export function bar(value: number, max: number, width: number): string {
 export interface BarRow {
   label: string;
   value: number;
+  /** Shown in place of the bar and the count: the value is not known (e.g. `not fetched`). */
+  note?: string | undefined;
 }
 
 export interface BarChartOptions {
@@ -37,20 +39,22 @@ export interface BarChartOptions {
 
 /**
  * Horizontal bars, one line per row: `label │█████▍    1,234`. Bars scale to the largest value; labels
- * are left-aligned and counts right-aligned in their own columns.
+ * are left-aligned and counts right-aligned in their own columns. A row with a note shows the note
+ * instead (`label │ not fetched`).
  */
 export function barChart(rows: readonly BarRow[], opts: BarChartOptions): string[] {
   if (rows.length === 0) return [];
   const format = opts.format ?? thousands;
-  const counts = rows.map((r) => format(r.value));
+  const counts = rows.map((r) => (r.note === undefined ? format(r.value) : ''));
   const labelWidth = Math.max(...rows.map((r) => r.label.length));
   const countWidth = Math.max(...counts.map((c) => c.length));
   const barWidth = Math.max(1, opts.width - labelWidth - countWidth - 3);
-  const max = Math.max(...rows.map((r) => clean(r.value)));
-  return rows.map(
-    (r, i) =>
-      `${r.label.padEnd(labelWidth)} │${bar(r.value, max, barWidth).padEnd(barWidth)} ${counts[i]!.padStart(countWidth)}`,
-  );
+  const max = Math.max(...rows.map((r) => (r.note === undefined ? clean(r.value) : 0)));
+  return rows.map((r, i) => {
+    const label = r.label.padEnd(labelWidth);
+    if (r.note !== undefined) return `${label} │ ${r.note}`;
+    return `${label} │${bar(r.value, max, barWidth).padEnd(barWidth)} ${counts[i]!.padStart(countWidth)}`;
+  });
 }
 
 /**

@@ -14,9 +14,9 @@ export interface OriginReport extends LogReportHead<'origin'> {
 /** Reads the report from one snapshot of the archive (`reads`): rollups, and the entries for URLs and zones. */
 export async function buildOriginReport(
   reads: ReportReads,
-  { scope, top }: ReportParams,
+  { scope, top, now }: ReportParams,
 ): Promise<OriginReport> {
-  const { head, read: s, zoneIds } = await logReportHead(reads, 'origin', scope);
+  const { head, read: s, zoneIds } = await logReportHead(reads, 'origin', scope, now);
   return {
     ...head,
     statusClasses: (await reads.rollupTop('origin', s, 'status_class', null)) as TopItem[],

@@ -65,10 +65,11 @@ export function histogramChart(
   const counts = buckets.map((b) => b.count);
   const title = `${what} per ${w.bucket} (UTC)`;
   const spark = sparkline(counts, Math.max(8, width - title.length - 3));
+  // An empty bucket the archive does not cover (or that has not begun) says so: it is not a known 0.
   return [
     `${title}  ${spark}`.trimEnd(),
     ...barChart(
-      buckets.map((b) => ({ label: bucketLabel(b.start, w.bucket), value: b.count })),
+      buckets.map((b) => ({ label: bucketLabel(b.start, w.bucket), value: b.count, note: b.status })),
       { width },
     ),
   ].join('\n');

@@ -75,7 +75,7 @@ export async function runReport(
   const top = opts.top ?? DEFAULT_TOP;
   let report: Report;
   try {
-    const params = { scope: { zone: opts.zone ?? null, window }, top };
+    const params = { scope: { zone: opts.zone ?? null, window }, top, now: opts.now };
     report = await reports.snapshot((reads) => buildReport(reads, kind, params));
   } catch (err) {
     // In practice: a file that is not an edgelog archive, or one never migrated.

@@ -19,9 +19,9 @@ export interface ShieldReport extends LogReportHead<'shield'> {
 /** Reads the report from one snapshot of the archive (`reads`). */
 export async function buildShieldReport(
   reads: ReportReads,
-  { scope, top }: ReportParams,
+  { scope, top, now }: ReportParams,
 ): Promise<ShieldReport> {
-  const { head, read: s, zoneIds } = await logReportHead(reads, 'shield', scope);
+  const { head, read: s, zoneIds } = await logReportHead(reads, 'shield', scope, now);
   const rules = (await reads.rollupTop('shield', s, 'rule_id', top)) as TopItem[];
   const named: RuleItem[] = [];
   // A rule's message is its name; frequent rules match within the first few entries of the range.

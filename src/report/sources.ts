@@ -17,6 +17,11 @@ export interface ReportParams {
   scope: ReportScope;
   /** Entries per "top" list (for the guardian report: snapshots listed per zone). */
   top: number;
+  /**
+   * The clock: empty buckets after it are `future`, and those the ledger does not cover `not fetched`.
+   * @defaultValue none: every empty bucket is a plain 0
+   */
+  now?: number;
 }
 
 export interface TopItem<K = string | null> {
@@ -50,10 +55,13 @@ export async function logReportHead<S extends LogSource>(
   reads: ReportReads,
   source: S,
   scope: ReportScope,
+  now?: number,
 ): Promise<{ head: LogReportHead<S>; read: ReadScope; zoneIds: number[] }> {
   const read = readScope(scope);
   const zones = await reads.zoneTotals(source, read);
-  const histogram = denseHistogram(scope.window, await reads.buckets(source, read, scope.window.bucketMs));
+  const known = now === undefined ? undefined : { coverage: await reads.coverage(source, read), now };
+  const rows = await reads.buckets(source, read, scope.window.bucketMs);
+  const histogram = denseHistogram(scope.window, rows, known);
   const total = zones.reduce((sum, z) => sum + z.count, 0);
   return {
     head: { source, zone: scope.zone, window: scope.window, total, zones, histogram },

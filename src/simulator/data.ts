@@ -3,6 +3,7 @@
 // page by page in flat memory, and the oracle answers with exactly the bytes the server sends.
 import { DAY_MS, dayEndMs, dayStartMs, type Day } from '../time/utc-day.js';
 import { segmentTime, spreadRange, visiblePrefix, type Segment, type Spread } from './layout.js';
+import { hostileText, HOSTILE_TEXT, plainText, type Mark } from './hostile.js';
 import { esc, uuidOf } from './json-text.js';
 import { ODD_KINDS, oddEntryJson, type OddKind } from './odd-entry.js';
 import type { ResolvedOptions, SimSource } from './options.js';
@@ -47,8 +48,14 @@ export class DataSet {
   private readonly rng = new Rng();
   private readonly oddRng = new Rng();
   private readonly text: EntryText = { log: '', labels: '' };
+  /** What every string of an entry gets (the hostileText knob), and its escaped form before a logId. */
+  private readonly mark: Mark;
+  private readonly idPrefix: string;
 
-  constructor(private readonly opts: ResolvedOptions) {}
+  constructor(private readonly opts: ResolvedOptions) {
+    this.mark = opts.hostileText ? hostileText : plainText;
+    this.idPrefix = opts.hostileText ? esc(HOSTILE_TEXT) : '';
+  }
 
   /** True when the zone exists for that source. */
   knows(source: SimSource, zone: number): boolean {
@@ -92,7 +99,7 @@ export class DataSet {
   entryJson(source: SimSource, zone: number, seg: SegmentPlan, i: number): string {
     const k = seg.first + i;
     const [k0, k1, k2, k3] = seg.idKeys;
-    const logId = uuidOf(keyed(k0, k), keyed(k1, k), keyed(k2, k), keyed(k3, k));
+    const logId = this.idPrefix + uuidOf(keyed(k0, k), keyed(k1, k), keyed(k2, k), keyed(k3, k));
     const rng = this.rng.reseed(keyed(seg.contentKey, k));
     const text = this.text;
     if (source === 'origin') originEntry(seg.vocab as OriginVocab, rng, text);
@@ -193,7 +200,10 @@ export class DataSet {
     const key = `${source}:${zone}`;
     let vocab = this.vocabs.get(key);
     if (!vocab) {
-      vocab = source === 'origin' ? originVocab(zone) : shieldVocab(zone);
+      vocab =
+        source === 'origin'
+          ? originVocab(zone, undefined, this.mark)
+          : shieldVocab(zone, undefined, this.mark);
       this.vocabs.set(key, vocab);
     }
     return vocab;
@@ -234,8 +244,8 @@ export class DataSet {
         ...keysOf(key),
         vocab:
           source === 'origin'
-            ? originVocab(zone, { statusCode: spike.statusCode, errorCode: spike.errorCode })
-            : shieldVocab(zone, { ruleId: spike.ruleId, severity: spike.severity }),
+            ? originVocab(zone, { statusCode: spike.statusCode, errorCode: spike.errorCode }, this.mark)
+            : shieldVocab(zone, { ruleId: spike.ruleId, severity: spike.severity }, this.mark),
       });
     });
     return plan;

@@ -22,5 +22,6 @@ export {
   type UnkeyableOddKind,
 } from './odd-entry.js';
 export { parseFaultSpec } from './fault-spec.js';
+export { HOSTILE_TEXT } from './hostile.js';
 export { decodeToken, encodeToken, type TokenPosition } from './tokens.js';
 export { videoToken } from './handlers/video-play-data.js';

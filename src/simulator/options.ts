@@ -135,6 +135,13 @@ export interface SimulatorOptions {
    * out). @defaultValue false
    */
   dotTokens?: boolean;
+  /**
+   * Every string of every entry starts with terminal control sequences (HOSTILE_TEXT: CSI, OSC, C1, a
+   * bidirectional override), and so does every message of an error answer, as a hostile API or the
+   * attackers a WAF logged would send them. Keys the client acts on (errorKey, tokens) stay as they are.
+   * @defaultValue false
+   */
+  hostileText?: boolean;
 }
 
 export interface SimUrls {
@@ -170,6 +177,7 @@ export interface ResolvedOptions {
   oddEntryRate: number;
   echoKey: boolean;
   dotTokens: boolean;
+  hostileText: boolean;
 }
 
 function checkInt(name: string, value: number, min: number): number {
@@ -257,5 +265,6 @@ export function resolveOptions(opts: SimulatorOptions): ResolvedOptions {
     oddEntryRate: checkFraction('oddEntryRate', opts.oddEntryRate ?? 0),
     echoKey: opts.echoKey ?? false,
     dotTokens: opts.dotTokens ?? false,
+    hostileText: opts.hostileText ?? false,
   };
 }

@@ -1,5 +1,6 @@
 // Origin error log entries (API.md 2.5 + API-NOTES): `log` is a JSON object whose StatusCode is a
 // number, while labels.StatusCode is a string. A vocabulary renders a zone's pieces once, pre-escaped.
+import { plainText, type Mark } from './hostile.js';
 import { esc, q } from './json-text.js';
 import type { Rng } from './prng.js';
 import { ORIGIN_ERRORS, ORIGIN_PATHS, SERVER_ZONES, weighted, type OriginError } from './tables.js';
@@ -31,23 +32,27 @@ export interface OriginOverride {
   errorCode?: string | undefined;
 }
 
-function render(zone: number, e: OriginError): RenderedError {
+function render(zone: number, e: OriginError, m: Mark): RenderedError {
   return {
     tails: e.statuses.map((status) =>
       esc(
-        `","PullZoneId":${zone},"Message":${q(e.message)},"ErrorCode":${q(e.code)},"StatusCode":${status}}`,
+        `","PullZoneId":${zone},"Message":${q(m(e.message))},"ErrorCode":${q(m(e.code))},"StatusCode":${status}}`,
       ),
     ),
     labels: e.statuses.map((status) =>
       SERVER_ZONES.map(
-        (sz) => `{"ErrorCode":${q(e.code)},"StatusCode":"${status}","ServerZone":"${sz.code}"}`,
+        (sz) =>
+          `{"ErrorCode":${q(m(e.code))},"StatusCode":${q(m(String(status)))},"ServerZone":${q(m(sz.code))}}`,
       ),
     ),
   };
 }
 
-/** The pieces of one pull zone's entries; with an override, every entry has its status and code. */
-export function originVocab(zone: number, override?: OriginOverride): OriginVocab {
+/**
+ * The pieces of one pull zone's entries; with an override, every entry has its status and code. `mark`
+ * is applied to every string the entries hold (the hostileText knob).
+ */
+export function originVocab(zone: number, override?: OriginOverride, mark: Mark = plainText): OriginVocab {
   let errors: readonly OriginError[] = ORIGIN_ERRORS;
   if (override) {
     const code = override.errorCode ?? 'http_timeout';
@@ -62,10 +67,11 @@ export function originVocab(zone: number, override?: OriginOverride): OriginVoca
     ];
   }
   return {
-    head: esc(`{"RequestUrl":"https://pz-${zone}.b-cdn.net`),
+    // The URL is a string built of pieces: the mark goes in front of the first.
+    head: esc(`{"RequestUrl":${q(mark(`https://pz-${zone}.b-cdn.net`)).slice(0, -1)}`),
     paths: ORIGIN_PATHS.map(esc),
     picks: weighted(errors.map((e, i) => [i, e.weight] as const)),
-    errors: errors.map((e) => render(zone, e)),
+    errors: errors.map((e) => render(zone, e, mark)),
   };
 }
 

@@ -1,6 +1,7 @@
 // Shield event log entries (API.md 2.9 + API-NOTES): string labels, and a `log` JSON object with
 // ServerZoneId, Message (the rule name), Url, anonymised RemoteIp, UrlEncodedBody, Headers and
 // TriggerMatch. A vocabulary renders a zone's pieces once, pre-escaped; an entry joins a dozen strings.
+import { plainText, type Mark } from './hostile.js';
 import { esc, hex8, q } from './json-text.js';
 import type { EntryText } from './origin-entry.js';
 import type { Rng } from './prng.js';
@@ -48,38 +49,47 @@ export interface ShieldOverride {
 
 const LOG_HEAD = esc('{"ServerZoneId":');
 
-function render(zone: number, rule: ShieldRule, severity: string): RenderedRule {
+/** A marked string's JSON literal without its closing quote (more of the string follows it). */
+const unclosed = (m: Mark, text: string) => q(m(text)).slice(0, -1);
+
+function render(zone: number, rule: ShieldRule, severity: string, m: Mark): RenderedRule {
   const host = `shield-${zone}.example.com`;
   const statuses = rule.ruleGroup === 'RATELIMIT' ? ['429'] : SHIELD_STATUSES;
+  const header = (name: string, value: string) => `{"Name":${q(m(name))},"Value":${q(m(value))}}`;
   return {
     variants: rule.variants.map((v) => ({
-      beforeIp: esc(`,"Message":${q(rule.message)},"Url":${q(`https://${host}${v.path}`)},"RemoteIp":"`),
+      beforeIp: esc(
+        `,"Message":${q(m(rule.message))},"Url":${q(m(`https://${host}${v.path}`))},"RemoteIp":${unclosed(m, '')}`,
+      ),
       afterIp: USER_AGENTS.flatMap((ua) =>
         ACCEPTS.map((accept) =>
           esc(
-            `.*","UrlEncodedBody":${v.body === null ? 'null' : q(v.body)},"Headers":[` +
-              `{"Name":"Host","Value":"${host}"},{"Name":"User-Agent","Value":${q(ua)}},` +
-              `{"Name":"Accept","Value":${q(accept)}},{"Name":"X-Request-Id","Value":"`,
+            `.*","UrlEncodedBody":${v.body === null ? 'null' : q(m(v.body))},"Headers":[` +
+              `${header('Host', host)},${header('User-Agent', ua)},${header('Accept', accept)},` +
+              `{"Name":${q(m('X-Request-Id'))},"Value":${unclosed(m, '')}`,
           ),
         ),
       ),
-      end: esc(`"}],"TriggerMatch":{"Key":${q(v.triggerKey)},"Value":${q(v.triggerValue)}}}`),
+      end: esc(`"}],"TriggerMatch":{"Key":${q(m(v.triggerKey))},"Value":${q(m(v.triggerValue))}}}`),
       labels:
-        `"ruleId":${q(rule.ruleId)},"severity":${q(severity)},"method":"${v.method}",` +
-        `"ruleGroup":${q(rule.ruleGroup)},"status":"`,
+        `"ruleId":${q(m(rule.ruleId))},"severity":${q(m(severity))},"method":${q(m(v.method))},` +
+        `"ruleGroup":${q(m(rule.ruleGroup))},"status":${unclosed(m, '')}`,
     })),
-    tails: statuses.map((status) => SERVER_ZONES.map((sz) => `${status}","serverZone":"${sz.code}"}`)),
+    tails: statuses.map((status) => SERVER_ZONES.map((sz) => `${status}","serverZone":${q(m(sz.code))}}`)),
   };
 }
 
-/** The pieces of one shield zone's entries; with an override, every entry matches that rule. */
-export function shieldVocab(zone: number, override?: ShieldOverride): ShieldVocab {
+/**
+ * The pieces of one shield zone's entries; with an override, every entry matches that rule. `mark` is
+ * applied to every string the entries hold (the hostileText knob).
+ */
+export function shieldVocab(zone: number, override?: ShieldOverride, mark: Mark = plainText): ShieldVocab {
   const rules =
     override?.ruleId !== undefined ? [shieldRuleById(override.ruleId)] : (SHIELD_RULES as ShieldRule[]);
   return {
     picks: weighted(rules.map((r, i) => [i, r.weight] as const)),
-    rules: rules.map((r) => render(zone, r, override?.severity ?? r.severity)),
-    asns: ASNS.map(([asn, country]) => `{"asn":"${asn}","country":"${country}",`),
+    rules: rules.map((r) => render(zone, r, override?.severity ?? r.severity, mark)),
+    asns: ASNS.map(([asn, country]) => `{"asn":${q(mark(asn))},"country":${q(mark(country))},`),
   };
 }
 

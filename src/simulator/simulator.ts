@@ -5,6 +5,7 @@ import { coerceError } from '../errors/index.js';
 import { DataSet } from './data.js';
 import { FaultPlan, NO_FAULTS, type FaultDecision } from './faults.js';
 import { answer } from './handlers/index.js';
+import { hostileReply } from './hostile.js';
 import {
   resolveOptions,
   type FaultKind,
@@ -136,6 +137,7 @@ export class Simulator {
         JSON.stringify({ statusCode: 500, detail: `simulator error: ${coerceError(err).message}` }),
       );
     }
+    if (this.opts.hostileText) reply = hostileReply(reply);
     const complete = await send(res, reply, this.bodyShape(decision));
     if (complete && !decision.truncate) this.counters.entriesServed += reply.entries ?? 0;
   }

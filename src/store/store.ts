@@ -296,6 +296,11 @@ export interface ReportReads {
   ruleMessage(zones: readonly number[], scope: ReadScope, ruleId: string): Promise<string | null>;
   /** Snapshots (with their counters) taken in the window, by zone then time. */
   guardianSnapshots(scope: ReadScope): Promise<GuardianSnapshotRow[]>;
+  /**
+   * How far each UTC day of the window is known (the ledger's covered_until: everything the API held
+   * before it is archived), the furthest over the zones in scope; a day never fetched is absent.
+   */
+  coverage(source: LogSource, scope: ReadScope): Promise<Map<string, number>>;
 }
 
 /** What a report reads, all from one consistent snapshot of the archive. */

@@ -66,7 +66,18 @@ describe('edgelog api', () => {
     ],
     [['api-guardian', '999'], /not_found_or_unauthorised_access\.shieldzone/],
     [['event-logs', '201', TODAY, '--all'], /continuation token repeats after page 2/],
-    [['rate-limit', '5000'], /HTTP 404/],
+    [
+      ['rate-limit', '5000'],
+      /^edgelog: rate limit 5000 was not found \(check the id\): http:\S+: HTTP 404\b/m,
+    ],
+    [
+      ['edge-script', '5000'],
+      /^edgelog: edge script 5000 was not found \(check the id\): http:\S+: HTTP 404\b/m,
+    ],
+    [
+      ['origin-errors', '999', TODAY],
+      /^edgelog: pull zone 999 was not found \(check the id\): http:\S+: HTTP 404\b/m,
+    ],
     [['video-play-data', '7', 'missing-video'], /HTTP 404/],
   ])('%j fails with one clear line and a non-zero exit', async (args, message) => {
     const r = await api(...args);

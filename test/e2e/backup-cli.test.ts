@@ -51,4 +51,12 @@ describe('edgelog backup', () => {
     db.close();
     expect(readdirSync(dir).filter((f) => f.includes('.partial-'))).toEqual([]);
   });
+
+  it('refuses a directory as the copy, even with --force, saying so', async () => {
+    const r = await runCli(['backup', '--force', dir], { cwd: dir, env });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(
+      `edgelog: ${dir} is a directory: name the file to write, e.g. ${join(dir, 'edgelog-backup.db')}\n`,
+    );
+  });
 });

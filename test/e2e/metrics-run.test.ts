@@ -83,9 +83,12 @@ describe('edgelog run and its metrics endpoint', () => {
     try {
       const result = await runCli(['--config', config(`127.0.0.1:${port}`), 'run'], { cwd: h.dir });
       expect(result.code).toBe(1);
-      expect(result.stderr).toContain(
-        `edgelog: cannot serve metrics on 127.0.0.1:${port}: the address is in use (another edgelog run?): set metrics.listen to a free "host:port", or null to turn it off`,
-      );
+      const line = `edgelog: cannot serve metrics on 127.0.0.1:${port}: the address is in use (another edgelog run?): set metrics.listen to a free "host:port", or null to turn it off`;
+      expect(result.stderr).toContain(line);
+      // Said once, and nothing after it: the worker never ran, so it does not say it stopped.
+      const plain = result.stderr.split('\n').filter((l) => l !== '' && !l.startsWith('{'));
+      expect(plain).toEqual([expect.stringMatching(/^edgelog: cannot serve metrics on /)]);
+      expect(result.stderr).not.toContain('"msg":"stopped"');
     } finally {
       taken.close();
     }

@@ -4,8 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openArchive } from '../../src/store/sqlite/archive.js';
+import { spawn } from 'node:child_process';
 import { waitFor } from '../fault/lib/wait.js';
-import { runCli, startCli, writeConfig } from '../support/cli.js';
+import { BIN, childEnv, runCli, startCli, writeConfig } from '../support/cli.js';
 import { hasOpen } from '../support/open-files.js';
 
 const ENDLESS = 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT x FROM c';
@@ -19,6 +20,16 @@ beforeAll(async () => {
   config = writeConfig(dir, { database: { path: archive } });
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Runs a command line in bash (not interactive), as a script would. */
+function runShell(line: string, cwd: string): Promise<{ stdout: string; stderr: string }> {
+  const child = spawn('bash', ['-c', line], { cwd, env: childEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  return new Promise((resolve) => child.on('close', () => resolve({ stdout, stderr })));
+}
 
 async function query(...args: string[]) {
   const started = performance.now();
@@ -38,17 +49,37 @@ describe('edgelog query on an endless result', () => {
     );
   });
 
-  // Stuck inside one SQLite step, nothing in the main thread runs: the watchdog thread says so and kills
-  // the process (the shell sees 137).
+  // Stuck inside one SQLite step, nothing in the main thread runs (better-sqlite3 has no interrupt, and
+  // its SQLite is built without the progress callback): the watchdog thread says so and interrupts the
+  // process, which ends as a Ctrl-C would — exit status 130, nothing more printed by the shell.
   it('a statement that never yields a row stops at --timeout, with one line', async () => {
     const r = await query(`SELECT count(*) FROM (${ENDLESS})`, '--timeout', '1s');
-    expect(r.signal).toBe('SIGKILL');
+    expect(r.signal).toBe('SIGINT');
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe(
       'edgelog: query stopped after 1s (--timeout): narrow it (a WHERE on log_date or timestamp, a LIMIT), or raise --timeout (0 for no bound)\n',
     );
     expect(r.seconds).toBeGreaterThanOrEqual(1);
     expect(r.seconds).toBeLessThan(10);
+  });
+
+  it('…and in a shell, the message is the last line: no "Killed", exit status 130', async () => {
+    const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+    const cli = [
+      process.execPath,
+      BIN,
+      '-c',
+      config,
+      'query',
+      `SELECT count(*) FROM (${ENDLESS})`,
+      '--timeout',
+      '1s',
+    ];
+    const r = await runShell(`${cli.map(quote).join(' ')}; echo "exit status $?"`, dir);
+    expect(r.stdout).toBe('exit status 130\n');
+    expect(r.stderr).toBe(
+      'edgelog: query stopped after 1s (--timeout): narrow it (a WHERE on log_date or timestamp, a LIMIT), or raise --timeout (0 for no bound)\n',
+    );
   });
 
   it('csv streams until --timeout, then says the output is incomplete', async () => {

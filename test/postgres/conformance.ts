@@ -574,7 +574,20 @@ export function storeConformance(name: string, open: () => Promise<StoreUnderTes
         classes: await r.rollupTop('origin', scope, 'status_class', null),
         codes: await r.rollupTop('origin', scope, 'status_code', 2),
         urls: await r.rawTop('origin', [key.zone], scope, 'server_zone', 5),
+        coverage: await r.coverage('origin', scope),
       }));
+      // Not finished yet: the ledger covers nothing of the day.
+      expect(report.coverage).toEqual(new Map());
+      expect(await store.ledger.finish(key, 'w1', 'complete', DAY_START + 86_400_000, NOW + 1)).toBe(true);
+      const covered = await store.reports.snapshot(async (r) => ({
+        zone: await r.coverage('origin', scope),
+        all: await r.coverage('origin', { ...scope, zone: null }),
+        other: await r.coverage('shield', scope),
+      }));
+      expect(covered.zone).toEqual(new Map([[key.day, DAY_START + 86_400_000]]));
+      // Over every zone: the furthest any zone's day is covered (other tests' zones share the day).
+      expect(covered.all.get(key.day)).toBeGreaterThanOrEqual(DAY_START + 86_400_000);
+      expect(covered.other).toEqual(new Map());
       expect(report.zones).toEqual([{ zone: key.zone, count: 300 }]);
       expect(report.buckets.reduce((s, b) => s + b.count, 0)).toBe(300);
       expect(report.buckets.map((b) => b.start)).toEqual([0, 1, 2, 3].map((q) => DAY_START + q * 6 * HOUR));

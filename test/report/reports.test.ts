@@ -183,6 +183,67 @@ describe('origin report', () => {
   });
 });
 
+describe('histogram: days never fetched and hours still to come are not zeros', () => {
+  /** The ledger says the day was fetched up to `coveredUntil` (origin, zone 101). */
+  const fetched = (day: string, coveredUntil: string) =>
+    t.archive.db
+      .prepare(
+        `INSERT INTO ingest_ledger (source, zone_id, log_date, state, covered_until, updated_at)
+         VALUES ('origin', 101, ?, 'complete', ?, 0)`,
+      )
+      .run(day, Date.parse(coveredUntil));
+
+  it('marks the empty buckets of a day never fetched, and those after now; counted ones stay counts', async () => {
+    fetched('2024-10-15', '2024-10-15T17:30:00Z');
+    // 2024-10-13 has no ledger row: never fetched. Now is 2024-10-15T18:00.
+    const r = await buildOriginReport(sqliteReportReads(db), {
+      scope: scope('2024-10-13', '2024-10-15', 101),
+      top: 10,
+      now,
+    });
+    const at = (start: string) => r.histogram.find((b) => b.start === start)!;
+    expect(at('2024-10-13T05:00:00Z')).toEqual({
+      start: '2024-10-13T05:00:00Z',
+      count: 0,
+      status: 'not fetched',
+    });
+    // 2024-10-14 has entries but no ledger row: its counted hours stay counts, its empty ones are unknown.
+    expect(at('2024-10-14T10:00:00Z')).toEqual({ start: '2024-10-14T10:00:00Z', count: 4 });
+    expect(at('2024-10-14T11:00:00Z').status).toBe('not fetched');
+    expect(at('2024-10-15T01:00:00Z')).toEqual({ start: '2024-10-15T01:00:00Z', count: 0 });
+    // Fetched up to 17:30: the 17:00 hour is only partly known; 18:00 on has not happened yet.
+    expect(at('2024-10-15T17:00:00Z').status).toBe('not fetched');
+    expect(at('2024-10-15T18:00:00Z').status).toBe('future');
+    expect(at('2024-10-15T21:00:00Z')).toEqual({ start: '2024-10-15T21:00:00Z', count: 0, status: 'future' });
+
+    const lines = renderReport(r, { width: 72 }).split('\n');
+    const line = (label: string) => lines.find((l) => l.startsWith(label))!;
+    expect(line('2024-10-13 05:00')).toMatch(/│ *not fetched *$/);
+    expect(line('2024-10-15 20:00')).toMatch(/│ *future *$/);
+    expect(line('2024-10-15 01:00')).toMatch(/│ +0$/);
+    expect(line('2024-10-14 10:00')).toMatch(/│█+ +4$/);
+  });
+
+  it('daily buckets: the days never fetched', async () => {
+    fetched('2024-10-12', '2024-10-13T00:00:00Z');
+    const r = await buildOriginReport(sqliteReportReads(db), {
+      scope: scope('2024-10-10', '2024-10-16', 101),
+      top: 10,
+      now,
+    });
+    // 10-13 and 10-16 hold entries (counts stay counts); 10-12 was fetched and is empty.
+    expect(r.histogram.map((b) => b.status ?? b.count)).toEqual([
+      'not fetched',
+      'not fetched',
+      0,
+      1,
+      4,
+      4,
+      1,
+    ]);
+  });
+});
+
 describe('shield report', () => {
   it('counts every dimension exactly', async () => {
     const r = await buildShieldReport(sqliteReportReads(db), {

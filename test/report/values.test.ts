@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { csvEncoder, jsonEncoder, ndjsonEncoder } from '../../src/query/row-encoders.js';
 import { footer, queryTable } from '../../src/query/table-output.js';
+import { RAW_CONTROL } from '../support/terminal.js';
 import { blobHex, csvField, jsonValue, uniqueNames, type SqlValue } from '../../src/query/values.js';
 
 const blob = new Uint8Array([0x00, 0xab, 0x10, 0xff]);
@@ -131,7 +132,70 @@ describe('row encoders', () => {
   });
 });
 
+describe('csv: formula injection (OWASP CSV injection)', () => {
+  const cells: SqlValue[][] = [
+    ['=HYPERLINK("http://evil","x")', "+1+cmd|' /C calc'!A0", '-2+3', '@SUM(A1)'],
+    ['\tdata', '\rdata', 'plain', 'a=b'],
+    [-5, -1.5, 7n, null],
+  ];
+
+  it('a text cell starting with = + - @ tab or CR is neutralised with a leading quote; numbers are not', () => {
+    expect(encode(csvEncoder(['=a', 'b', 'c', 'd']), cells)).toBe(
+      [
+        `'=a,b,c,d`,
+        `"'=HYPERLINK(""http://evil"",""x"")",'+1+cmd|' /C calc'!A0,'-2+3,'@SUM(A1)`,
+        `'\tdata,"'\rdata",plain,a=b`,
+        '-5,-1.5,7,',
+        '',
+      ].join('\r\n'),
+    );
+  });
+
+  it('raw: every cell exactly as stored', () => {
+    expect(encode(csvEncoder(['=a', 'b', 'c', 'd'], { csvRaw: true }), cells)).toBe(
+      [
+        '=a,b,c,d',
+        `"=HYPERLINK(""http://evil"",""x"")",+1+cmd|' /C calc'!A0,-2+3,@SUM(A1)`,
+        '\tdata,"\rdata",plain,a=b',
+        '-5,-1.5,7,',
+        '',
+      ].join('\r\n'),
+    );
+  });
+
+  it('on a terminal, control characters are escaped; raw or not', () => {
+    const hostile: SqlValue[][] = [['\x1b]0;title\x07x', 'a\u202eb\u009b']];
+    for (const csvRaw of [false, true]) {
+      const text = encode(csvEncoder(['t', 'u'], { csvRaw, terminal: true }), hostile);
+      expect(text).toBe('t,u\r\n\\x1b]0;title\\x07x,a\\u202eb\\x9b\r\n');
+    }
+  });
+});
+
+describe('json and ndjson: nothing a terminal acts on, the same values', () => {
+  it('escapes DEL, C1 and bidirectional characters as \\u escapes', () => {
+    const hostile: SqlValue[][] = [['\x1b[2J\u009b31m\u202e\u007f']];
+    for (const encoder of [jsonEncoder, ndjsonEncoder]) {
+      const text = encode(encoder(['k\u202e']), hostile);
+      expect(text).not.toMatch(RAW_CONTROL);
+      expect(text).toContain('"k\\u202e":"\\u001b[2J\\u009b31m\\u202e\\u007f"');
+    }
+  });
+});
+
 describe('queryTable', () => {
+  it('fits the terminal width by cutting the widest text columns; wide leaves every cell whole', () => {
+    const rows = [[1n, 'u'.repeat(90), 'm'.repeat(90)]];
+    const fitted = queryTable(['id', 'url', 'message'], rows, false, { width: 80 });
+    for (const line of fitted.split('\n')) expect(line.length).toBeLessThanOrEqual(80);
+    expect(fitted.split('\n')[1]).toMatch(/^ 1 {2}u+… {2}m+…$/);
+    const wide = queryTable(['id', 'url', 'message'], [[1n, 'u'.repeat(150), 'm'.repeat(90)]], false, {
+      width: 80,
+      wide: true,
+    });
+    expect(wide.split('\n')[1]).toBe(` 1  ${'u'.repeat(150)}  ${'m'.repeat(90)}`);
+  });
+
   it('aligns columns, right-aligns numbers, and counts rows', () => {
     const text = queryTable(
       ['zone', 'url', 'n'],

@@ -129,6 +129,20 @@ describe('edgelog simulate', () => {
     expect(cli.status.join('')).toMatch(message);
   });
 
+  it('a port in use is said plainly, naming the option to change', async () => {
+    const first = run(['--port', '0']);
+    const port = new URL((JSON.parse(await first.printed) as Snippet).api.baseUrl).port;
+    try {
+      const second = run(['--port', port]);
+      await expect(second.done).rejects.toThrow(
+        `cannot listen on 127.0.0.1:${port}: the address is in use (another simulator?): pick another --port, or 0 for a free one`,
+      );
+    } finally {
+      first.stop();
+      await first.done;
+    }
+  });
+
   it('maps options onto the simulator, keeping its defaults for what is not given', () => {
     expect(simulatorOptions({ port: 0, host: '127.0.0.1', fault: [] })).toEqual({ faults: [] });
     expect(

@@ -49,3 +49,16 @@ describe('COMMANDS', () => {
     for (const entry of COMMANDS) expect(listing).toContain(entry.term);
   });
 });
+
+describe('--log-level', () => {
+  it('refuses a level that does not exist, naming the levels, before any command runs', async () => {
+    const errors: string[] = [];
+    const program = await buildProgram(['node', 'edgelog', '--log-level', 'loud', 'status']);
+    program.configureOutput({ writeErr: (t) => errors.push(t), writeOut: () => {} });
+    for (const c of program.commands)
+      c.configureOutput({ writeErr: (t) => errors.push(t), writeOut: () => {} });
+    await expect(program.parseAsync(['node', 'edgelog', '--log-level', 'loud', 'status'])).rejects.toThrow(
+      /argument 'loud' is invalid\. Allowed choices are fatal, error, warn, info, debug, trace, silent/,
+    );
+  });
+});

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { colorWanted, fieldValue, formatLogLine, formatLogText } from '../../src/format/log-line.js';
 import { createLogger, prettyDestination } from '../../src/logger.js';
+import { RAW_CONTROL } from '../support/terminal.js';
 
 const T = Date.UTC(2026, 10, 22, 9, 5, 7, 123);
 
@@ -27,7 +28,7 @@ describe('formatLogLine', () => {
         err: { type: 'PagingError', message: 'token repeats', stack: 'x' },
         jobId: '7',
       },
-      '09:05:07 ERROR job failed jobId=7 err="PagingError: token repeats"\n',
+      '09:05:07 ERROR job failed jobId=7 err=PagingError: token repeats\n',
     ],
     [
       'a plain Error without its type',
@@ -62,6 +63,47 @@ describe('formatLogLine', () => {
   });
 });
 
+describe('hostile text in a log line', () => {
+  it('escapes control, C1 and bidirectional characters in the message and every field', () => {
+    const line = formatLogLine({
+      level: 40,
+      time: T,
+      msg: 'day incomplete \x1b[2J',
+      url: 'https://x/\x1b]8;;http://evil\x07',
+      rule: 'a\u202eb c',
+      nested: { v: 'p\u009b1mq' },
+      err: { type: 'Error', message: 'HTTP 500 \x1b[31mred\u2066' },
+    });
+    expect(line).not.toMatch(RAW_CONTROL);
+    expect(line).toBe(
+      '09:05:07 WARN  day incomplete \\x1b[2J url=https://x/\\x1b]8;;http://evil\\x07 ' +
+        'rule="a\\u202eb c" nested={"v":"p\\x9b1mq"} err=HTTP 500 \\x1b[31mred\\u2066\n',
+    );
+  });
+
+  it('escapes a stack too, keeping its line breaks', () => {
+    const err = { type: 'Error', message: 'no', stack: 'Error: no\x1b[1m\n    at f (x.js:1:1)' };
+    expect(formatLogLine({ level: 50, time: T, msg: 'm', err }, { stack: true })).toBe(
+      '09:05:07 ERROR m err=no\n    Error: no\\x1b[1m\n        at f (x.js:1:1)\n',
+    );
+  });
+
+  it('shows an error message once, whole and unquoted, last on the line', () => {
+    const message =
+      'http://127.0.0.1:4000/origin/101/11-21-2026: HTTP 401 {"statusCode":401,"message":"' +
+      'x'.repeat(200) +
+      '"} (check the access key)';
+    const line = formatLogLine({
+      level: 50,
+      time: T,
+      msg: 'job failed',
+      err: { type: 'AuthError', message },
+      jobId: '7',
+    });
+    expect(line).toBe(`09:05:07 ERROR job failed jobId=7 err=AuthError: ${message}\n`);
+  });
+});
+
 describe('fieldValue', () => {
   it.each([
     ['word', 'word'],
@@ -78,6 +120,7 @@ describe('formatLogText', () => {
   it('passes a line that is not a JSON object through', () => {
     expect(formatLogText('not json')).toBe('not json\n');
     expect(formatLogText('[1]\n')).toBe('[1]\n');
+    expect(formatLogText('not \x1b[2J json\n')).toBe('not \\x1b[2J json\n');
   });
 });
 

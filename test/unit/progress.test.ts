@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { progressLine, startProgress } from '../../src/format/progress.js';
+import { progressLine, RedrawnLine, startProgress } from '../../src/format/progress.js';
+import { screenLines } from '../support/terminal.js';
 
 describe('progressLine', () => {
   it.each([
@@ -64,5 +65,25 @@ describe('startProgress', () => {
     expect(written.length).toBeGreaterThan(1);
     for (const w of written)
       expect(w).toMatch(/^progress: zone-days 1\/2 · 1 page · 10 entries · 5\/s · ETA 2\.0s\n$/);
+  });
+});
+
+describe('RedrawnLine', () => {
+  it('a line printed around it clears it first and draws it again under the line', () => {
+    const written: string[] = [];
+    const line = new RedrawnLine({ isTTY: true, write: (t) => written.push(t) });
+    line.draw('zone-days 0/2 · 3 pages');
+    line.around(() => written.push('12:00:00 WARN  day incomplete\n'));
+    line.draw('zone-days 1/2');
+    expect(screenLines(written.join(''))).toEqual(['12:00:00 WARN  day incomplete', 'zone-days 1/2']);
+    line.clear();
+    expect(screenLines(written.join(''))).toEqual(['12:00:00 WARN  day incomplete', '']);
+  });
+
+  it('with nothing shown, a line printed around it is all that is written', () => {
+    const written: string[] = [];
+    const line = new RedrawnLine({ isTTY: true, write: (t) => written.push(t) });
+    line.around(() => written.push('log\n'));
+    expect(written).toEqual(['log\n']);
   });
 });

@@ -12,6 +12,7 @@ import type {
   RollupDimension,
   TopItem,
 } from '../store.js';
+import { dayOf } from '../../time/utc-day.js';
 import { ENTRY_TABLES } from './entry-tables.js';
 import { transaction } from './transaction.js';
 
@@ -134,6 +135,18 @@ export class PostgresReportReads implements ReportReads {
       [scope.zone, new Date(scope.startMs).toISOString(), new Date(scope.endMs).toISOString()],
     );
     return rows;
+  }
+
+  async coverage(source: LogSource, scope: ReadScope): Promise<Map<string, number>> {
+    const [from, to] = [dayOf(scope.startMs), dayOf(scope.endMs - 1)];
+    const { rows } = await this.c.query<{ log_date: string; covered_until: number }>(
+      `SELECT log_date, max(covered_until) AS covered_until FROM ingest_ledger
+       WHERE source = $1 AND ($2::bigint IS NULL OR zone_id = $2) AND covered_until IS NOT NULL
+         AND log_date >= $3 AND log_date <= $4
+       GROUP BY log_date`,
+      [source, scope.zone, from, to],
+    );
+    return new Map(rows.map((r) => [r.log_date, Number(r.covered_until)]));
   }
 }
 

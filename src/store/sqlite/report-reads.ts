@@ -12,6 +12,7 @@ import type {
   RollupDimension,
   TopItem,
 } from '../store.js';
+import { dayOf } from '../../time/utc-day.js';
 import { SOURCE_TABLES } from '../rows.js';
 import type { Db } from './database.js';
 
@@ -133,5 +134,25 @@ export function sqliteReportReads(db: Db): ReportReads {
               end: new Date(scope.endMs).toISOString(),
             }) as GuardianSnapshotRow[],
       ),
+    coverage: (source, scope) =>
+      settle(() => {
+        const rows = db
+          .prepare(
+            `SELECT log_date, max(covered_until) AS covered_until FROM ingest_ledger
+             WHERE source = @source AND (@zone IS NULL OR zone_id = @zone) AND covered_until IS NOT NULL
+               AND log_date >= @from AND log_date <= @to
+             GROUP BY log_date`,
+          )
+          .all({
+            source,
+            zone: scope.zone,
+            from: dayOf(scope.startMs),
+            to: dayOf(scope.endMs - 1),
+          }) as Array<{
+          log_date: string;
+          covered_until: number;
+        }>;
+        return new Map(rows.map((r) => [r.log_date, r.covered_until]));
+      }),
   };
 }
