@@ -28,7 +28,8 @@ const PRELOAD = fileURLToPath(new URL('./fixed-clock.js', import.meta.url));
 async function shown(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<string> {
   const clock = { NODE_OPTIONS: `--import=${PRELOAD}`, EDGELOG_README_CLOCK: String(SAMPLE_CLOCK) };
   const r = await runCli(args, { cwd, env: { ...env, ...clock } });
-  return r.stdout + r.stderr;
+  // CSV ends its lines with CRLF; a terminal shows line breaks.
+  return (r.stdout + r.stderr).replaceAll('\r\n', '\n');
 }
 
 /** Runs every sample's commands; `redisUrl` names a Redis of its own (the demo's prefix is fixed). */
