@@ -37,6 +37,9 @@ interface Measurement {
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
+/** Reads and saves of one rule's state before leaving it to evaluations that keep saving first. */
+const SAVE_ATTEMPTS = 5;
+
 export class AlertEvaluator {
   constructor(
     private readonly deps: { config: Config; repo: AlertsStore<Notice>; logger: Logger; now: () => number },
@@ -66,7 +69,31 @@ export class AlertEvaluator {
     return zones.map((z) => z.id);
   }
 
+  /**
+   * One rule for one zone. The save is a compare-and-set on the state read: when another evaluation
+   * saved first (two workers, `alerts check` beside `run`), this one reads again and decides from there,
+   * so a transition is made, and notified, once.
+   */
   private async evaluateOne(rule: AlertRule, source: string, zone: number): Promise<Evaluation> {
+    for (let attempt = 1; ; attempt++) {
+      const done = await this.tryEvaluate(rule, source, zone);
+      if (done.saved) return done.evaluation;
+      if (attempt >= SAVE_ATTEMPTS) {
+        // Others keep moving the state on: they made the transitions; this one notifies nothing.
+        this.deps.logger.warn(
+          { rule: rule.name, zone, attempts: attempt },
+          'alert state kept changing under this evaluation; left to the others',
+        );
+        return { ...done.evaluation, notified: null };
+      }
+    }
+  }
+
+  private async tryEvaluate(
+    rule: AlertRule,
+    source: string,
+    zone: number,
+  ): Promise<{ saved: boolean; evaluation: Evaluation }> {
     const { repo, config } = this.deps;
     const now = this.deps.now();
     const prev = await repo.getState(rule.name, zone);
@@ -101,24 +128,28 @@ export class AlertEvaluator {
             };
             return { hook, notice };
           });
-    await repo.save(
+    const saved = await repo.save(
       { rule: rule.name, zone, source, fingerprint: fp },
+      prev,
       next,
       { value: m.value, threshold: m.threshold, detail: { reason: m.reason, ...m.details } },
       notices,
       now,
     );
-    if (notify)
+    if (saved && notify)
       this.deps.logger.info({ rule: rule.name, zone, status: notify, hooks: rule.hooks }, `alert ${notify}`);
     return {
-      rule: rule.name,
-      zone,
-      state: next.state,
-      condition: m.condition,
-      value: m.value,
-      threshold: m.threshold,
-      reason: m.reason,
-      notified: notify,
+      saved,
+      evaluation: {
+        rule: rule.name,
+        zone,
+        state: next.state,
+        condition: m.condition,
+        value: m.value,
+        threshold: m.threshold,
+        reason: m.reason,
+        notified: notify,
+      },
     };
   }
 

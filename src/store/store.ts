@@ -214,14 +214,19 @@ export interface SpikeFilter {
 /** alert_state, alert_notifications (the outbox), and the figures the rules measure. */
 export interface AlertsStore<N extends NoticeRecord = NoticeRecord> {
   getState(rule: string, zone: number): Promise<StoredAlertState | undefined>;
-  /** Saves a rule's state and the notices of its change in one transaction (a notice once per hook). */
+  /**
+   * Saves a rule's state `to` and the notices of its change in one transaction (a notice once per
+   * hook), if the stored state is still `from` as read (undefined: no row yet). A compare-and-set: of
+   * two evaluations that read the same state, one saves and the other gets false (nothing saved).
+   */
   save(
     key: { rule: string; zone: number; source: string; fingerprint: string },
-    state: StoredAlertState,
+    from: StoredAlertState | undefined,
+    to: StoredAlertState,
     measured: { value: number | null; threshold: number | null; detail: unknown },
     notices: ReadonlyArray<{ hook: string; notice: N }>,
     now: number,
-  ): Promise<void>;
+  ): Promise<boolean>;
   listStates(): Promise<AlertStateRow[]>;
   /** Notices not yet handed to the delivery queue, oldest first. @param limit @defaultValue 1000 */
   unqueued(limit?: number): Promise<Array<{ id: string; hook: string; notice: N }>>;

@@ -403,8 +403,22 @@ export function storeConformance(name: string, open: () => Promise<StoreUnderTes
       const key = { rule: 'spike', zone: 7, source: 'origin', fingerprint: 'f' };
       const state = { state: 'firing' as const, since: NOW, lastNotifiedAt: NOW, firstEvaluatedAt: NOW - 5 };
       const measured = { value: 12.5, threshold: 10, detail: { window: '1h' } };
-      await store.alerts.save(key, state, measured, [{ hook: 'h', notice }], NOW);
-      await store.alerts.save(key, state, measured, [{ hook: 'h', notice }], NOW + 1);
+      expect(await store.alerts.save(key, undefined, state, measured, [{ hook: 'h', notice }], NOW)).toBe(
+        true,
+      );
+      expect(await store.alerts.save(key, state, state, measured, [{ hook: 'h', notice }], NOW + 1)).toBe(
+        true,
+      );
+      // A compare-and-set: saves from a state that is no longer the stored one change nothing.
+      const stale = { ...state, state: 'pending' as const };
+      const other = { id: 'n2', rule: 'spike', zone: 7, status: 'resolved' as const, summary: 's' };
+      const resolved = { ...state, state: 'resolved' as const, since: NOW + 2 };
+      expect(
+        await store.alerts.save(key, stale, resolved, measured, [{ hook: 'h', notice: other }], NOW + 2),
+      ).toBe(false);
+      expect(
+        await store.alerts.save(key, undefined, resolved, measured, [{ hook: 'h', notice: other }], NOW + 2),
+      ).toBe(false);
       expect(await store.alerts.getState('spike', 7)).toEqual(state);
       expect(await store.alerts.listStates()).toMatchObject([
         { rule: 'spike', zone_id: 7, last_value: 12.5, last_evaluated_at: NOW + 1 },

@@ -11,14 +11,24 @@ import type {
 } from '../store.js';
 import { transaction } from './transaction.js';
 
-const UPSERT_STATE = `INSERT INTO alert_state
-    (rule, zone_id, source, state, since, fingerprint, first_evaluated_at, last_evaluated_at, last_notified_at,
-     last_value, last_threshold, last_detail)
+const STATE_COLUMNS = `rule, zone_id, source, state, since, fingerprint, first_evaluated_at, last_evaluated_at,
+  last_notified_at, last_value, last_threshold, last_detail`;
+
+/** A rule's first state. $1…$12 as STATE_COLUMNS. */
+const INSERT_STATE = `INSERT INTO alert_state (${STATE_COLUMNS})
   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
-  ON CONFLICT (rule, zone_id) DO UPDATE SET
-    source = excluded.source, state = excluded.state, since = excluded.since, fingerprint = excluded.fingerprint,
-    last_evaluated_at = excluded.last_evaluated_at, last_notified_at = excluded.last_notified_at,
-    last_value = excluded.last_value, last_threshold = excluded.last_threshold, last_detail = excluded.last_detail`;
+  ON CONFLICT (rule, zone_id) DO NOTHING`;
+
+/**
+ * Only from the state the evaluation read: $1 rule, $2 zone, $3 source, $4 state, $5 since,
+ * $6 fingerprint, $7 now, $8 last notified, $9 value, $10 threshold, $11 detail; the state read: $12 state,
+ * $13 since, $14 last notified, $15 first evaluated.
+ */
+const UPDATE_STATE = `UPDATE alert_state SET
+    source = $3, state = $4, since = $5, fingerprint = $6, last_evaluated_at = $7, last_notified_at = $8,
+    last_value = $9, last_threshold = $10, last_detail = $11
+  WHERE rule = $1 AND zone_id = $2 AND state = $12 AND since = $13
+    AND last_notified_at IS NOT DISTINCT FROM $14::bigint AND first_evaluated_at = $15`;
 
 const INSERT_NOTICE = `INSERT INTO alert_notifications (id, hook, rule, zone_id, status, notice, created_at)
   VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (id, hook) DO NOTHING`;
@@ -44,26 +54,45 @@ export class PostgresAlerts<N extends NoticeRecord = NoticeRecord> implements Al
 
   async save(
     key: { rule: string; zone: number; source: string; fingerprint: string },
-    state: StoredAlertState,
+    from: StoredAlertState | undefined,
+    to: StoredAlertState,
     measured: { value: number | null; threshold: number | null; detail: unknown },
     notices: ReadonlyArray<{ hook: string; notice: N }>,
     now: number,
-  ): Promise<void> {
-    await transaction(this.pool, async (c) => {
-      await c.query(UPSERT_STATE, [
-        key.rule,
-        key.zone,
-        key.source,
-        state.state,
-        state.since,
-        key.fingerprint,
-        state.firstEvaluatedAt,
-        now,
-        state.lastNotifiedAt,
-        measured.value,
-        measured.threshold,
-        JSON.stringify(measured.detail),
-      ]);
+  ): Promise<boolean> {
+    const measuredValues = [measured.value, measured.threshold, JSON.stringify(measured.detail)];
+    return transaction(this.pool, async (c) => {
+      // A concurrent save of the same row is waited for, and the row it left is checked by the WHERE.
+      const saved =
+        from === undefined
+          ? await c.query(INSERT_STATE, [
+              key.rule,
+              key.zone,
+              key.source,
+              to.state,
+              to.since,
+              key.fingerprint,
+              to.firstEvaluatedAt,
+              now,
+              to.lastNotifiedAt,
+              ...measuredValues,
+            ])
+          : await c.query(UPDATE_STATE, [
+              key.rule,
+              key.zone,
+              key.source,
+              to.state,
+              to.since,
+              key.fingerprint,
+              now,
+              to.lastNotifiedAt,
+              ...measuredValues,
+              from.state,
+              from.since,
+              from.lastNotifiedAt,
+              from.firstEvaluatedAt,
+            ]);
+      if (saved.rowCount !== 1) return false;
       for (const { hook, notice } of notices) {
         await c.query(INSERT_NOTICE, [
           notice.id,
@@ -75,6 +104,7 @@ export class PostgresAlerts<N extends NoticeRecord = NoticeRecord> implements Al
           now,
         ]);
       }
+      return true;
     });
   }
 

@@ -22,20 +22,25 @@ export type Coverage = ReadonlyMap<string, number>;
 
 export class AlertsRepository<N extends NoticeRecord = NoticeRecord> {
   private readonly selectState;
-  private readonly upsertState;
+  private readonly insertState;
+  private readonly updateState;
   private readonly insertNotice;
 
   constructor(private readonly db: Db) {
     this.selectState = db.prepare('SELECT * FROM alert_state WHERE rule = ? AND zone_id = ?');
-    this.upsertState = db.prepare(`INSERT INTO alert_state
+    this.insertState = db.prepare(`INSERT INTO alert_state
         (rule, zone_id, source, state, since, fingerprint, first_evaluated_at, last_evaluated_at, last_notified_at,
          last_value, last_threshold, last_detail)
       VALUES (@rule, @zone, @source, @state, @since, @fingerprint, @firstEvaluatedAt, @now, @lastNotifiedAt,
               @value, @threshold, @detail)
-      ON CONFLICT (rule, zone_id) DO UPDATE SET
-        source = excluded.source, state = excluded.state, since = excluded.since, fingerprint = excluded.fingerprint,
-        last_evaluated_at = excluded.last_evaluated_at, last_notified_at = excluded.last_notified_at,
-        last_value = excluded.last_value, last_threshold = excluded.last_threshold, last_detail = excluded.last_detail`);
+      ON CONFLICT (rule, zone_id) DO NOTHING`);
+    // Only from the state the evaluation read (see save).
+    this.updateState = db.prepare(`UPDATE alert_state SET
+        source = @source, state = @state, since = @since, fingerprint = @fingerprint,
+        last_evaluated_at = @now, last_notified_at = @lastNotifiedAt,
+        last_value = @value, last_threshold = @threshold, last_detail = @detail
+      WHERE rule = @rule AND zone_id = @zone AND state = @fromState AND since = @fromSince
+        AND last_notified_at IS @fromNotifiedAt AND first_evaluated_at = @fromFirstEvaluatedAt`);
     this.insertNotice =
       db.prepare(`INSERT INTO alert_notifications (id, hook, rule, zone_id, status, notice, created_at)
       VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id, hook) DO NOTHING`);
@@ -53,27 +58,42 @@ export class AlertsRepository<N extends NoticeRecord = NoticeRecord> {
       : undefined;
   }
 
-  /** Saves a rule's state and the notices of its change in one transaction. */
+  /**
+   * Saves a rule's state `to` and the notices of its change in one transaction, if the stored state is
+   * still `from` (undefined: no row yet); false, and nothing saved, when another evaluation saved first.
+   */
   save(
     key: { rule: string; zone: number; source: string; fingerprint: string },
-    state: AlertState,
+    from: AlertState | undefined,
+    to: AlertState,
     measured: { value: number | null; threshold: number | null; detail: unknown },
     notices: ReadonlyArray<{ hook: string; notice: N }>,
     now: number,
-  ): void {
-    this.db
-      .transaction(() => {
-        this.upsertState.run({
+  ): boolean {
+    return this.db
+      .transaction((): boolean => {
+        const values = {
           ...key,
-          state: state.state,
-          since: state.since,
-          firstEvaluatedAt: state.firstEvaluatedAt,
-          lastNotifiedAt: state.lastNotifiedAt,
+          state: to.state,
+          since: to.since,
+          firstEvaluatedAt: to.firstEvaluatedAt,
+          lastNotifiedAt: to.lastNotifiedAt,
           now,
           value: measured.value,
           threshold: measured.threshold,
           detail: JSON.stringify(measured.detail),
-        });
+        };
+        const saved =
+          from === undefined
+            ? this.insertState.run(values)
+            : this.updateState.run({
+                ...values,
+                fromState: from.state,
+                fromSince: from.since,
+                fromNotifiedAt: from.lastNotifiedAt,
+                fromFirstEvaluatedAt: from.firstEvaluatedAt,
+              });
+        if (saved.changes !== 1) return false;
         for (const { hook, notice } of notices) {
           this.insertNotice.run(
             notice.id,
@@ -85,6 +105,7 @@ export class AlertsRepository<N extends NoticeRecord = NoticeRecord> {
             now,
           );
         }
+        return true;
       })
       .immediate();
   }

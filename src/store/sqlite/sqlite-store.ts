@@ -141,7 +141,8 @@ function storePage(
 function alertsStore(repo: AlertsRepository): AlertsStore {
   return {
     getState: (rule, zone) => settle(() => repo.getState(rule, zone)),
-    save: (key, state, measured, notices, now) => settle(() => repo.save(key, state, measured, notices, now)),
+    save: (key, from, to, measured, notices, now) =>
+      settle(() => repo.save(key, from, to, measured, notices, now)),
     listStates: () => settle(() => repo.listStates()),
     unqueued: (limit) => settle(() => repo.unqueued(limit)),
     createdSince: (since) => settle(() => repo.createdSince(since)),
