@@ -201,6 +201,13 @@ export interface NotificationRow {
   last_error: string | null;
 }
 
+/** Where a read of the outbox ended (its order: created_at, id, hook). */
+export interface OutboxCursor {
+  createdAt: number;
+  id: string;
+  hook: string;
+}
+
 /** Filters of a spike rule, matched against the rollups' columns. */
 export interface SpikeFilter {
   statusCodeMin?: number | undefined;
@@ -230,8 +237,20 @@ export interface AlertsStore<N extends NoticeRecord = NoticeRecord> {
   listStates(): Promise<AlertStateRow[]>;
   /** Notices not yet handed to the delivery queue, oldest first. @param limit @defaultValue 1000 */
   unqueued(limit?: number): Promise<Array<{ id: string; hook: string; notice: N }>>;
+  /**
+   * Notices not delivered yet and not given up (fewer than `maxAttempts` attempts), oldest first, the
+   * `limit` after `after` (a notice read before). Each with its attempts so far.
+   */
+  undelivered(
+    maxAttempts: number,
+    limit: number,
+    after?: OutboxCursor,
+  ): Promise<Array<{ id: string; hook: string; notice: N; attempts: number; cursor: OutboxCursor }>>;
+  /** Whether a delivery of the notice to `hook` has been recorded. */
+  delivered(id: string, hook: string): Promise<boolean>;
   /** Notices created at or after `sinceMs` (by any process), oldest first. */
   createdSince(sinceMs: number): Promise<Array<{ id: string; hook: string }>>;
+  /** Records the notice handed to the delivery queue (the first time: a later hand-over keeps it). */
   markEnqueued(id: string, hook: string, now: number): Promise<void>;
   /** Counts a delivery attempt; a null error marks the notice delivered. */
   markAttempt(id: string, hook: string, now: number, error: string | null): Promise<void>;

@@ -427,8 +427,19 @@ export function storeConformance(name: string, open: () => Promise<StoreUnderTes
       expect(await store.alerts.createdSince(NOW)).toEqual([{ id: 'n1', hook: 'h' }]);
       await store.alerts.markEnqueued('n1', 'h', NOW + 2);
       expect(await store.alerts.unqueued()).toEqual([]);
+      // Not delivered yet: handed again when Redis may have lost its job, until given up.
+      const cursor = { createdAt: NOW, id: 'n1', hook: 'h' };
+      expect(await store.alerts.undelivered(2, 10)).toEqual([
+        { id: 'n1', hook: 'h', notice, attempts: 0, cursor },
+      ]);
+      expect(await store.alerts.undelivered(2, 10, cursor)).toEqual([]);
+      expect(await store.alerts.delivered('n1', 'h')).toBe(false);
       await store.alerts.markAttempt('n1', 'h', NOW + 3, 'HTTP 500');
+      expect(await store.alerts.undelivered(2, 10)).toMatchObject([{ id: 'n1', attempts: 1 }]);
+      expect(await store.alerts.undelivered(1, 10)).toEqual([]);
       await store.alerts.markAttempt('n1', 'h', NOW + 4, null);
+      expect(await store.alerts.undelivered(100, 10)).toEqual([]);
+      expect(await store.alerts.delivered('n1', 'h')).toBe(true);
       expect(await store.alerts.notifications()).toEqual([
         {
           id: 'n1',

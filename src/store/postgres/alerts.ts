@@ -6,6 +6,7 @@ import type {
   AlertStateRow,
   NoticeRecord,
   NotificationRow,
+  OutboxCursor,
   SpikeFilter,
   StoredAlertState,
 } from '../store.js';
@@ -120,6 +121,40 @@ export class PostgresAlerts<N extends NoticeRecord = NoticeRecord> implements Al
     return rows.map((r) => ({ id: r.id, hook: r.hook, notice: JSON.parse(r.notice) as N }));
   }
 
+  async undelivered(
+    maxAttempts: number,
+    limit: number,
+    after?: OutboxCursor,
+  ): Promise<Array<{ id: string; hook: string; notice: N; attempts: number; cursor: OutboxCursor }>> {
+    const { rows } = await this.pool.query<{
+      id: string;
+      hook: string;
+      notice: string;
+      attempts: number;
+      created_at: number;
+    }>(
+      `SELECT id, hook, notice, attempts, created_at FROM alert_notifications
+       WHERE delivered_at IS NULL AND attempts < $1 AND (created_at, id, hook) > ($2::bigint, $3::text, $4::text)
+       ORDER BY created_at, id, hook LIMIT $5`,
+      [maxAttempts, after?.createdAt ?? Number.MIN_SAFE_INTEGER, after?.id ?? '', after?.hook ?? '', limit],
+    );
+    return rows.map((r) => ({
+      id: r.id,
+      hook: r.hook,
+      notice: JSON.parse(r.notice) as N,
+      attempts: r.attempts,
+      cursor: { createdAt: r.created_at, id: r.id, hook: r.hook },
+    }));
+  }
+
+  async delivered(id: string, hook: string): Promise<boolean> {
+    const { rows } = await this.pool.query<{ done: boolean }>(
+      'SELECT delivered_at IS NOT NULL AS done FROM alert_notifications WHERE id = $1 AND hook = $2',
+      [id, hook],
+    );
+    return rows[0]?.done === true;
+  }
+
   async createdSince(sinceMs: number): Promise<Array<{ id: string; hook: string }>> {
     const { rows } = await this.pool.query<{ id: string; hook: string }>(
       'SELECT id, hook FROM alert_notifications WHERE created_at >= $1 ORDER BY created_at',
@@ -129,11 +164,10 @@ export class PostgresAlerts<N extends NoticeRecord = NoticeRecord> implements Al
   }
 
   async markEnqueued(id: string, hook: string, now: number): Promise<void> {
-    await this.pool.query('UPDATE alert_notifications SET enqueued_at = $1 WHERE id = $2 AND hook = $3', [
-      now,
-      id,
-      hook,
-    ]);
+    await this.pool.query(
+      'UPDATE alert_notifications SET enqueued_at = coalesce(enqueued_at, $1) WHERE id = $2 AND hook = $3',
+      [now, id, hook],
+    );
   }
 
   async markAttempt(id: string, hook: string, now: number, error: string | null): Promise<void> {

@@ -4,6 +4,7 @@ import type {
   AlertStateRow,
   NoticeRecord,
   NotificationRow,
+  OutboxCursor,
   SpikeFilter,
   StoredAlertState as AlertState,
 } from '../store.js';
@@ -124,6 +125,44 @@ export class AlertsRepository<N extends NoticeRecord = NoticeRecord> {
     return rows.map((r) => ({ id: r.id, hook: r.hook, notice: JSON.parse(r.notice) as N }));
   }
 
+  /** Notices not delivered with fewer than `maxAttempts` attempts, oldest first, the `limit` after `after`. */
+  undelivered(
+    maxAttempts: number,
+    limit: number,
+    after?: OutboxCursor,
+  ): Array<PendingNotification<N> & { attempts: number; cursor: OutboxCursor }> {
+    const rows = this.db
+      .prepare(
+        `SELECT id, hook, notice, attempts, created_at FROM alert_notifications
+         WHERE delivered_at IS NULL AND attempts < @maxAttempts
+           AND (created_at, id, hook) > (@createdAt, @id, @hook)
+         ORDER BY created_at, id, hook LIMIT @limit`,
+      )
+      .all({
+        maxAttempts,
+        limit,
+        createdAt: after?.createdAt ?? Number.MIN_SAFE_INTEGER,
+        id: after?.id ?? '',
+        hook: after?.hook ?? '',
+      }) as Array<{ id: string; hook: string; notice: string; attempts: number; created_at: number }>;
+    return rows.map((r) => ({
+      id: r.id,
+      hook: r.hook,
+      notice: JSON.parse(r.notice) as N,
+      attempts: r.attempts,
+      cursor: { createdAt: r.created_at, id: r.id, hook: r.hook },
+    }));
+  }
+
+  delivered(id: string, hook: string): boolean {
+    return (
+      this.db
+        .prepare('SELECT delivered_at IS NOT NULL FROM alert_notifications WHERE id = ? AND hook = ?')
+        .pluck()
+        .get(id, hook) === 1
+    );
+  }
+
   /** Notices created at or after `sinceMs` (any process). */
   createdSince(sinceMs: number): Array<{ id: string; hook: string }> {
     return this.db
@@ -133,7 +172,9 @@ export class AlertsRepository<N extends NoticeRecord = NoticeRecord> {
 
   markEnqueued(id: string, hook: string, now: number): void {
     this.db
-      .prepare('UPDATE alert_notifications SET enqueued_at = ? WHERE id = ? AND hook = ?')
+      .prepare(
+        'UPDATE alert_notifications SET enqueued_at = coalesce(enqueued_at, ?) WHERE id = ? AND hook = ?',
+      )
       .run(now, id, hook);
   }
 

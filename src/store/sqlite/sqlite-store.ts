@@ -145,6 +145,8 @@ function alertsStore(repo: AlertsRepository): AlertsStore {
       settle(() => repo.save(key, from, to, measured, notices, now)),
     listStates: () => settle(() => repo.listStates()),
     unqueued: (limit) => settle(() => repo.unqueued(limit)),
+    undelivered: (maxAttempts, limit, after) => settle(() => repo.undelivered(maxAttempts, limit, after)),
+    delivered: (id, hook) => settle(() => repo.delivered(id, hook)),
     createdSince: (since) => settle(() => repo.createdSince(since)),
     markEnqueued: (id, hook, now) => settle(() => repo.markEnqueued(id, hook, now)),
     markAttempt: (id, hook, now, error) => settle(() => repo.markAttempt(id, hook, now, error)),
