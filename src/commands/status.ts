@@ -11,6 +11,7 @@ import { openReadOnlyConnection } from '../query/read-only.js';
 import type { Db } from '../store/sqlite/database.js';
 import type { LedgerRow, LogSource, QueryStore } from '../store/store.js';
 import { newestByZone, newestEntriesSql, zoneKey, type ZoneLists } from '../metrics/newest-entries.js';
+import { snapshotFailure } from '../status/guardian-health.js';
 import { span, zoneHealth, type ZoneHealth } from '../status/zone-health.js';
 import { addDays, dayOf } from '../time/utc-day.js';
 import { formatOption, idListArg, jsonOption, outputFormat, printJson, type FormatOptions } from './args.js';
@@ -230,6 +231,8 @@ export function statusCommand(): Command {
       const unknown = notConfigured(config, zone, sources, opts.source !== undefined);
       if (unknown) throw new UsageError(unknown);
     }
+    // A snapshot whose error object says success did not fail.
+    data.guardian = data.guardian.map((g) => ({ ...g, lastError: snapshotFailure(g.lastError) }));
     const now = Date.now();
     const zones = zoneHealth(data.ledger, wanted, now, (s, z) => data.newest.get(zoneKey(s, z)) ?? null);
     const queue = await readQueue(config);

@@ -201,6 +201,13 @@ export interface NotificationRow {
   last_error: string | null;
 }
 
+/** A counter's value in a snapshot. */
+export interface CounterReading {
+  /** ISO time. */
+  taken_at: string;
+  value: number;
+}
+
 /** Where a read of the outbox ended (its order: created_at, id, hook). */
 export interface OutboxCursor {
   createdAt: number;
@@ -262,8 +269,11 @@ export interface AlertsStore<N extends NoticeRecord = NoticeRecord> {
   count(source: LogSource, zone: number, from: number, to: number, filter: SpikeFilter): Promise<number>;
   /** End of the zone's last successful pass (complete or partial), or null. */
   lastSuccess(source: string, zone: number): Promise<number | null>;
-  /** The two most recent snapshots holding `column`, newest first. Throws for a column not a counter. */
-  lastTwoSnapshots(zone: number, column: string): Promise<Array<{ taken_at: string; value: number }>>;
+  /**
+   * The newest snapshot holding `column` (taken at or before `until`, an ISO time, when given), or
+   * undefined. Throws for a column not a counter.
+   */
+  latestSnapshot(zone: number, column: string, until?: string): Promise<CounterReading | undefined>;
 }
 
 // --- Reports ------------------------------------------------------------------------------------------

@@ -490,10 +490,16 @@ export function storeConformance(name: string, open: () => Promise<StoreUnderTes
         { id: id2, total_blocked_requests: null, error: '{"errorKey":"x"}' },
       ]);
       expect(await store.guardian.list(z, new Date(NOW + 1).toISOString())).toHaveLength(1);
-      expect(await store.alerts.lastTwoSnapshots(z, 'total_blocked_requests')).toEqual([
-        { taken_at: new Date(NOW).toISOString(), value: 5 },
-      ]);
-      await expect(store.alerts.lastTwoSnapshots(z, 'id; DROP TABLE x')).rejects.toThrow(
+      const reading = { taken_at: new Date(NOW).toISOString(), value: 5 };
+      // The newest snapshot with the counter (the failed one has none), and the newest until a time.
+      expect(await store.alerts.latestSnapshot(z, 'total_blocked_requests')).toEqual(reading);
+      expect(
+        await store.alerts.latestSnapshot(z, 'total_blocked_requests', new Date(NOW).toISOString()),
+      ).toEqual(reading);
+      expect(
+        await store.alerts.latestSnapshot(z, 'total_blocked_requests', new Date(NOW - 1).toISOString()),
+      ).toBeUndefined();
+      await expect(store.alerts.latestSnapshot(z, 'id; DROP TABLE x')).rejects.toThrow(
         /not a snapshot counter/,
       );
       const snaps = await store.reports.snapshot((r) =>

@@ -4,6 +4,7 @@ import type pg from 'pg';
 import type {
   AlertsStore,
   AlertStateRow,
+  CounterReading,
   NoticeRecord,
   NotificationRow,
   OutboxCursor,
@@ -229,13 +230,14 @@ export class PostgresAlerts<N extends NoticeRecord = NoticeRecord> implements Al
     return rows[0]!.t;
   }
 
-  async lastTwoSnapshots(zone: number, column: string): Promise<Array<{ taken_at: string; value: number }>> {
+  async latestSnapshot(zone: number, column: string, until?: string): Promise<CounterReading | undefined> {
     if (!/^total_[a-z_]+$/.test(column)) throw new Error(`not a snapshot counter: ${column}`);
-    const { rows } = await this.pool.query<{ taken_at: string; value: number }>(
+    const { rows } = await this.pool.query<CounterReading>(
       `SELECT taken_at, ${column} AS value FROM api_guardian_snapshots
-       WHERE shield_zone_id = $1 AND ${column} IS NOT NULL ORDER BY taken_at DESC, id DESC LIMIT 2`,
-      [zone],
+       WHERE shield_zone_id = $1 AND ${column} IS NOT NULL AND ($2::text IS NULL OR taken_at <= $2)
+       ORDER BY taken_at DESC, id DESC LIMIT 1`,
+      [zone, until ?? null],
     );
-    return rows;
+    return rows[0];
   }
 }

@@ -4,6 +4,7 @@ import type {
   AlertStateRow,
   NoticeRecord,
   NotificationRow,
+  CounterReading,
   OutboxCursor,
   SpikeFilter,
   StoredAlertState as AlertState,
@@ -255,14 +256,15 @@ export class AlertsRepository<N extends NoticeRecord = NoticeRecord> {
       .get(source, zone) as number | null;
   }
 
-  /** The two most recent snapshots' values of a counter column, newest first. */
-  lastTwoSnapshots(zone: number, column: string): Array<{ taken_at: string; value: number }> {
+  /** The newest snapshot holding `column`, taken at or before `until` (ISO) when given. */
+  latestSnapshot(zone: number, column: string, until?: string): CounterReading | undefined {
     if (!/^total_[a-z_]+$/.test(column)) throw new Error(`not a snapshot counter: ${column}`);
     return this.db
       .prepare(
         `SELECT taken_at, ${column} AS value FROM api_guardian_snapshots
-         WHERE shield_zone_id = ? AND ${column} IS NOT NULL ORDER BY taken_at DESC, id DESC LIMIT 2`,
+         WHERE shield_zone_id = ? AND ${column} IS NOT NULL AND (? IS NULL OR taken_at <= ?)
+         ORDER BY taken_at DESC, id DESC LIMIT 1`,
       )
-      .all(zone) as Array<{ taken_at: string; value: number }>;
+      .get(zone, until ?? null, until ?? null) as CounterReading | undefined;
   }
 }

@@ -154,7 +154,7 @@ function alertsStore(repo: AlertsRepository): AlertsStore {
     coverage: (source, zone) => settle(() => new Map(repo.coverage(source, zone))),
     count: (source, zone, from, to, filter) => settle(() => repo.count(source, zone, from, to, filter)),
     lastSuccess: (source, zone) => settle(() => repo.lastSuccess(source, zone)),
-    lastTwoSnapshots: (zone, column) => settle(() => repo.lastTwoSnapshots(zone, column)),
+    latestSnapshot: (zone, column, until) => settle(() => repo.latestSnapshot(zone, column, until)),
   };
 }
 

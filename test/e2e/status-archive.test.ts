@@ -1,5 +1,6 @@
-// `edgelog status` after a re-fetch that failed, on each store: the day keeps its rows, and the zone's
-// newest entry is still the newest row archived (a pass that fails starts with no entries of its own).
+// `edgelog status` says what the archive holds, on each store: after a re-fetch that failed, the zone's
+// newest entry is still the newest row archived (a pass that fails starts with no entries of its own);
+// a Guardian snapshot whose error object says success is not shown as failed.
 import { afterEach, expect, it } from 'vitest';
 import { addDays, dayOf } from '../../src/time/utc-day.js';
 import { runCli, writeConfig } from '../support/cli.js';
@@ -13,6 +14,7 @@ afterEach(async () => {
 });
 
 interface StatusJson {
+  guardian: Array<{ zone: number; lastSnapshot: string | null; lastError: string | null }>;
   zones: Array<{
     source: string;
     zone: number;
@@ -74,5 +76,41 @@ describeStores('edgelog status after a failed re-fetch', (store) => {
     const line = text.split('\n').find((l) => /^origin +101 /.test(l))!;
     expect(line).not.toContain('none yet');
     expect(line).toContain(new Date(newest).toISOString().replace(/\.\d{3}Z$/, 'Z'));
+  });
+});
+
+describeStores('edgelog status and the Guardian snapshots', (store) => {
+  it('a snapshot whose error object says success is not a failure; one that says failure is', async () => {
+    h = await storeHarness(store, { entriesPerDay: 50, now: Date.now });
+    const config = writeConfig(h.dir, {
+      api: { ...h.urls, accessKey: h.sim.accessKey, retryAttempts: 1 },
+      redis: { url: redisUrl(), prefix: h.prefix, embedded: false },
+      database: { path: h.dbPath, ...(h.databaseUrl ? { url: h.databaseUrl } : {}) },
+      pullZones: [],
+      // 201 is the simulator's; 999 is a zone it does not know (a 2xx whose error says so).
+      shieldZones: [201, 999],
+      log: { level: 'silent' },
+    });
+    const today = dayOf(Date.now());
+    await runCli(['--config', config, 'sync', '--date', today, '--source', 'guardian', '--no-progress'], {
+      cwd: h.dir,
+    });
+    const reader = await h.reader();
+    // What the API answered is kept as it came: the success object of zone 201 too.
+    expect(await reader.value('SELECT error FROM api_guardian_snapshots WHERE shield_zone_id = 201')).toMatch(
+      /"success":true/,
+    );
+
+    const status = JSON.parse(
+      (await runCli(['--config', config, 'status', '--json'], { cwd: h.dir })).stdout,
+    ) as StatusJson;
+    const byZone = new Map(status.guardian.map((g) => [g.zone, g]));
+    expect(byZone.get(201)).toMatchObject({ lastError: null });
+    expect(byZone.get(201)!.lastSnapshot).not.toBeNull();
+    expect(byZone.get(999)!.lastError).toMatch(/"success":false/);
+
+    const text = (await runCli(['--config', config, 'status'], { cwd: h.dir })).stdout.split('\n');
+    expect(text.find((l) => l.startsWith('guardian 201:'))).toMatch(/^guardian 201: last snapshot \S+$/);
+    expect(text.find((l) => l.startsWith('guardian 999:'))).toContain('(failed: ');
   });
 });
