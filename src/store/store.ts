@@ -12,12 +12,14 @@
 //   that lost its lease is rolled back; leases expire by time (a holder known to be gone may be taken
 //   over at once), so they hold across hosts;
 // - the ledger's state rules (ledger-rules.ts): a later pass never makes a day's state say less.
+import type { OutboxCursor, UndeliveredNotice } from './outbox-rows.js';
 import type { ApiGuardianMetrics } from '../api/index.js';
 import type { Claim, DayKey, FinishState, LedgerRow, LogSource, StopState } from './ledger-types.js';
 import type { OriginBatch, ShieldBatch } from './rows.js';
 
 export type * from './ledger-types.js';
 export type { OriginBatch, OriginRow, RejectedEntry, ShieldBatch, ShieldRow } from './rows.js';
+export type { OutboxCursor, UndeliveredNotice } from './outbox-rows.js';
 
 export type StoreDialect = 'sqlite' | 'postgres';
 
@@ -208,13 +210,6 @@ export interface CounterReading {
   value: number;
 }
 
-/** Where a read of the outbox ended (its order: created_at, id, hook). */
-export interface OutboxCursor {
-  createdAt: number;
-  id: string;
-  hook: string;
-}
-
 /** Filters of a spike rule, matched against the rollups' columns. */
 export interface SpikeFilter {
   statusCodeMin?: number | undefined;
@@ -248,11 +243,7 @@ export interface AlertsStore<N extends NoticeRecord = NoticeRecord> {
    * Notices not delivered yet and not given up (fewer than `maxAttempts` attempts), oldest first, the
    * `limit` after `after` (a notice read before). Each with its attempts so far.
    */
-  undelivered(
-    maxAttempts: number,
-    limit: number,
-    after?: OutboxCursor,
-  ): Promise<Array<{ id: string; hook: string; notice: N; attempts: number; cursor: OutboxCursor }>>;
+  undelivered(maxAttempts: number, limit: number, after?: OutboxCursor): Promise<Array<UndeliveredNotice<N>>>;
   /** Whether a delivery of the notice to `hook` has been recorded. */
   delivered(id: string, hook: string): Promise<boolean>;
   /** Notices created at or after `sinceMs` (by any process), oldest first. */

@@ -11,6 +11,12 @@ import type {
   SpikeFilter,
   StoredAlertState,
 } from '../store.js';
+import {
+  afterValues,
+  undeliveredNotice,
+  type UndeliveredNotice,
+  type UndeliveredRow,
+} from '../outbox-rows.js';
 import { transaction } from './transaction.js';
 
 const STATE_COLUMNS = `rule, zone_id, source, state, since, fingerprint, first_evaluated_at, last_evaluated_at,
@@ -62,33 +68,17 @@ export class PostgresAlerts<N extends NoticeRecord = NoticeRecord> implements Al
     notices: ReadonlyArray<{ hook: string; notice: N }>,
     now: number,
   ): Promise<boolean> {
-    const measuredValues = [measured.value, measured.threshold, JSON.stringify(measured.detail)];
+    const head = [key.rule, key.zone, key.source, to.state, to.since, key.fingerprint];
+    const tail = [to.lastNotifiedAt, measured.value, measured.threshold, JSON.stringify(measured.detail)];
     return transaction(this.pool, async (c) => {
       // A concurrent save of the same row is waited for, and the row it left is checked by the WHERE.
       const saved =
         from === undefined
-          ? await c.query(INSERT_STATE, [
-              key.rule,
-              key.zone,
-              key.source,
-              to.state,
-              to.since,
-              key.fingerprint,
-              to.firstEvaluatedAt,
-              now,
-              to.lastNotifiedAt,
-              ...measuredValues,
-            ])
+          ? await c.query(INSERT_STATE, [...head, to.firstEvaluatedAt, now, ...tail])
           : await c.query(UPDATE_STATE, [
-              key.rule,
-              key.zone,
-              key.source,
-              to.state,
-              to.since,
-              key.fingerprint,
+              ...head,
               now,
-              to.lastNotifiedAt,
-              ...measuredValues,
+              ...tail,
               from.state,
               from.since,
               from.lastNotifiedAt,
@@ -126,26 +116,14 @@ export class PostgresAlerts<N extends NoticeRecord = NoticeRecord> implements Al
     maxAttempts: number,
     limit: number,
     after?: OutboxCursor,
-  ): Promise<Array<{ id: string; hook: string; notice: N; attempts: number; cursor: OutboxCursor }>> {
-    const { rows } = await this.pool.query<{
-      id: string;
-      hook: string;
-      notice: string;
-      attempts: number;
-      created_at: number;
-    }>(
+  ): Promise<Array<UndeliveredNotice<N>>> {
+    const { rows } = await this.pool.query<UndeliveredRow>(
       `SELECT id, hook, notice, attempts, created_at FROM alert_notifications
        WHERE delivered_at IS NULL AND attempts < $1 AND (created_at, id, hook) > ($2::bigint, $3::text, $4::text)
        ORDER BY created_at, id, hook LIMIT $5`,
-      [maxAttempts, after?.createdAt ?? Number.MIN_SAFE_INTEGER, after?.id ?? '', after?.hook ?? '', limit],
+      [maxAttempts, ...afterValues(after), limit],
     );
-    return rows.map((r) => ({
-      id: r.id,
-      hook: r.hook,
-      notice: JSON.parse(r.notice) as N,
-      attempts: r.attempts,
-      cursor: { createdAt: r.created_at, id: r.id, hook: r.hook },
-    }));
+    return rows.map((r) => undeliveredNotice<N>(r));
   }
 
   async delivered(id: string, hook: string): Promise<boolean> {

@@ -9,6 +9,12 @@ import type {
   SpikeFilter,
   StoredAlertState as AlertState,
 } from '../store.js';
+import {
+  afterValues,
+  undeliveredNotice,
+  type UndeliveredNotice,
+  type UndeliveredRow,
+} from '../outbox-rows.js';
 import type { Db } from './database.js';
 
 export type { AlertStateRow, SpikeFilter };
@@ -127,11 +133,8 @@ export class AlertsRepository<N extends NoticeRecord = NoticeRecord> {
   }
 
   /** Notices not delivered with fewer than `maxAttempts` attempts, oldest first, the `limit` after `after`. */
-  undelivered(
-    maxAttempts: number,
-    limit: number,
-    after?: OutboxCursor,
-  ): Array<PendingNotification<N> & { attempts: number; cursor: OutboxCursor }> {
+  undelivered(maxAttempts: number, limit: number, after?: OutboxCursor): Array<UndeliveredNotice<N>> {
+    const [createdAt, id, hook] = afterValues(after);
     const rows = this.db
       .prepare(
         `SELECT id, hook, notice, attempts, created_at FROM alert_notifications
@@ -139,20 +142,8 @@ export class AlertsRepository<N extends NoticeRecord = NoticeRecord> {
            AND (created_at, id, hook) > (@createdAt, @id, @hook)
          ORDER BY created_at, id, hook LIMIT @limit`,
       )
-      .all({
-        maxAttempts,
-        limit,
-        createdAt: after?.createdAt ?? Number.MIN_SAFE_INTEGER,
-        id: after?.id ?? '',
-        hook: after?.hook ?? '',
-      }) as Array<{ id: string; hook: string; notice: string; attempts: number; created_at: number }>;
-    return rows.map((r) => ({
-      id: r.id,
-      hook: r.hook,
-      notice: JSON.parse(r.notice) as N,
-      attempts: r.attempts,
-      cursor: { createdAt: r.created_at, id: r.id, hook: r.hook },
-    }));
+      .all({ maxAttempts, limit, createdAt, id, hook }) as UndeliveredRow[];
+    return rows.map((r) => undeliveredNotice<N>(r));
   }
 
   delivered(id: string, hook: string): boolean {
