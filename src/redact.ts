@@ -48,6 +48,19 @@ export function registerUrlCredentials(url: string | URL | null | undefined): vo
   }
 }
 
+/** The Authorization value a URL's `user:password@` is sent as (Basic, base64), when it has one. */
+function registerBasicCredentials(url: string): void {
+  try {
+    const u = new URL(url);
+    if (u.username || u.password) {
+      const pair = `${decodeURIComponent(u.username)}:${decodeURIComponent(u.password)}`;
+      registerSecret(Buffer.from(pair).toString('base64'));
+    }
+  } catch {
+    // Not a URL: the configuration check reports it.
+  }
+}
+
 /** `text` with every registered secret and every URL's credentials replaced. */
 export function redact(text: string): string {
   let out = pattern ? text.replace(pattern, REDACTED) : text;
@@ -110,7 +123,18 @@ export function clearSecrets(): void {
 export function registerConfigSecrets(config: {
   api: { accessKey?: string | undefined; baseUrl: string; originLogUrl: string; videoUrl: string };
   redis: { url: string };
-  alerts: { hooks: Record<string, { type: string; url: string; secret?: string | undefined }> };
+  alerts: {
+    hooks: Record<
+      string,
+      {
+        type: string;
+        url: string;
+        secret?: string | undefined;
+        bearerToken?: string | undefined;
+        headers?: Readonly<Record<string, string>> | undefined;
+      }
+    >;
+  };
 }): void {
   registerSecret(config.api.accessKey);
   for (const url of [config.api.baseUrl, config.api.originLogUrl, config.api.videoUrl, config.redis.url])
@@ -118,6 +142,10 @@ export function registerConfigSecrets(config: {
   for (const hook of Object.values(config.alerts.hooks)) {
     registerSecret(hook.secret);
     registerUrlCredentials(hook.url);
+    // A hook's credentials: its token, every header value, and the Basic value its URL's become.
+    registerSecret(hook.bearerToken);
+    for (const value of Object.values(hook.headers ?? {})) registerSecret(value);
+    registerBasicCredentials(hook.url);
     // A Slack incoming webhook's path is its secret.
     if (hook.type === 'slack') {
       try {

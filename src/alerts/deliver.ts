@@ -4,6 +4,8 @@
 import { request, type Dispatcher } from 'undici';
 import type { HookConfig } from '../config/index.js';
 import { HttpStatusError, NetworkError } from '../errors/index.js';
+import { registerSecret } from '../redact.js';
+import { hookRequest } from './hook-request.js';
 import { alertmanagerPayload, signature, slackPayload, type Notice } from './payload.js';
 
 export interface DeliverOptions {
@@ -22,13 +24,16 @@ export async function deliver(
   const body = JSON.stringify(
     hook.type === 'slack' ? slackPayload(notice) : alertmanagerPayload(notice, hookName),
   );
+  const { url, headers: own, secrets } = hookRequest(hook);
+  // Where a hook's credentials are first used (also by `alerts test`, which starts no engine).
+  for (const secret of secrets) registerSecret(secret);
   const headers: Record<string, string> = {
+    ...own,
     'content-type': 'application/json',
     'user-agent': 'edgelog',
     'idempotency-key': notice.id,
   };
   if (hook.type === 'webhook' && hook.secret) headers['x-edgelog-signature'] = signature(hook.secret, body);
-  const url = new URL(hook.url);
   const shown = `${url.origin}${url.pathname}`; // a Slack URL's path is itself a secret: keep it out of messages
   const display = hook.type === 'slack' ? `${url.origin}/…` : shown;
   let res: Dispatcher.ResponseData;

@@ -5,6 +5,7 @@ import type { AlertRule, Config, FlatlineRule, GuardianRule, SpikeRule } from '.
 import { formatDuration } from '../config/index.js';
 import type { Logger } from '../logger.js';
 import type { AlertsStore } from '../store/store.js';
+import { judgeIncrease, minimumGapMs } from './guardian-increase.js';
 import { fingerprint, type Notice } from './payload.js';
 import { judgeSpike, windowsToCount, type Window } from './spike.js';
 import { transition, type Condition } from './state-machine.js';
@@ -37,6 +38,9 @@ interface Measurement {
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
+/** Reads and saves of one rule's state before leaving it to evaluations that keep saving first. */
+const SAVE_ATTEMPTS = 5;
+
 export class AlertEvaluator {
   constructor(
     private readonly deps: { config: Config; repo: AlertsStore<Notice>; logger: Logger; now: () => number },
@@ -66,7 +70,31 @@ export class AlertEvaluator {
     return zones.map((z) => z.id);
   }
 
+  /**
+   * One rule for one zone. The save is a compare-and-set on the state read: when another evaluation
+   * saved first (two workers, `alerts check` beside `run`), this one reads again and decides from there,
+   * so a transition is made, and notified, once.
+   */
   private async evaluateOne(rule: AlertRule, source: string, zone: number): Promise<Evaluation> {
+    for (let attempt = 1; ; attempt++) {
+      const done = await this.tryEvaluate(rule, source, zone);
+      if (done.saved) return done.evaluation;
+      if (attempt >= SAVE_ATTEMPTS) {
+        // Others keep moving the state on: they made the transitions; this one notifies nothing.
+        this.deps.logger.warn(
+          { rule: rule.name, zone, attempts: attempt },
+          'alert state kept changing under this evaluation; left to the others',
+        );
+        return { ...done.evaluation, notified: null };
+      }
+    }
+  }
+
+  private async tryEvaluate(
+    rule: AlertRule,
+    source: string,
+    zone: number,
+  ): Promise<{ saved: boolean; evaluation: Evaluation }> {
     const { repo, config } = this.deps;
     const now = this.deps.now();
     const prev = await repo.getState(rule.name, zone);
@@ -101,24 +129,28 @@ export class AlertEvaluator {
             };
             return { hook, notice };
           });
-    await repo.save(
+    const saved = await repo.save(
       { rule: rule.name, zone, source, fingerprint: fp },
+      prev,
       next,
       { value: m.value, threshold: m.threshold, detail: { reason: m.reason, ...m.details } },
       notices,
       now,
     );
-    if (notify)
+    if (saved && notify)
       this.deps.logger.info({ rule: rule.name, zone, status: notify, hooks: rule.hooks }, `alert ${notify}`);
     return {
-      rule: rule.name,
-      zone,
-      state: next.state,
-      condition: m.condition,
-      value: m.value,
-      threshold: m.threshold,
-      reason: m.reason,
-      notified: notify,
+      saved,
+      evaluation: {
+        rule: rule.name,
+        zone,
+        state: next.state,
+        condition: m.condition,
+        value: m.value,
+        threshold: m.threshold,
+        reason: m.reason,
+        notified: notify,
+      },
     };
   }
 
@@ -201,34 +233,45 @@ export class AlertEvaluator {
 
   private async measureGuardian(rule: GuardianRule, zone: number): Promise<Measurement> {
     const column = GUARDIAN_COUNTER_COLUMNS[rule.counter];
-    const snaps = await this.deps.repo.lastTwoSnapshots(zone, column);
+    const { repo, config } = this.deps;
+    const intervalMs = config.schedule.guardianEvery;
+    const latest = await repo.latestSnapshot(zone, column);
+    const earlier =
+      latest &&
+      (await repo.latestSnapshot(zone, column, isoBefore(latest.taken_at, minimumGapMs(intervalMs))));
+    const verdict = judgeIncrease(latest, earlier, { intervalMs, maxIncrease: rule.maxIncrease }, roughly);
     const none = { summary: { firing: '', resolved: '' }, details: {}, threshold: rule.maxIncrease };
-    if (snaps.length < 2)
-      return { ...none, condition: null, value: null, reason: 'fewer than two snapshots' };
-    const [latest, previous] = snaps as [
-      { taken_at: string; value: number },
-      { taken_at: string; value: number },
-    ];
-    const delta = latest.value - previous.value;
-    if (delta < 0)
-      return { ...none, condition: null, value: delta, reason: 'counter went down (reset); not judged' };
+    if (verdict.kind === 'unknown')
+      return { ...none, condition: null, value: verdict.value, reason: verdict.reason };
+    const { increase, from, to } = verdict;
     return {
-      condition: delta > rule.maxIncrease,
-      value: delta,
+      condition: verdict.firing,
+      value: increase,
       threshold: rule.maxIncrease,
-      reason: `between ${previous.taken_at} and ${latest.taken_at}`,
+      reason: `between ${from.taken_at} and ${to.taken_at}`,
       summary: {
-        firing: `${rule.counter} rose by ${delta} between snapshots (bound ${rule.maxIncrease})`,
-        resolved: `${rule.counter} rose by ${delta}, within the bound of ${rule.maxIncrease}`,
+        firing: `${rule.counter} rose by ${increase} between snapshots (bound ${rule.maxIncrease})`,
+        resolved: `${rule.counter} rose by ${increase}, within the bound of ${rule.maxIncrease}`,
       },
       details: {
         counter: rule.counter,
-        increase: String(delta),
-        from: previous.taken_at,
-        to: latest.taken_at,
+        increase: String(increase),
+        from: from.taken_at,
+        to: to.taken_at,
       },
     };
   }
+}
+
+/** The ISO time `ms` before `iso` ('' when `iso` is not a time: then no snapshot is that early). */
+function isoBefore(iso: string, ms: number): string {
+  const t = Date.parse(iso) - ms;
+  return Number.isFinite(t) ? new Date(t).toISOString() : '';
+}
+
+/** A duration for a reason: to the second under a minute, else to the minute. */
+function roughly(ms: number): string {
+  return formatDuration(ms < 60_000 ? Math.round(ms / 1000) * 1000 : Math.round(ms / 60_000) * 60_000);
 }
 
 function describeFilter(rule: SpikeRule): string {

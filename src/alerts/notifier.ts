@@ -13,12 +13,21 @@ import { closeOrDrop, dropWithin, idleFor, IDLE_GRACE_MS } from '../redis/close-
 import { NO_METRICS, type DeliveryMetrics } from '../metrics/events.js';
 import { redisOptions, type RedisTarget } from '../redis/connection.js';
 import { waitForJobs } from '../redis/wait-for-jobs.js';
-import type { AlertsStore } from '../store/store.js';
+import type { AlertsStore, OutboxCursor } from '../store/store.js';
 import { deliver } from './deliver.js';
 import { busyHookDelayMs, HookSlots } from './hook-slots.js';
 import type { Notice } from './payload.js';
 
 export const NOTIFY_QUEUE = 'notify';
+
+/** Notices read from the outbox at a time while handing them again. */
+const REHAND_PAGE = 500;
+
+/**
+ * A notice's job id: its idempotency key (the outbox row's id) and hook. Adding a job under an id the
+ * queue holds is a no-op, so a notice handed twice is queued once.
+ */
+const jobId = (n: { id: string; hook: string }) => `${n.id}-${n.hook}`;
 
 /** The longest stopWorker() takes beyond its drain time: aborted deliveries hand their jobs back. */
 export const HAND_BACK_MS = 500;
@@ -76,21 +85,50 @@ export class Notifier {
     this.queue.on('error', (err) => this.redisError('notify queue', err));
   }
 
-  /** Hands every notice still in the outbox to the queue; returns the jobs added. */
+  /**
+   * Hands every notice never handed to the queue (after each evaluation); returns the jobs added. The
+   * notice is marked handed only once its job is in Redis: a process that dies in between leaves it
+   * to the next flush, which adds it under the same job id (nothing twice if it did reach Redis).
+   */
   async flushOutbox(): Promise<Array<Job<NotifyJob>>> {
     const pending = await this.deps.repo.unqueued();
     const jobs: Array<Job<NotifyJob>> = [];
     for (const p of pending) {
-      jobs.push(
-        await this.queue.add(
-          'notify',
-          { hook: p.hook, notice: p.notice },
-          { jobId: `${p.notice.id}-${p.hook}` },
-        ),
-      );
+      jobs.push(await this.queue.add('notify', { hook: p.hook, notice: p.notice }, { jobId: jobId(p) }));
       await this.deps.repo.markEnqueued(p.id, p.hook, this.deps.now());
     }
     return jobs;
+  }
+
+  /**
+   * For when Redis may have lost jobs (`edgelog run`'s start, after an outage, when Redis comes back
+   * empty): every notice not delivered and not given up (fewer attempts than `deliveryAttempts`) whose
+   * job the queue no longer holds is handed again under the same job id, with the attempts it has left;
+   * a notice whose job is still there is left to it. Then the notices never handed (flushOutbox).
+   */
+  async rehandOutbox(): Promise<{ rehanded: number }> {
+    const maxAttempts = this.deps.config.alerts.deliveryAttempts;
+    let rehanded = 0;
+    let after: OutboxCursor | undefined;
+    for (;;) {
+      const page = await this.deps.repo.undelivered(maxAttempts, REHAND_PAGE, after);
+      for (const p of page) {
+        if (await this.queue.getJob(jobId(p))) continue;
+        await this.queue.add(
+          'notify',
+          { hook: p.hook, notice: p.notice },
+          { jobId: jobId(p), attempts: maxAttempts - p.attempts },
+        );
+        await this.deps.repo.markEnqueued(p.id, p.hook, this.deps.now());
+        rehanded++;
+      }
+      if (page.length < REHAND_PAGE) break;
+      after = page.at(-1)!.cursor;
+    }
+    if (rehanded > 0)
+      this.log.info({ rehanded }, 'notices not delivered yet whose jobs Redis no longer held: queued again');
+    await this.flushOutbox();
+    return { rehanded };
   }
 
   /** Starts delivering in this process (again after stopWorker(); not after close()). */
@@ -159,7 +197,7 @@ export class Notifier {
   /** settle() for the notices put in the outbox since `sinceMs` by any process. */
   async settleSince(sinceMs: number, timeoutMs: number): Promise<{ delivered: number; pending: number }> {
     const ids = await this.deps.repo.createdSince(sinceMs);
-    const jobs = (await Promise.all(ids.map((n) => this.queue.getJob(`${n.id}-${n.hook}`)))).filter(
+    const jobs = (await Promise.all(ids.map((n) => this.queue.getJob(jobId(n))))).filter(
       (j): j is Job<NotifyJob> => j !== undefined,
     );
     const result = await this.settle(jobs, timeoutMs);
@@ -223,6 +261,11 @@ export class Notifier {
     if (!config) throw new UnrecoverableError(`hook "${hook}" is not configured (alerts.hooks)`);
     if (!this.slots.tryTake(hook)) return this.putBack(job, token, busyHookDelayMs(Math.random()));
     try {
+      // A job handed again (rehandOutbox) while its first one was still delivering: sent once already.
+      if (await this.deps.repo.delivered(notice.id, hook)) {
+        this.log.info({ notice: notice.id, hook }, 'notice delivered already: not sent again');
+        return 0;
+      }
       const status = await deliver(hook, config, notice, {
         dispatcher: this.deps.dispatcher,
         signal: stop,

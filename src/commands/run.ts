@@ -19,8 +19,8 @@ export function runCommand(): Command {
       }
       const stop = untilSignal();
       const engine = await startEngine(config, logger, { metrics: true });
-      // Schedulers, a plan per zone and the notices a crash left in the outbox: put into Redis now, and
-      // again whenever Redis comes back from an outage or without its data.
+      // Schedulers, a plan per zone and the notices not delivered yet whose jobs are not in Redis: put
+      // into Redis now, and again whenever Redis comes back from an outage or without its data.
       const watch = new RedisWatch({
         target: engine.redis.target,
         prefix: config.redis.prefix,
@@ -28,7 +28,7 @@ export function runCommand(): Command {
         logger,
         restore: async () => {
           await engine.runtime.replan();
-          await engine.alerts.notifier.flushOutbox();
+          await engine.alerts.notifier.rehandOutbox();
         },
       });
       // Whether the worker ran: one that failed to start says why (the CLI's line), not that it stopped.

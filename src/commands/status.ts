@@ -13,6 +13,8 @@ import type { Db } from '../store/sqlite/database.js';
 import type { LedgerRow, LogSource, QueryStore } from '../store/store.js';
 import { missingDays } from '../status/missing-days.js';
 import { renderMissing } from '../status/render-missing.js';
+import { newestByZone, newestEntriesSql, zoneKey, type ZoneLists } from '../metrics/newest-entries.js';
+import { snapshotFailure } from '../status/guardian-health.js';
 import { span, zoneHealth, type ZoneHealth } from '../status/zone-health.js';
 import { addDays, dayOf } from '../time/utc-day.js';
 import { formatOption, idListArg, jsonOption, outputFormat, printJson, type FormatOptions } from './args.js';
@@ -85,13 +87,37 @@ function archiveSql(opts: StatusOptions, sources: readonly StatusSource[]) {
 interface ArchiveData {
   ledger: LedgerRow[];
   guardian: GuardianHealth[];
+  /** The newest entry (ms) of each zone shown, by zoneKey; absent for a zone without entries. */
+  newest: ReadonlyMap<string, number>;
 }
 
-function readArchive(db: Db, opts: StatusOptions, sources: readonly StatusSource[]): ArchiveData {
+interface WantedZone {
+  source: LogSource;
+  zone: number;
+  lookbackDays: number;
+}
+
+/** The zones shown: those configured (of the sources and zones asked for), and those the ledger knows. */
+function shownZones(wanted: readonly WantedZone[], ledger: readonly LedgerRow[]): ZoneLists {
+  const zones: Record<LogSource, number[]> = { origin: [], shield: [] };
+  for (const w of wanted) zones[w.source].push(w.zone);
+  for (const r of ledger) zones[r.source].push(r.zone_id);
+  return zones;
+}
+
+function readArchive(
+  db: Db,
+  opts: StatusOptions,
+  sources: readonly StatusSource[],
+  wanted: readonly WantedZone[],
+): ArchiveData {
   const sql = archiveSql(opts, sources);
+  const ledger = sql.ledger === null ? [] : (db.prepare(sql.ledger).all() as LedgerRow[]);
+  const newest = newestEntriesSql(shownZones(wanted, ledger));
   return {
-    ledger: sql.ledger === null ? [] : (db.prepare(sql.ledger).all() as LedgerRow[]),
+    ledger,
     guardian: sql.guardian === null ? [] : (db.prepare(sql.guardian).all() as GuardianHealth[]),
+    newest: newest === null ? new Map() : newestByZone(db.prepare(newest).raw(true).all() as unknown[][]),
   };
 }
 
@@ -100,14 +126,22 @@ async function readServerArchive(
   queries: QueryStore,
   opts: StatusOptions,
   sources: readonly StatusSource[],
+  wanted: readonly WantedZone[],
 ): Promise<ArchiveData> {
   const sql = archiveSql(opts, sources);
+  const ledger =
+    sql.ledger === null ? [] : ((await selectObjects(queries, sql.ledger)) as unknown as LedgerRow[]);
+  const newest = newestEntriesSql(shownZones(wanted, ledger));
   return {
-    ledger: sql.ledger === null ? [] : ((await selectObjects(queries, sql.ledger)) as unknown as LedgerRow[]),
+    ledger,
     guardian:
       sql.guardian === null
         ? []
         : ((await selectObjects(queries, sql.guardian)) as unknown as GuardianHealth[]),
+    newest:
+      newest === null
+        ? new Map()
+        : newestByZone((await selectObjects(queries, newest)).map((r) => [r.source, r.zone, r.newest])),
   };
 }
 
@@ -170,33 +204,7 @@ export function statusCommand(): Command {
     const format = outputFormat(opts);
     const sources: StatusSource[] = opts.source ?? ['origin', 'shield', 'guardian'];
     const path = config.database.path;
-    // Nothing is created: with no archive yet, the zones and the queue are still worth showing.
-    let data: ArchiveData = { ledger: [], guardian: [] };
-    const server = readerServer(config.database);
-    const archived = server !== null || existsSync(path);
-    if (server !== null) {
-      const { postgresQueries, serverOptions } = await import('../store/postgres/postgres-store.js');
-      data = await readServerArchive(
-        postgresQueries(serverOptions({ url: server, ssl: config.database.ssl })),
-        opts,
-        sources,
-      );
-    } else if (archived) {
-      const conn = openReadOnlyConnection(path);
-      try {
-        data = readArchive(conn.db, opts, sources);
-      } finally {
-        conn.db.close();
-      }
-    }
-    // A zone with history is shown even if no longer configured; one with none is most likely a typo.
-    for (const zone of opts.zone ?? []) {
-      if (data.ledger.some((r) => r.zone_id === zone) || data.guardian.some((g) => g.zone === zone)) continue;
-      const unknown = notConfigured(config, zone, sources, opts.source !== undefined);
-      if (unknown) throw new UsageError(unknown);
-    }
-    const now = Date.now();
-    const wanted = [
+    const wanted: WantedZone[] = [
       ...config.pullZones.map((z) => ({
         source: 'origin' as const,
         zone: z.id,
@@ -208,7 +216,36 @@ export function statusCommand(): Command {
         lookbackDays: config.schedule.shieldLookbackDays,
       })),
     ].filter((z) => sources.includes(z.source) && (!opts.zone || opts.zone.includes(z.zone)));
-    const zones = zoneHealth(data.ledger, wanted, now);
+    // Nothing is created: with no archive yet, the zones and the queue are still worth showing.
+    let data: ArchiveData = { ledger: [], guardian: [], newest: new Map() };
+    const server = readerServer(config.database);
+    const archived = server !== null || existsSync(path);
+    if (server !== null) {
+      const { postgresQueries, serverOptions } = await import('../store/postgres/postgres-store.js');
+      data = await readServerArchive(
+        postgresQueries(serverOptions({ url: server, ssl: config.database.ssl })),
+        opts,
+        sources,
+        wanted,
+      );
+    } else if (archived) {
+      const conn = openReadOnlyConnection(path);
+      try {
+        data = readArchive(conn.db, opts, sources, wanted);
+      } finally {
+        conn.db.close();
+      }
+    }
+    // A zone with history is shown even if no longer configured; one with none is most likely a typo.
+    for (const zone of opts.zone ?? []) {
+      if (data.ledger.some((r) => r.zone_id === zone) || data.guardian.some((g) => g.zone === zone)) continue;
+      const unknown = notConfigured(config, zone, sources, opts.source !== undefined);
+      if (unknown) throw new UsageError(unknown);
+    }
+    // A snapshot whose error object says success did not fail.
+    data.guardian = data.guardian.map((g) => ({ ...g, lastError: snapshotFailure(g.lastError) }));
+    const now = Date.now();
+    const zones = zoneHealth(data.ledger, wanted, now, (s, z) => data.newest.get(zoneKey(s, z)) ?? null);
     const missing = missingDays(data.ledger, wanted, now);
     if (opts.missing && format !== 'json') {
       process.stdout.write(renderMissing(missing, now));

@@ -111,7 +111,64 @@ function applyEnv(input: ConfigInput, env: NodeJS.ProcessEnv): ConfigInput {
   if (env.EDGELOG_DATABASE_URL) out.database = { ...out.database, url: env.EDGELOG_DATABASE_URL };
   if (env.EDGELOG_READER_DATABASE_URL)
     out.database = { ...out.database, readerUrl: env.EDGELOG_READER_DATABASE_URL };
-  return out;
+  return applyHookEnv(out, env);
+}
+
+/** EDGELOG_HOOK_<NAME>_TOKEN and _HEADERS: a hook's name in capitals, each other character `_`. */
+const HOOK_ENV = /^EDGELOG_HOOK_(.+)_(TOKEN|HEADERS)$/;
+
+export const hookEnvName = (hook: string): string => hook.toUpperCase().replace(/[^A-Z0-9]/g, '_');
+
+/**
+ * A hook's credentials from the environment, over the file's: the bearer token, and headers (a JSON
+ * object, merged over the file's). A variable that names no hook, or more than one, is refused.
+ */
+function applyHookEnv(input: ConfigInput, env: NodeJS.ProcessEnv): ConfigInput {
+  const alerts: unknown = input.alerts;
+  const hooks: Record<string, unknown> =
+    isPlainObject(alerts) && isPlainObject(alerts.hooks) ? { ...alerts.hooks } : {};
+  let changed = false;
+  for (const [variable, value] of Object.entries(env)) {
+    const m = HOOK_ENV.exec(variable);
+    if (!m || value === undefined || value === '') continue;
+    const names = Object.keys(hooks).filter((h) => hookEnvName(h) === m[1]);
+    if (names.length !== 1) {
+      throw new ConfigError(
+        names.length === 0
+          ? `${variable} names no hook of alerts.hooks (${Object.keys(hooks).join(', ') || 'none configured'}): check the name`
+          : `${variable} names more than one hook (${names.join(', ')}): rename one of them`,
+      );
+    }
+    const name = names[0]!;
+    const hook = isPlainObject(hooks[name]) ? hooks[name] : {};
+    hooks[name] =
+      m[2] === 'TOKEN'
+        ? { ...hook, bearerToken: value }
+        : {
+            ...hook,
+            headers: { ...(isPlainObject(hook.headers) ? hook.headers : {}), ...envHeaders(variable, value) },
+          };
+    changed = true;
+  }
+  // Not validated yet: the schema checks what the file and the environment gave together.
+  const merged = { ...(isPlainObject(alerts) ? alerts : {}), hooks } as ConfigInput['alerts'];
+  return changed ? { ...input, alerts: merged } : input;
+}
+
+function envHeaders(variable: string, text: string): Record<string, string> {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    value = undefined;
+  }
+  if (!isPlainObject(value) || !Object.values(value).every((v) => typeof v === 'string')) {
+    // The text itself may hold a secret: not quoted.
+    throw new ConfigError(
+      `${variable} must be a JSON object of header names and text values, e.g. '{"X-Api-Key":"…"}'`,
+    );
+  }
+  return value as Record<string, string>;
 }
 
 function merge<T extends object>(base: T, over: object): T {

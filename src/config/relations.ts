@@ -14,6 +14,12 @@ type RuleSlice =
     }
   | { type: 'flatline' | 'guardian' };
 
+interface HookSlice {
+  url: string;
+  bearerToken?: string | undefined;
+  headers?: Readonly<Record<string, string>> | undefined;
+}
+
 /** What the checks read of a configuration that passed the schema (durations in milliseconds). */
 export interface RelatedKeys {
   api: {
@@ -31,7 +37,12 @@ export interface RelatedKeys {
     originLookbackDays: number;
     shieldLookbackDays: number;
   };
-  alerts: { retryDelay: number; maxRetryDelay: number; rules: readonly RuleSlice[] };
+  alerts: {
+    retryDelay: number;
+    maxRetryDelay: number;
+    rules: readonly RuleSlice[];
+    hooks: Readonly<Record<string, HookSlice>>;
+  };
   pullZones: Zones;
   shieldZones: Zones;
 }
@@ -52,6 +63,7 @@ export function relationIssues(c: RelatedKeys): RelationIssue[] {
     ...lookbacks(c.schedule),
     ...alertTimings(c.alerts),
     ...c.alerts.rules.flatMap(ruleIssues),
+    ...Object.entries(c.alerts.hooks).flatMap(([name, hook]) => hookCredentials(name, hook)),
   ];
 }
 
@@ -141,6 +153,30 @@ function alertTimings(a: RelatedKeys['alerts']): RelationIssue[] {
       message:
         `must not be longer than alerts.maxRetryDelay (${d(a.maxRetryDelay)}), got ${d(a.retryDelay)}: ` +
         `the backoff grows from the one up to the other, e.g. "5s"`,
+    },
+  ];
+}
+
+/** One Authorization header: two ways of giving it would leave one of them unused, silently. */
+function hookCredentials(name: string, hook: HookSlice): RelationIssue[] {
+  let inUrl = false;
+  try {
+    const u = new URL(hook.url);
+    inUrl = u.username !== '' || u.password !== '';
+  } catch {
+    // The schema checked the URL.
+  }
+  const ways = [
+    inUrl && 'credentials in url',
+    hook.bearerToken !== undefined && 'bearerToken',
+    Object.keys(hook.headers ?? {}).some((h) => h.toLowerCase() === 'authorization') &&
+      'headers.Authorization',
+  ].filter((w): w is string => w !== false);
+  if (ways.length <= 1) return [];
+  return [
+    {
+      path: ['alerts', 'hooks', name],
+      message: `give the hook one credential, not ${ways.join(' and ')}: each is sent as its Authorization header`,
     },
   ];
 }

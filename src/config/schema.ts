@@ -126,22 +126,78 @@ const hookName = z.string().regex(/^[\w.-]+$/, { error: 'hook names are letters,
 /** Bound on one delivery. @defaultValue "10s" */
 const hookTimeout = duration('10s', { min: '100ms', max: '10m' });
 
+/** Headers edgelog sets itself on every delivery: a hook's `headers` may not replace them. */
+export const HOOK_RESERVED_HEADERS = [
+  'connection',
+  'content-length',
+  'content-type',
+  'host',
+  'idempotency-key',
+  'transfer-encoding',
+  'user-agent',
+  'x-edgelog-signature',
+];
+
+// RFC 9110 token characters.
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/** Names and values checked where they are given, so that a delivery never fails on them. */
+export const hookHeaders = z
+  .record(
+    z.string(),
+    z
+      .string({ error: 'expected a text value' })
+      .regex(/^[^\r\n\0]*$/, { error: 'a header value cannot hold a line break or NUL' }),
+  )
+  .superRefine((headers, ctx) => {
+    for (const name of Object.keys(headers)) {
+      if (!HEADER_NAME.test(name)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [name],
+          message: "not a header name (letters, digits and !#$%&'*+.^_`|~-)",
+        });
+      } else if (HOOK_RESERVED_HEADERS.includes(name.toLowerCase())) {
+        ctx.addIssue({ code: 'custom', path: [name], message: 'is set by edgelog: leave it out' });
+      }
+    }
+  });
+
+/** How a hook authenticates (besides credentials in its URL); one way at most (relations.ts). */
+const hookAuth = {
+  /**
+   * Sent as `Authorization: Bearer <token>`. Prefer EDGELOG_HOOK_<NAME>_TOKEN. @defaultValue undefined
+   */
+  bearerToken: z
+    .string()
+    .regex(/^[\x21-\x7e]+$/, { error: 'a bearer token is printable ASCII without spaces' })
+    .optional(),
+  /**
+   * Headers sent with every delivery, e.g. `{ "X-Api-Key": "…" }`; each value is kept out of every
+   * output as a secret. Also from EDGELOG_HOOK_<NAME>_HEADERS (JSON). @defaultValue undefined
+   */
+  headers: hookHeaders.optional(),
+};
+
 const hookSchema = z.discriminatedUnion(
   'type',
   [
     z.strictObject({
       /** POST an Alertmanager-compatible (webhook v4) JSON payload. */
       type: z.literal('webhook'),
+      /** Credentials in it (`https://user:password@…`) are sent as Basic authorization. */
       url: httpUrl,
       /** Signs the body: header X-Edgelog-Signature: sha256=<hex HMAC-SHA256>. */
       secret: z.string().min(1).optional(),
       timeout: hookTimeout,
+      ...hookAuth,
     }),
     z.strictObject({
       /** A Slack incoming webhook: a text message. */
       type: z.literal('slack'),
       url: httpUrl,
       timeout: hookTimeout,
+      ...hookAuth,
     }),
   ],
   { error: 'expected a hook of type "webhook" or "slack"' },

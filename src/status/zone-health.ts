@@ -10,7 +10,6 @@ export interface HealthRow {
   zone_id: number;
   log_date: string;
   state: string;
-  last_ts: number | null;
   finished_at: number | null;
   last_error: string | null;
   updated_at: number;
@@ -21,7 +20,7 @@ export interface HealthRow {
 export interface ZoneHealth {
   source: 'origin' | 'shield';
   zone: number;
-  /** Newest entry archived (ms), the freshness of the archive. */
+  /** Newest entry archived (ms), the freshness of the archive: read from the entries themselves. */
   newestEntry: number | null;
   /** How far the newest entry is behind `now` (ms). */
   lagMs: number | null;
@@ -46,11 +45,14 @@ export function forgottenAt(source: 'origin' | 'shield', day: string): number | 
 /**
  * One summary per configured (source, zone), plus any zone the ledger knows that is no longer
  * configured. `lookbackDays` bounds which open days matter (older ones are no longer planned).
+ * `newestOf` gives a zone's newest archived entry (ms), or null when it has none: the ledger's
+ * `last_ts` is the last pass's, which a pass that failed or found nothing new leaves empty.
  */
 export function zoneHealth(
   rows: readonly HealthRow[],
   zones: ReadonlyArray<{ source: 'origin' | 'shield'; zone: number; lookbackDays: number }>,
   now: number,
+  newestOf: (source: 'origin' | 'shield', zone: number) => number | null,
 ): ZoneHealth[] {
   const keyOf = (source: string, zone: number) => `${source} ${zone}`;
   const wanted = new Map(zones.map((z) => [keyOf(z.source, z.zone), z]));
@@ -61,7 +63,7 @@ export function zoneHealth(
   const today = dayOf(now);
   return [...wanted.values()].map(({ source, zone, lookbackDays }) => {
     const mine = rows.filter((r) => r.source === source && r.zone_id === zone);
-    const newestEntry = max(mine.map((r) => r.last_ts));
+    const newestEntry = newestOf(source, zone);
     const firstPlanned = addDays(today, -lookbackDays);
     const open = mine
       .filter(

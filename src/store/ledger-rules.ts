@@ -44,3 +44,54 @@ export function decideClaim(
   if (resume && row && row.next_token !== null && row.pages > 0) return { kind: 'resume' };
   return { kind: 'start' };
 }
+
+/**
+ * The state after a pass that ended in `next` over a day in `current`: a finished pass (`partial`,
+ * `complete`) or `expired` keeps only `complete`; any other end keeps an archived state.
+ */
+export function stateAfter(current: DayState, next: DayState): DayState {
+  return next === 'partial' || next === 'complete' || next === 'expired'
+    ? keepComplete(current, next)
+    : keepArchived(current, next);
+}
+
+/** What an archive holds of a day, counted from its tables. */
+export interface DayHeld {
+  /** Rows of the day's entry table. */
+  archived: number;
+  /** Rows of quarantined_entries. */
+  quarantined: number;
+}
+
+/**
+ * One day's rows of two archives whose entries are now in one (migrate-store copies the source's into
+ * the target): as if the pass of the row written last (by `updated_at`; the target's on a tie) had run
+ * after the other's. So its state follows `stateAfter`, its pass (checkpoint, counts, error) is that row's,
+ * and what only grows (`covered_until`, `finished_at`, `updated_at`) is the larger of the two. The day's
+ * totals are what the archive now holds of it (`held`), or the larger total a side recorded when that is
+ * more (retention removes rows, not the count of those a day added). No lease is kept: the target's
+ * workers are stopped (migrate-store refuses live leases), and the source's belong to another host.
+ */
+export function mergeDay(target: LedgerRow | undefined, source: LedgerRow, held: DayHeld): LedgerRow {
+  const [older, newer] =
+    target === undefined || target.updated_at >= source.updated_at
+      ? [source, target ?? source]
+      : [target, source];
+  const both = target === undefined ? [source] : [target, source];
+  return {
+    ...newer,
+    state: newer === older ? newer.state : stateAfter(older.state, newer.state),
+    covered_until: largest(both.map((r) => r.covered_until)),
+    finished_at: largest(both.map((r) => r.finished_at)),
+    updated_at: Math.max(...both.map((r) => r.updated_at)),
+    archived_entries: Math.max(held.archived, ...both.map((r) => r.archived_entries)),
+    quarantined_entries: Math.max(held.quarantined, ...both.map((r) => r.quarantined_entries)),
+    lease_owner: null,
+    lease_until: null,
+  };
+}
+
+function largest(values: ReadonlyArray<number | null>): number | null {
+  const known = values.filter((v): v is number => v !== null);
+  return known.length === 0 ? null : Math.max(...known);
+}

@@ -12,12 +12,14 @@
 //   that lost its lease is rolled back; leases expire by time (a holder known to be gone may be taken
 //   over at once), so they hold across hosts;
 // - the ledger's state rules (ledger-rules.ts): a later pass never makes a day's state say less.
+import type { OutboxCursor, UndeliveredNotice } from './outbox-rows.js';
 import type { ApiGuardianMetrics } from '../api/index.js';
 import type { Claim, DayKey, FinishState, LedgerRow, LogSource, StopState } from './ledger-types.js';
 import type { OriginBatch, ShieldBatch } from './rows.js';
 
 export type * from './ledger-types.js';
 export type { OriginBatch, OriginRow, RejectedEntry, ShieldBatch, ShieldRow } from './rows.js';
+export type { OutboxCursor, UndeliveredNotice } from './outbox-rows.js';
 
 export type StoreDialect = 'sqlite' | 'postgres';
 
@@ -201,6 +203,13 @@ export interface NotificationRow {
   last_error: string | null;
 }
 
+/** A counter's value in a snapshot. */
+export interface CounterReading {
+  /** ISO time. */
+  taken_at: string;
+  value: number;
+}
+
 /** Filters of a spike rule, matched against the rollups' columns. */
 export interface SpikeFilter {
   statusCodeMin?: number | undefined;
@@ -214,19 +223,32 @@ export interface SpikeFilter {
 /** alert_state, alert_notifications (the outbox), and the figures the rules measure. */
 export interface AlertsStore<N extends NoticeRecord = NoticeRecord> {
   getState(rule: string, zone: number): Promise<StoredAlertState | undefined>;
-  /** Saves a rule's state and the notices of its change in one transaction (a notice once per hook). */
+  /**
+   * Saves a rule's state `to` and the notices of its change in one transaction (a notice once per
+   * hook), if the stored state is still `from` as read (undefined: no row yet). A compare-and-set: of
+   * two evaluations that read the same state, one saves and the other gets false (nothing saved).
+   */
   save(
     key: { rule: string; zone: number; source: string; fingerprint: string },
-    state: StoredAlertState,
+    from: StoredAlertState | undefined,
+    to: StoredAlertState,
     measured: { value: number | null; threshold: number | null; detail: unknown },
     notices: ReadonlyArray<{ hook: string; notice: N }>,
     now: number,
-  ): Promise<void>;
+  ): Promise<boolean>;
   listStates(): Promise<AlertStateRow[]>;
   /** Notices not yet handed to the delivery queue, oldest first. @param limit @defaultValue 1000 */
   unqueued(limit?: number): Promise<Array<{ id: string; hook: string; notice: N }>>;
+  /**
+   * Notices not delivered yet and not given up (fewer than `maxAttempts` attempts), oldest first, the
+   * `limit` after `after` (a notice read before). Each with its attempts so far.
+   */
+  undelivered(maxAttempts: number, limit: number, after?: OutboxCursor): Promise<Array<UndeliveredNotice<N>>>;
+  /** Whether a delivery of the notice to `hook` has been recorded. */
+  delivered(id: string, hook: string): Promise<boolean>;
   /** Notices created at or after `sinceMs` (by any process), oldest first. */
   createdSince(sinceMs: number): Promise<Array<{ id: string; hook: string }>>;
+  /** Records the notice handed to the delivery queue (the first time: a later hand-over keeps it). */
   markEnqueued(id: string, hook: string, now: number): Promise<void>;
   /** Counts a delivery attempt; a null error marks the notice delivered. */
   markAttempt(id: string, hook: string, now: number, error: string | null): Promise<void>;
@@ -238,8 +260,11 @@ export interface AlertsStore<N extends NoticeRecord = NoticeRecord> {
   count(source: LogSource, zone: number, from: number, to: number, filter: SpikeFilter): Promise<number>;
   /** End of the zone's last successful pass (complete or partial), or null. */
   lastSuccess(source: string, zone: number): Promise<number | null>;
-  /** The two most recent snapshots holding `column`, newest first. Throws for a column not a counter. */
-  lastTwoSnapshots(zone: number, column: string): Promise<Array<{ taken_at: string; value: number }>>;
+  /**
+   * The newest snapshot holding `column` (taken at or before `until`, an ISO time, when given), or
+   * undefined. Throws for a column not a counter.
+   */
+  latestSnapshot(zone: number, column: string, until?: string): Promise<CounterReading | undefined>;
 }
 
 // --- Reports ------------------------------------------------------------------------------------------

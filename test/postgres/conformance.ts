@@ -488,8 +488,22 @@ export function storeConformance(name: string, open: () => Promise<StoreUnderTes
       const key = { rule: 'spike', zone: 7, source: 'origin', fingerprint: 'f' };
       const state = { state: 'firing' as const, since: NOW, lastNotifiedAt: NOW, firstEvaluatedAt: NOW - 5 };
       const measured = { value: 12.5, threshold: 10, detail: { window: '1h' } };
-      await store.alerts.save(key, state, measured, [{ hook: 'h', notice }], NOW);
-      await store.alerts.save(key, state, measured, [{ hook: 'h', notice }], NOW + 1);
+      expect(await store.alerts.save(key, undefined, state, measured, [{ hook: 'h', notice }], NOW)).toBe(
+        true,
+      );
+      expect(await store.alerts.save(key, state, state, measured, [{ hook: 'h', notice }], NOW + 1)).toBe(
+        true,
+      );
+      // A compare-and-set: saves from a state that is no longer the stored one change nothing.
+      const stale = { ...state, state: 'pending' as const };
+      const other = { id: 'n2', rule: 'spike', zone: 7, status: 'resolved' as const, summary: 's' };
+      const resolved = { ...state, state: 'resolved' as const, since: NOW + 2 };
+      expect(
+        await store.alerts.save(key, stale, resolved, measured, [{ hook: 'h', notice: other }], NOW + 2),
+      ).toBe(false);
+      expect(
+        await store.alerts.save(key, undefined, resolved, measured, [{ hook: 'h', notice: other }], NOW + 2),
+      ).toBe(false);
       expect(await store.alerts.getState('spike', 7)).toEqual(state);
       expect(await store.alerts.listStates()).toMatchObject([
         { rule: 'spike', zone_id: 7, last_value: 12.5, last_evaluated_at: NOW + 1 },
@@ -498,8 +512,19 @@ export function storeConformance(name: string, open: () => Promise<StoreUnderTes
       expect(await store.alerts.createdSince(NOW)).toEqual([{ id: 'n1', hook: 'h' }]);
       await store.alerts.markEnqueued('n1', 'h', NOW + 2);
       expect(await store.alerts.unqueued()).toEqual([]);
+      // Not delivered yet: handed again when Redis may have lost its job, until given up.
+      const cursor = { createdAt: NOW, id: 'n1', hook: 'h' };
+      expect(await store.alerts.undelivered(2, 10)).toEqual([
+        { id: 'n1', hook: 'h', notice, attempts: 0, cursor },
+      ]);
+      expect(await store.alerts.undelivered(2, 10, cursor)).toEqual([]);
+      expect(await store.alerts.delivered('n1', 'h')).toBe(false);
       await store.alerts.markAttempt('n1', 'h', NOW + 3, 'HTTP 500');
+      expect(await store.alerts.undelivered(2, 10)).toMatchObject([{ id: 'n1', attempts: 1 }]);
+      expect(await store.alerts.undelivered(1, 10)).toEqual([]);
       await store.alerts.markAttempt('n1', 'h', NOW + 4, null);
+      expect(await store.alerts.undelivered(100, 10)).toEqual([]);
+      expect(await store.alerts.delivered('n1', 'h')).toBe(true);
       expect(await store.alerts.notifications()).toEqual([
         {
           id: 'n1',
@@ -550,10 +575,16 @@ export function storeConformance(name: string, open: () => Promise<StoreUnderTes
         { id: id2, total_blocked_requests: null, error: '{"errorKey":"x"}' },
       ]);
       expect(await store.guardian.list(z, new Date(NOW + 1).toISOString())).toHaveLength(1);
-      expect(await store.alerts.lastTwoSnapshots(z, 'total_blocked_requests')).toEqual([
-        { taken_at: new Date(NOW).toISOString(), value: 5 },
-      ]);
-      await expect(store.alerts.lastTwoSnapshots(z, 'id; DROP TABLE x')).rejects.toThrow(
+      const reading = { taken_at: new Date(NOW).toISOString(), value: 5 };
+      // The newest snapshot with the counter (the failed one has none), and the newest until a time.
+      expect(await store.alerts.latestSnapshot(z, 'total_blocked_requests')).toEqual(reading);
+      expect(
+        await store.alerts.latestSnapshot(z, 'total_blocked_requests', new Date(NOW).toISOString()),
+      ).toEqual(reading);
+      expect(
+        await store.alerts.latestSnapshot(z, 'total_blocked_requests', new Date(NOW - 1).toISOString()),
+      ).toBeUndefined();
+      await expect(store.alerts.latestSnapshot(z, 'id; DROP TABLE x')).rejects.toThrow(
         /not a snapshot counter/,
       );
       const snaps = await store.reports.snapshot((r) =>

@@ -17,6 +17,7 @@ import { migratePostgres } from '../../src/store/postgres/migrate.js';
 import { Partitions } from '../../src/store/postgres/partitions.js';
 import { TABLES } from '../../src/store/migrate-store/tables.js';
 import type { MigrateStoreResult } from '../../src/store/migrate-store/migrate-store.js';
+import type { LedgerRow } from '../../src/store/ledger-types.js';
 import { addDays, type Day } from '../../src/time/utc-day.js';
 import { runCli, startCli } from '../support/cli.js';
 import { harness, NOW, TODAY, type Harness } from '../support/harness.js';
@@ -112,6 +113,31 @@ async function expectEqualArchives(file: string, url: string): Promise<void> {
   }
 }
 
+/** Every ledger day of the target with its totals and the rows the target holds of that day. */
+async function ledgerTotals(url: string) {
+  return pgQuery<{
+    day: string;
+    state: string;
+    archived_entries: number;
+    rows: number;
+    quarantined_entries: number;
+    quarantined_rows: number;
+  }>(
+    url,
+    `SELECT l.source || ' ' || l.zone_id || ' ' || l.log_date AS day, l.state, l.archived_entries,
+       CASE l.source
+         WHEN 'origin' THEN (SELECT count(*) FROM origin_error_logs e
+                             WHERE e.pull_zone_id = l.zone_id AND e.log_date = l.log_date)
+         ELSE (SELECT count(*) FROM shield_event_logs e
+               WHERE e.shield_zone_id = l.zone_id AND e.log_date = l.log_date)
+       END AS rows,
+       l.quarantined_entries,
+       (SELECT count(*) FROM quarantined_entries q
+        WHERE q.source = l.source AND q.zone_id = l.zone_id AND q.log_date = l.log_date) AS quarantined_rows
+     FROM ingest_ledger l ORDER BY 1`,
+  );
+}
+
 async function sync(engine: Engine, days: Day[]): Promise<void> {
   const jobs = days.flatMap((day) => [
     { source: 'origin' as const, zone: 101, day, reason: 'sync' as const },
@@ -168,6 +194,11 @@ async function addTheRest(file: string): Promise<void> {
         extraLabels: null,
       },
     ]);
+    // Counted in its day's ledger row, as storePage counts a row it adds.
+    db.prepare(
+      `UPDATE ingest_ledger SET archived_entries = archived_entries + 1
+       WHERE source = 'shield' AND zone_id = 201 AND log_date = ?`,
+    ).run(TODAY);
     // A worker of the source holds a day (its lease is not copied).
     db.prepare(
       `UPDATE ingest_ledger SET lease_owner = 'sqlite-worker', lease_until = ? WHERE source = 'origin' AND log_date = ?`,
@@ -393,6 +424,12 @@ describe.skipIf(server === null)('edgelog migrate-store', () => {
       "note: api_guardian_snapshots: the target also holds 1 rows outside the source's (shield_zone_id, substr(taken_at, 1, 10)) (its own data): left as they are, not compared",
       "note: ingest_ledger: the target also holds 1 rows outside the source's (source, zone_id, log_date) (its own data): left as they are, not compared",
     ]);
+    // The source's days count the target's own entry among their rows (origin 101 today holds own-3).
+    const totals = (await ledgerTotals(target.url)).filter((t) => !t.day.startsWith('origin 999 '));
+    expect(totals).toHaveLength(4);
+    for (const t of totals) {
+      expect({ day: t.day, archived: t.archived_entries }).toEqual({ day: t.day, archived: t.rows });
+    }
   });
 
   it('rows missing: run it again; hourly counts that differ: recount them (running again would not)', async () => {
@@ -496,6 +533,103 @@ describe.skipIf(server === null)('edgelog migrate-store', () => {
       },
       { hook: 'slack', enqueued_at: NOW - 20_000, delivered_at: NOW - 10_000, attempts: 3, last_error: null },
     ]);
+  });
+
+  it("merges a day the target's ledger holds by the ledger rules; each day's totals are its rows after the copy", async () => {
+    const target = await newTarget();
+    const yesterday = addDays(TODAY, -1);
+    const pool = new pg.Pool({ connectionString: target.url, max: 1 });
+    try {
+      await migratePostgres(pool);
+      await new Partitions(pool).ensureDays([TODAY]);
+    } finally {
+      await pool.end();
+    }
+    const later = NOW + 86_400_000;
+    // A worker on the target found yesterday's Shield day gone from the API, archived nothing, and
+    // wrote its row after the source's (a later updated_at). And it completed today's origin day
+    // (later than the source's partial pass) with an entry of its own.
+    await pgQuery(
+      target.url,
+      `INSERT INTO ingest_ledger (source, zone_id, log_date, state, last_error, updated_at, finished_at)
+       VALUES ('shield', 201, $1, 'expired', 'outside the window', $2, NULL)`,
+      [yesterday, later],
+    );
+    await pgQuery(
+      target.url,
+      `INSERT INTO origin_error_logs (pull_zone_id, log_id, log_date, timestamp) VALUES (101, 'own-today', $1, $2)`,
+      [TODAY, NOW - 1_000],
+    );
+    await pgQuery(
+      target.url,
+      `INSERT INTO origin_hourly (pull_zone_id, hour, status_code, error_code, count) VALUES (101, $1, 0, '', 1)`,
+      [NOW - 1_000 - ((NOW - 1_000) % 3_600_000)],
+    );
+    await pgQuery(
+      target.url,
+      `INSERT INTO ingest_ledger (source, zone_id, log_date, state, archived_entries, covered_until, updated_at, finished_at)
+       VALUES ('origin', 101, $1, 'complete', 1, $2, $3, $3)`,
+      [TODAY, NOW + 3_600_000, later],
+    );
+    const source = new Database(file, { readonly: true });
+    const sourceDay = (src: string, day: string) =>
+      source
+        .prepare('SELECT * FROM ingest_ledger WHERE source = ? AND zone_id = ? AND log_date = ?')
+        .get(src, src === 'origin' ? 101 : 201, day) as LedgerRow;
+    const shieldYesterday = sourceDay('shield', yesterday);
+    const originToday = sourceDay('origin', TODAY);
+    source.close();
+    expect(shieldYesterday).toMatchObject({ state: 'complete' });
+    expect(shieldYesterday.archived_entries).toBeGreaterThan(0);
+    expect(originToday).toMatchObject({ state: 'partial' });
+
+    const run = await cli(['--from', file, '--to', target.url, '--json']);
+    expect(run.code, run.stderr).toBe(0);
+    const r = parseResult(run.stdout);
+    expect(r.tables.find((t) => t.table === 'ingest_ledger')).toMatchObject({
+      read: 4,
+      inserted: 2,
+      updated: 2,
+      alreadyThere: 0,
+    });
+    const rows = await pgQuery<LedgerRow & Row>(
+      target.url,
+      `SELECT * FROM ingest_ledger WHERE (source, log_date) IN (('shield', $1), ('origin', $2))`,
+      [yesterday, TODAY],
+    );
+    const row = (src: string) => rows.find((x) => x.source === src)!;
+    // Complete stays complete whatever a later pass met; the later pass's error is kept as its own.
+    expect(row('shield')).toMatchObject({
+      state: 'complete',
+      archived_entries: shieldYesterday.archived_entries,
+      quarantined_entries: shieldYesterday.quarantined_entries,
+      covered_until: shieldYesterday.covered_until,
+      finished_at: shieldYesterday.finished_at,
+      last_error: 'outside the window',
+      updated_at: later,
+    });
+    // The target's later complete pass wins over the source's partial one; the day holds both's rows.
+    expect(row('origin')).toMatchObject({
+      state: 'complete',
+      archived_entries: originToday.archived_entries + 1,
+      covered_until: NOW + 3_600_000,
+      finished_at: later,
+    });
+    const totals = await ledgerTotals(target.url);
+    expect(totals).toHaveLength(4);
+    for (const t of totals) {
+      expect(t).toMatchObject({ archived_entries: t.rows, quarantined_entries: t.quarantined_rows });
+    }
+
+    // Running it again finds every day as merged.
+    const again = parseResult((await cli(['--from', file, '--to', target.url, '--json'])).stdout);
+    expect(again.tables.find((t) => t.table === 'ingest_ledger')).toMatchObject({
+      read: 4,
+      inserted: 0,
+      updated: 0,
+      alreadyThere: 4,
+    });
+    expect(await ledgerTotals(target.url)).toEqual(totals);
   });
 
   it('says clearly what is wrong with its input, and never prints the password', async () => {

@@ -74,10 +74,13 @@ describe('redact', () => {
         hooks: {
           a: { type: 'webhook', url: 'https://h', secret: 'hmac-secret' },
           b: { type: 'slack', url: 'https://hooks.slack.com/services/T0/B0/XYZ' },
+          c: { type: 'webhook', url: 'https://ops:hookpass@h', headers: { 'X-Api-Key': 'api-key-c' } },
+          d: { type: 'webhook', url: 'https://h', bearerToken: 'bearer-d' },
         },
       },
     });
-    const text = 'acc-key-1 apipass redispass hmac-secret services/T0/B0/XYZ';
-    expect(redact(text)).toBe(Array(5).fill('[REDACTED]').join(' '));
+    const basic = Buffer.from('ops:hookpass').toString('base64');
+    const text = `acc-key-1 apipass redispass hmac-secret services/T0/B0/XYZ hookpass ${basic} api-key-c bearer-d`;
+    expect(redact(text)).toBe(Array(9).fill('[REDACTED]').join(' '));
   });
 });

@@ -7,7 +7,6 @@ const row = (day: string, state: string, more: Partial<HealthRow> = {}): HealthR
   zone_id: 201,
   log_date: day,
   state,
-  last_ts: null,
   finished_at: null,
   last_error: null,
   updated_at: 0,
@@ -16,12 +15,13 @@ const row = (day: string, state: string, more: Partial<HealthRow> = {}): HealthR
   ...more,
 });
 
+const none = () => null;
+
 describe('zoneHealth', () => {
   it('says how fresh a zone is, its oldest open day and when the API forgets it', () => {
     const [z] = zoneHealth(
       [
         row('2026-11-23', 'partial', {
-          last_ts: NOW - 5 * 60_000,
           finished_at: NOW - 60_000,
           archived_entries: 10,
         }),
@@ -38,6 +38,7 @@ describe('zoneHealth', () => {
       ],
       [{ source: 'shield', zone: 201, lookbackDays: 2 }],
       NOW,
+      (source, zone) => (source === 'shield' && zone === 201 ? NOW - 5 * 60_000 : null),
     );
     expect(z).toEqual({
       source: 'shield',
@@ -65,7 +66,7 @@ describe('zoneHealth', () => {
       '2026-11-21',
     ],
   ])('%s', (_name, rows, day) => {
-    const [z] = zoneHealth(rows, [{ source: 'shield', zone: 201, lookbackDays: 2 }], NOW);
+    const [z] = zoneHealth(rows, [{ source: 'shield', zone: 201, lookbackDays: 2 }], NOW, none);
     expect(z!.oldestOpen?.day ?? null).toBe(day);
   });
 
@@ -74,11 +75,24 @@ describe('zoneHealth', () => {
       [row('2026-11-22', 'complete', { zone_id: 209 })],
       [{ source: 'origin', zone: 101, lookbackDays: 2 }],
       NOW,
+      none,
     );
     expect(zones.map((z) => `${z.source} ${z.zone} ${z.lastCompleteDay}`)).toEqual([
       'origin 101 null',
       'shield 209 2026-11-22',
     ]);
+  });
+
+  it("the newest entry is the archive's, not the last pass's (a failed re-fetch found none)", () => {
+    const [z] = zoneHealth(
+      [row('2026-11-22', 'complete', { archived_entries: 40, last_error: 'HTTP 401', updated_at: NOW })],
+      [{ source: 'shield', zone: 201, lookbackDays: 2 }],
+      NOW,
+      () => NOW - 3_600_000,
+    );
+    expect(z).toMatchObject({ newestEntry: NOW - 3_600_000, lagMs: 3_600_000, archived: 40 });
+    const [empty] = zoneHealth([], [{ source: 'shield', zone: 201, lookbackDays: 2 }], NOW, none);
+    expect(empty).toMatchObject({ newestEntry: null, lagMs: null });
   });
 
   it('origin logs publish no window', () => {

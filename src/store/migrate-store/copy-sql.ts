@@ -107,6 +107,8 @@ export function mergeSql(spec: TableSpec, cols: CopyColumns): string {
   )
   SELECT count(*)::bigint AS inserted, 0::bigint AS updated FROM ins`;
   }
+  if (c.kind === 'ledger')
+    throw new Error(`${spec.name} is merged by mergeLedgerBatch, not by one statement`);
   const set = cols.names
     .filter((n) => !c.columns.includes(n))
     .map((n) => `${n} = excluded.${n}`)

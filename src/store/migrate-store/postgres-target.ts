@@ -22,6 +22,7 @@ import {
   rollupArraysSql,
   rollupKeys,
 } from './copy-sql.js';
+import { mergeLedgerBatch } from './ledger-merge.js';
 import type { CopyColumns, TableSpec, TargetColumn, Total } from './tables.js';
 import { groupKey } from './verify.js';
 
@@ -176,6 +177,10 @@ export async function openPostgresTarget(opts: PostgresOptions): Promise<Postgre
       return { count: rows[0]?.total ?? 0, some: rows.map(({ total: _total, ...lease }) => lease) };
     },
     async write(spec, cols, text, view, path) {
+      if (spec.conflict.kind === 'ledger') {
+        const written = await transaction(pool, (c) => mergeLedgerBatch(c, spec, cols, view));
+        return { path: 'merge', ...written };
+      }
       await ensurePartitions(spec, view);
       if (path === 'direct' && spec.entry) {
         try {

@@ -26,7 +26,12 @@ export type ConflictRule =
    */
   | { kind: 'newest'; columns: readonly string[]; by: string | ((r: string) => string) }
   /** No unique key on the target: a row whose `columns` match an existing one is skipped. */
-  | { kind: 'absent'; columns: readonly string[] };
+  | { kind: 'absent'; columns: readonly string[] }
+  /**
+   * The ledger: a day the target holds already is merged by the ledger rules (ledger-merge.ts), its
+   * totals counted from the rows the target holds of it.
+   */
+  | { kind: 'ledger'; columns: readonly string[] };
 
 export interface TableSpec {
   name: string;
@@ -98,7 +103,7 @@ export const TABLES: readonly TableSpec[] = [
   },
   {
     name: 'ingest_ledger',
-    conflict: { kind: 'newest', columns: ['source', 'zone_id', 'log_date'], by: 'updated_at' },
+    conflict: { kind: 'ledger', columns: ['source', 'zone_id', 'log_date'] },
     skip: [],
     groups: ['source', 'zone_id', 'log_date'],
     // A lease belongs to a process of the source's host; in the target it would only hold the day up.

@@ -4,21 +4,39 @@ import type pg from 'pg';
 import type {
   AlertsStore,
   AlertStateRow,
+  CounterReading,
   NoticeRecord,
   NotificationRow,
+  OutboxCursor,
   SpikeFilter,
   StoredAlertState,
 } from '../store.js';
+import {
+  afterValues,
+  undeliveredNotice,
+  type UndeliveredNotice,
+  type UndeliveredRow,
+} from '../outbox-rows.js';
 import { transaction } from './transaction.js';
 
-const UPSERT_STATE = `INSERT INTO alert_state
-    (rule, zone_id, source, state, since, fingerprint, first_evaluated_at, last_evaluated_at, last_notified_at,
-     last_value, last_threshold, last_detail)
+const STATE_COLUMNS = `rule, zone_id, source, state, since, fingerprint, first_evaluated_at, last_evaluated_at,
+  last_notified_at, last_value, last_threshold, last_detail`;
+
+/** A rule's first state. $1…$12 as STATE_COLUMNS. */
+const INSERT_STATE = `INSERT INTO alert_state (${STATE_COLUMNS})
   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
-  ON CONFLICT (rule, zone_id) DO UPDATE SET
-    source = excluded.source, state = excluded.state, since = excluded.since, fingerprint = excluded.fingerprint,
-    last_evaluated_at = excluded.last_evaluated_at, last_notified_at = excluded.last_notified_at,
-    last_value = excluded.last_value, last_threshold = excluded.last_threshold, last_detail = excluded.last_detail`;
+  ON CONFLICT (rule, zone_id) DO NOTHING`;
+
+/**
+ * Only from the state the evaluation read: $1 rule, $2 zone, $3 source, $4 state, $5 since,
+ * $6 fingerprint, $7 now, $8 last notified, $9 value, $10 threshold, $11 detail; the state read: $12 state,
+ * $13 since, $14 last notified, $15 first evaluated.
+ */
+const UPDATE_STATE = `UPDATE alert_state SET
+    source = $3, state = $4, since = $5, fingerprint = $6, last_evaluated_at = $7, last_notified_at = $8,
+    last_value = $9, last_threshold = $10, last_detail = $11
+  WHERE rule = $1 AND zone_id = $2 AND state = $12 AND since = $13
+    AND last_notified_at IS NOT DISTINCT FROM $14::bigint AND first_evaluated_at = $15`;
 
 const INSERT_NOTICE = `INSERT INTO alert_notifications (id, hook, rule, zone_id, status, notice, created_at)
   VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (id, hook) DO NOTHING`;
@@ -44,26 +62,29 @@ export class PostgresAlerts<N extends NoticeRecord = NoticeRecord> implements Al
 
   async save(
     key: { rule: string; zone: number; source: string; fingerprint: string },
-    state: StoredAlertState,
+    from: StoredAlertState | undefined,
+    to: StoredAlertState,
     measured: { value: number | null; threshold: number | null; detail: unknown },
     notices: ReadonlyArray<{ hook: string; notice: N }>,
     now: number,
-  ): Promise<void> {
-    await transaction(this.pool, async (c) => {
-      await c.query(UPSERT_STATE, [
-        key.rule,
-        key.zone,
-        key.source,
-        state.state,
-        state.since,
-        key.fingerprint,
-        state.firstEvaluatedAt,
-        now,
-        state.lastNotifiedAt,
-        measured.value,
-        measured.threshold,
-        JSON.stringify(measured.detail),
-      ]);
+  ): Promise<boolean> {
+    const head = [key.rule, key.zone, key.source, to.state, to.since, key.fingerprint];
+    const tail = [to.lastNotifiedAt, measured.value, measured.threshold, JSON.stringify(measured.detail)];
+    return transaction(this.pool, async (c) => {
+      // A concurrent save of the same row is waited for, and the row it left is checked by the WHERE.
+      const saved =
+        from === undefined
+          ? await c.query(INSERT_STATE, [...head, to.firstEvaluatedAt, now, ...tail])
+          : await c.query(UPDATE_STATE, [
+              ...head,
+              now,
+              ...tail,
+              from.state,
+              from.since,
+              from.lastNotifiedAt,
+              from.firstEvaluatedAt,
+            ]);
+      if (saved.rowCount !== 1) return false;
       for (const { hook, notice } of notices) {
         await c.query(INSERT_NOTICE, [
           notice.id,
@@ -75,6 +96,7 @@ export class PostgresAlerts<N extends NoticeRecord = NoticeRecord> implements Al
           now,
         ]);
       }
+      return true;
     });
   }
 
@@ -90,6 +112,28 @@ export class PostgresAlerts<N extends NoticeRecord = NoticeRecord> implements Al
     return rows.map((r) => ({ id: r.id, hook: r.hook, notice: JSON.parse(r.notice) as N }));
   }
 
+  async undelivered(
+    maxAttempts: number,
+    limit: number,
+    after?: OutboxCursor,
+  ): Promise<Array<UndeliveredNotice<N>>> {
+    const { rows } = await this.pool.query<UndeliveredRow>(
+      `SELECT id, hook, notice, attempts, created_at FROM alert_notifications
+       WHERE delivered_at IS NULL AND attempts < $1 AND (created_at, id, hook) > ($2::bigint, $3::text, $4::text)
+       ORDER BY created_at, id, hook LIMIT $5`,
+      [maxAttempts, ...afterValues(after), limit],
+    );
+    return rows.map((r) => undeliveredNotice<N>(r));
+  }
+
+  async delivered(id: string, hook: string): Promise<boolean> {
+    const { rows } = await this.pool.query<{ done: boolean }>(
+      'SELECT delivered_at IS NOT NULL AS done FROM alert_notifications WHERE id = $1 AND hook = $2',
+      [id, hook],
+    );
+    return rows[0]?.done === true;
+  }
+
   async createdSince(sinceMs: number): Promise<Array<{ id: string; hook: string }>> {
     const { rows } = await this.pool.query<{ id: string; hook: string }>(
       'SELECT id, hook FROM alert_notifications WHERE created_at >= $1 ORDER BY created_at',
@@ -99,11 +143,10 @@ export class PostgresAlerts<N extends NoticeRecord = NoticeRecord> implements Al
   }
 
   async markEnqueued(id: string, hook: string, now: number): Promise<void> {
-    await this.pool.query('UPDATE alert_notifications SET enqueued_at = $1 WHERE id = $2 AND hook = $3', [
-      now,
-      id,
-      hook,
-    ]);
+    await this.pool.query(
+      'UPDATE alert_notifications SET enqueued_at = coalesce(enqueued_at, $1) WHERE id = $2 AND hook = $3',
+      [now, id, hook],
+    );
   }
 
   async markAttempt(id: string, hook: string, now: number, error: string | null): Promise<void> {
@@ -165,13 +208,14 @@ export class PostgresAlerts<N extends NoticeRecord = NoticeRecord> implements Al
     return rows[0]!.t;
   }
 
-  async lastTwoSnapshots(zone: number, column: string): Promise<Array<{ taken_at: string; value: number }>> {
+  async latestSnapshot(zone: number, column: string, until?: string): Promise<CounterReading | undefined> {
     if (!/^total_[a-z_]+$/.test(column)) throw new Error(`not a snapshot counter: ${column}`);
-    const { rows } = await this.pool.query<{ taken_at: string; value: number }>(
+    const { rows } = await this.pool.query<CounterReading>(
       `SELECT taken_at, ${column} AS value FROM api_guardian_snapshots
-       WHERE shield_zone_id = $1 AND ${column} IS NOT NULL ORDER BY taken_at DESC, id DESC LIMIT 2`,
-      [zone],
+       WHERE shield_zone_id = $1 AND ${column} IS NOT NULL AND ($2::text IS NULL OR taken_at <= $2)
+       ORDER BY taken_at DESC, id DESC LIMIT 1`,
+      [zone, until ?? null],
     );
-    return rows;
+    return rows[0];
   }
 }

@@ -4,9 +4,17 @@ import type {
   AlertStateRow,
   NoticeRecord,
   NotificationRow,
+  CounterReading,
+  OutboxCursor,
   SpikeFilter,
   StoredAlertState as AlertState,
 } from '../store.js';
+import {
+  afterValues,
+  undeliveredNotice,
+  type UndeliveredNotice,
+  type UndeliveredRow,
+} from '../outbox-rows.js';
 import type { Db } from './database.js';
 
 export type { AlertStateRow, SpikeFilter };
@@ -22,20 +30,25 @@ export type Coverage = ReadonlyMap<string, number>;
 
 export class AlertsRepository<N extends NoticeRecord = NoticeRecord> {
   private readonly selectState;
-  private readonly upsertState;
+  private readonly insertState;
+  private readonly updateState;
   private readonly insertNotice;
 
   constructor(private readonly db: Db) {
     this.selectState = db.prepare('SELECT * FROM alert_state WHERE rule = ? AND zone_id = ?');
-    this.upsertState = db.prepare(`INSERT INTO alert_state
+    this.insertState = db.prepare(`INSERT INTO alert_state
         (rule, zone_id, source, state, since, fingerprint, first_evaluated_at, last_evaluated_at, last_notified_at,
          last_value, last_threshold, last_detail)
       VALUES (@rule, @zone, @source, @state, @since, @fingerprint, @firstEvaluatedAt, @now, @lastNotifiedAt,
               @value, @threshold, @detail)
-      ON CONFLICT (rule, zone_id) DO UPDATE SET
-        source = excluded.source, state = excluded.state, since = excluded.since, fingerprint = excluded.fingerprint,
-        last_evaluated_at = excluded.last_evaluated_at, last_notified_at = excluded.last_notified_at,
-        last_value = excluded.last_value, last_threshold = excluded.last_threshold, last_detail = excluded.last_detail`);
+      ON CONFLICT (rule, zone_id) DO NOTHING`);
+    // Only from the state the evaluation read (see save).
+    this.updateState = db.prepare(`UPDATE alert_state SET
+        source = @source, state = @state, since = @since, fingerprint = @fingerprint,
+        last_evaluated_at = @now, last_notified_at = @lastNotifiedAt,
+        last_value = @value, last_threshold = @threshold, last_detail = @detail
+      WHERE rule = @rule AND zone_id = @zone AND state = @fromState AND since = @fromSince
+        AND last_notified_at IS @fromNotifiedAt AND first_evaluated_at = @fromFirstEvaluatedAt`);
     this.insertNotice =
       db.prepare(`INSERT INTO alert_notifications (id, hook, rule, zone_id, status, notice, created_at)
       VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id, hook) DO NOTHING`);
@@ -53,27 +66,42 @@ export class AlertsRepository<N extends NoticeRecord = NoticeRecord> {
       : undefined;
   }
 
-  /** Saves a rule's state and the notices of its change in one transaction. */
+  /**
+   * Saves a rule's state `to` and the notices of its change in one transaction, if the stored state is
+   * still `from` (undefined: no row yet); false, and nothing saved, when another evaluation saved first.
+   */
   save(
     key: { rule: string; zone: number; source: string; fingerprint: string },
-    state: AlertState,
+    from: AlertState | undefined,
+    to: AlertState,
     measured: { value: number | null; threshold: number | null; detail: unknown },
     notices: ReadonlyArray<{ hook: string; notice: N }>,
     now: number,
-  ): void {
-    this.db
-      .transaction(() => {
-        this.upsertState.run({
+  ): boolean {
+    return this.db
+      .transaction((): boolean => {
+        const values = {
           ...key,
-          state: state.state,
-          since: state.since,
-          firstEvaluatedAt: state.firstEvaluatedAt,
-          lastNotifiedAt: state.lastNotifiedAt,
+          state: to.state,
+          since: to.since,
+          firstEvaluatedAt: to.firstEvaluatedAt,
+          lastNotifiedAt: to.lastNotifiedAt,
           now,
           value: measured.value,
           threshold: measured.threshold,
           detail: JSON.stringify(measured.detail),
-        });
+        };
+        const saved =
+          from === undefined
+            ? this.insertState.run(values)
+            : this.updateState.run({
+                ...values,
+                fromState: from.state,
+                fromSince: from.since,
+                fromNotifiedAt: from.lastNotifiedAt,
+                fromFirstEvaluatedAt: from.firstEvaluatedAt,
+              });
+        if (saved.changes !== 1) return false;
         for (const { hook, notice } of notices) {
           this.insertNotice.run(
             notice.id,
@@ -85,6 +113,7 @@ export class AlertsRepository<N extends NoticeRecord = NoticeRecord> {
             now,
           );
         }
+        return true;
       })
       .immediate();
   }
@@ -103,6 +132,29 @@ export class AlertsRepository<N extends NoticeRecord = NoticeRecord> {
     return rows.map((r) => ({ id: r.id, hook: r.hook, notice: JSON.parse(r.notice) as N }));
   }
 
+  /** Notices not delivered with fewer than `maxAttempts` attempts, oldest first, the `limit` after `after`. */
+  undelivered(maxAttempts: number, limit: number, after?: OutboxCursor): Array<UndeliveredNotice<N>> {
+    const [createdAt, id, hook] = afterValues(after);
+    const rows = this.db
+      .prepare(
+        `SELECT id, hook, notice, attempts, created_at FROM alert_notifications
+         WHERE delivered_at IS NULL AND attempts < @maxAttempts
+           AND (created_at, id, hook) > (@createdAt, @id, @hook)
+         ORDER BY created_at, id, hook LIMIT @limit`,
+      )
+      .all({ maxAttempts, limit, createdAt, id, hook }) as UndeliveredRow[];
+    return rows.map((r) => undeliveredNotice<N>(r));
+  }
+
+  delivered(id: string, hook: string): boolean {
+    return (
+      this.db
+        .prepare('SELECT delivered_at IS NOT NULL FROM alert_notifications WHERE id = ? AND hook = ?')
+        .pluck()
+        .get(id, hook) === 1
+    );
+  }
+
   /** Notices created at or after `sinceMs` (any process). */
   createdSince(sinceMs: number): Array<{ id: string; hook: string }> {
     return this.db
@@ -112,7 +164,9 @@ export class AlertsRepository<N extends NoticeRecord = NoticeRecord> {
 
   markEnqueued(id: string, hook: string, now: number): void {
     this.db
-      .prepare('UPDATE alert_notifications SET enqueued_at = ? WHERE id = ? AND hook = ?')
+      .prepare(
+        'UPDATE alert_notifications SET enqueued_at = coalesce(enqueued_at, ?) WHERE id = ? AND hook = ?',
+      )
       .run(now, id, hook);
   }
 
@@ -193,14 +247,15 @@ export class AlertsRepository<N extends NoticeRecord = NoticeRecord> {
       .get(source, zone) as number | null;
   }
 
-  /** The two most recent snapshots' values of a counter column, newest first. */
-  lastTwoSnapshots(zone: number, column: string): Array<{ taken_at: string; value: number }> {
+  /** The newest snapshot holding `column`, taken at or before `until` (ISO) when given. */
+  latestSnapshot(zone: number, column: string, until?: string): CounterReading | undefined {
     if (!/^total_[a-z_]+$/.test(column)) throw new Error(`not a snapshot counter: ${column}`);
     return this.db
       .prepare(
         `SELECT taken_at, ${column} AS value FROM api_guardian_snapshots
-         WHERE shield_zone_id = ? AND ${column} IS NOT NULL ORDER BY taken_at DESC, id DESC LIMIT 2`,
+         WHERE shield_zone_id = ? AND ${column} IS NOT NULL AND (? IS NULL OR taken_at <= ?)
+         ORDER BY taken_at DESC, id DESC LIMIT 1`,
       )
-      .all(zone) as Array<{ taken_at: string; value: number }>;
+      .get(zone, until ?? null, until ?? null) as CounterReading | undefined;
   }
 }

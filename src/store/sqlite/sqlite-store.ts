@@ -141,9 +141,12 @@ function storePage(
 function alertsStore(repo: AlertsRepository): AlertsStore {
   return {
     getState: (rule, zone) => settle(() => repo.getState(rule, zone)),
-    save: (key, state, measured, notices, now) => settle(() => repo.save(key, state, measured, notices, now)),
+    save: (key, from, to, measured, notices, now) =>
+      settle(() => repo.save(key, from, to, measured, notices, now)),
     listStates: () => settle(() => repo.listStates()),
     unqueued: (limit) => settle(() => repo.unqueued(limit)),
+    undelivered: (maxAttempts, limit, after) => settle(() => repo.undelivered(maxAttempts, limit, after)),
+    delivered: (id, hook) => settle(() => repo.delivered(id, hook)),
     createdSince: (since) => settle(() => repo.createdSince(since)),
     markEnqueued: (id, hook, now) => settle(() => repo.markEnqueued(id, hook, now)),
     markAttempt: (id, hook, now, error) => settle(() => repo.markAttempt(id, hook, now, error)),
@@ -151,7 +154,7 @@ function alertsStore(repo: AlertsRepository): AlertsStore {
     coverage: (source, zone) => settle(() => new Map(repo.coverage(source, zone))),
     count: (source, zone, from, to, filter) => settle(() => repo.count(source, zone, from, to, filter)),
     lastSuccess: (source, zone) => settle(() => repo.lastSuccess(source, zone)),
-    lastTwoSnapshots: (zone, column) => settle(() => repo.lastTwoSnapshots(zone, column)),
+    latestSnapshot: (zone, column, until) => settle(() => repo.latestSnapshot(zone, column, until)),
   };
 }
 
