@@ -1,7 +1,8 @@
 // Pure: a page body (text) → its paging fields and its rows, in columns: all of ingestion's work that
-// does not touch the database. Entries that cannot be keyed go to the batch's `rejected` list.
+// does not touch the database. Entries that cannot be keyed, or whose row no store can hold
+// (store/storable.ts), go to the batch's `rejected` list at their place in the page.
 import {
-  entryProblem,
+  keyedEntry,
   originEnvelope,
   ShapeError,
   shieldPageEnvelope,
@@ -12,6 +13,8 @@ import {
 import { printable } from '../api/describe-body.js';
 import { LogsSplitter, SplitError } from './logs-splitter.js';
 import { appendOriginEntry, appendShieldEntry } from './parse-entries.js';
+import { jsonText } from '../store/json-text.js';
+import { storableMessage } from '../store/storable.js';
 import { emptyOriginBatch, emptyShieldBatch, type OriginBatch, type ShieldBatch } from '../store/rows.js';
 
 /** Why a body could not be decoded: not JSON (perhaps truncated: worth a retry), or not the documented shape. */
@@ -48,17 +51,21 @@ function shape<T>(fn: () => T): T {
   }
 }
 
-/** Appends one entry to `batch`, or to its rejected list when it has no usable key. */
+/**
+ * Appends one entry to `batch`, or to its rejected list (at `position`, its place in the page) when it
+ * has no usable key or its row cannot be stored.
+ */
 function take<B extends OriginBatch | ShieldBatch>(
   batch: B,
   entry: unknown,
   position: number,
-  append: (b: B, e: RawLogEntry) => void,
+  append: (b: B, e: RawLogEntry) => string | null,
   raw: () => string,
 ): void {
-  const reason = entryProblem(entry);
-  if (reason === null) append(batch, entry as RawLogEntry);
-  else batch.rejected.push({ position, raw: raw(), reason });
+  const keyed = keyedEntry(entry);
+  const reason = typeof keyed === 'string' ? keyed : append(batch, keyed);
+  // A reason may quote the entry: written storable, the same on both stores.
+  if (reason !== null) batch.rejected.push({ position, raw: raw(), reason: storableMessage(reason) });
 }
 
 export function decodeShieldPage(text: string): DecodedShieldPage {
@@ -67,7 +74,7 @@ export function decodeShieldPage(text: string): DecodedShieldPage {
   const { logs } = page;
   for (let i = 0; i < logs.length; i++) {
     const entry = logs[i];
-    take(batch, entry, i, appendShieldEntry, () => JSON.stringify(entry) ?? 'undefined');
+    take(batch, entry, i, appendShieldEntry, () => jsonText(entry));
   }
   return {
     hasMoreData: page.hasMoreData,

@@ -1,16 +1,22 @@
 // Pure: API log entries → archive rows. The embedded `log` JSON is parsed for its common keys; an entry
-// whose `log` is not a JSON object is kept all the same, with its raw text and the reason.
+// whose `log` is not a JSON object is kept all the same, with its raw text and the reason. A row no
+// store can hold (store/storable.ts: U+0000, a lone surrogate, a key too long) is not appended: the
+// append says why, and the caller quarantines the entry.
 import type { RawLogEntry } from '../api/index.js';
 import {
   emptyOriginBatch,
   emptyShieldBatch,
+  ORIGIN_FIELDS,
   originRowAt,
+  SHIELD_FIELDS,
   shieldRowAt,
+  type Columns,
   type OriginBatch,
   type OriginRow,
   type ShieldBatch,
   type ShieldRow,
 } from '../store/rows.js';
+import { rowProblem, storableMessage, storableStatusCode } from '../store/storable.js';
 
 type Parsed = { obj: Record<string, unknown>; error: null } | { obj: null; error: string | null };
 
@@ -23,7 +29,8 @@ export function parseEmbeddedLog(text: string | null): Parsed {
   try {
     value = JSON.parse(text);
   } catch (err) {
-    return { obj: null, error: `log is not valid JSON: ${(err as Error).message}` };
+    // The message quotes the text, perhaps half a surrogate pair of it: made storable (storable.ts).
+    return { obj: null, error: storableMessage(`log is not valid JSON: ${(err as Error).message}`) };
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     return {
@@ -40,15 +47,28 @@ function str(value: unknown): string | null {
   return null;
 }
 
-/** An HTTP status from a number or a numeric string (labels carry it as a string, the log as a number). */
-export function statusCodeOf(value: unknown): number | null {
-  if (typeof value === 'number') return Number.isInteger(value) ? value : null;
-  if (typeof value === 'string' && /^\d{1,4}$/.test(value)) return Number(value);
-  return null;
+/**
+ * An HTTP status from a number or a numeric string (labels carry it as a string, the log as a number):
+ * 0–9999, else null (the log keeps what was sent).
+ */
+export const statusCodeOf = storableStatusCode;
+
+/**
+ * Keeps the row just appended to `b` when a store can hold it; otherwise removes it and returns why.
+ */
+function vetLast<Row>(b: Columns<Row>, fields: ReadonlyArray<keyof Row & string>): string | null {
+  const columns = b as unknown as Record<string, unknown[]>;
+  const i = columns.logId!.length - 1;
+  const problem = rowProblem(columns, fields, i);
+  if (problem !== null) for (const f of fields) columns[f]!.pop();
+  return problem;
 }
 
-/** Appends an entry's row to a batch (the hot path: no row object in between). */
-export function appendOriginEntry(b: OriginBatch, entry: RawLogEntry): void {
+/**
+ * Appends an entry's row to a batch (the hot path: no row object in between). Returns null, or why no
+ * store can hold the row (then nothing is appended).
+ */
+export function appendOriginEntry(b: OriginBatch, entry: RawLogEntry): string | null {
   const { obj, error } = parseEmbeddedLog(entry.log);
   const labels = entry.labels;
   b.logId.push(entry.logId);
@@ -61,11 +81,14 @@ export function appendOriginEntry(b: OriginBatch, entry: RawLogEntry): void {
   b.log.push(entry.log);
   b.labels.push(labels ? JSON.stringify(labels) : null);
   b.parseError.push(error);
+  return vetLast(b, ORIGIN_FIELDS);
 }
 
+/** The row of an entry (tests, tools); throws when no store can hold it. */
 export function parseOriginEntry(entry: RawLogEntry): OriginRow {
   const b = emptyOriginBatch();
-  appendOriginEntry(b, entry);
+  const problem = appendOriginEntry(b, entry);
+  if (problem !== null) throw new RangeError(problem);
   return originRowAt(b, 0);
 }
 
@@ -83,13 +106,14 @@ const SHIELD_LABELS = new Set([
 function extraLabels(labels: Record<string, string | null>): string | null {
   let extra: Record<string, string | null> | null = null;
   for (const key in labels) {
-    if (!SHIELD_LABELS.has(key)) (extra ??= {})[key] = labels[key] ?? null;
+    // Prototype-less: a label named `__proto__` is a key like any other.
+    if (!SHIELD_LABELS.has(key)) (extra ??= Object.create(null) as typeof extra)![key] = labels[key] ?? null;
   }
   return extra ? JSON.stringify(extra) : null;
 }
 
-/** Appends an entry's row to a batch (the hot path: no row object in between). */
-export function appendShieldEntry(b: ShieldBatch, entry: RawLogEntry): void {
+/** Appends an entry's row to a batch, or returns why no store can hold it (see appendOriginEntry). */
+export function appendShieldEntry(b: ShieldBatch, entry: RawLogEntry): string | null {
   const { obj, error } = parseEmbeddedLog(entry.log);
   const labels = entry.labels;
   b.logId.push(entry.logId);
@@ -108,10 +132,13 @@ export function appendShieldEntry(b: ShieldBatch, entry: RawLogEntry): void {
   b.log.push(entry.log);
   b.parseError.push(error);
   b.extraLabels.push(labels ? extraLabels(labels) : null);
+  return vetLast(b, SHIELD_FIELDS);
 }
 
+/** The row of an entry (tests, tools); throws when no store can hold it. */
 export function parseShieldEntry(entry: RawLogEntry): ShieldRow {
   const b = emptyShieldBatch();
-  appendShieldEntry(b, entry);
+  const problem = appendShieldEntry(b, entry);
+  if (problem !== null) throw new RangeError(problem);
   return shieldRowAt(b, 0);
 }

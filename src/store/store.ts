@@ -145,6 +145,8 @@ export interface GuardianSnapshotRow {
   total_failed_authentication_enforcement: number | null;
   overview: string | null;
   error: string | null;
+  /** The six counters as the API sent them (JSON); a column is NULL where its counter did not fit. */
+  counters: string | null;
 }
 
 /** The counter columns of api_guardian_snapshots. */
