@@ -163,6 +163,16 @@ describeStores('values at the limits', (kind) => {
     const rows = await tableRows(s.reader, 'shield_event_logs', 'shield_zone_id = 13');
     expect(rows.map((r) => r.timestamp)).toEqual(ends);
     expect(await ledgerOf(s.store, k)).toMatchObject({ archived_entries: 3, quarantined_entries: 1 });
+    if (kind === 'PostgreSQL') {
+      // Quarantined entries are filed under the day fetched: no partition for the entries' own days.
+      const parts = await s.reader.all<{ name: string }>(
+        `SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+         WHERE i.inhparent = 'quarantined_entries'::regclass ORDER BY 1`,
+      );
+      expect(parts.map((p) => p.name)).not.toContain('quarantined_entries_19700101');
+      expect(parts.map((p) => p.name)).not.toContain('quarantined_entries_99991231');
+      expect(parts.map((p) => p.name)).toContain('quarantined_entries_20261120');
+    }
   });
 
   // A Guardian counter of 2^63 or more failed the snapshot on PostgreSQL (out of range for bigint).
