@@ -5,6 +5,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { GUARDIAN_COUNTER_COLUMNS } from '../../src/api/guardian-counters.js';
 import { decodeShieldPage, OriginBodyDecoder } from '../../src/ingest/decode-page.js';
 import { openStore } from '../../src/store/open-store.js';
 import { ORIGIN_FIELDS, SHIELD_FIELDS, SOURCE_TABLES } from '../../src/store/rows.js';
@@ -175,6 +176,17 @@ export const ARCHIVE_TABLES: Record<string, { columns: readonly string[]; order:
     ],
     order: 'source, zone_id, log_date, page, position, raw_hash',
   },
+  api_guardian_snapshots: {
+    columns: [
+      'shield_zone_id',
+      'taken_at',
+      ...Object.values(GUARDIAN_COUNTER_COLUMNS),
+      'overview',
+      'error',
+      'counters',
+    ],
+    order: 'shield_zone_id, taken_at',
+  },
   ingest_ledger: {
     columns: [
       'source',
@@ -201,6 +213,17 @@ export const ARCHIVE_TABLES: Record<string, { columns: readonly string[]; order:
   },
 };
 
+const INTEGER_KEYS = new Set([
+  'pull_zone_id',
+  'shield_zone_id',
+  'zone_id',
+  'timestamp',
+  'hour',
+  'status_code',
+  'page',
+  'position',
+]);
+
 /**
  * A table's rows as the archive holds them, ordered by its key in byte order on either store (text
  * compared as UTF-8 bytes: SQLite's order, and PostgreSQL's "C" collation). `where` filters both alike.
@@ -208,14 +231,11 @@ export const ARCHIVE_TABLES: Record<string, { columns: readonly string[]; order:
 export async function tableRows(reader: ArchiveReader, table: string, where = 'true'): Promise<Row[]> {
   const t = ARCHIVE_TABLES[table];
   if (!t) throw new Error(`no such table in ARCHIVE_TABLES: ${table}`);
-  const order =
-    reader.store === 'postgres'
-      ? t.order
-          .split(', ')
-          .map((c) => `${c} COLLATE "C"`)
-          .join(', ')
-          .replace(/(timestamp|hour|pull_zone_id|shield_zone_id|zone_id|page|position) COLLATE "C"/g, '$1')
-      : t.order;
+  // Text in byte order on both: PostgreSQL's "C" collation is SQLite's BINARY for UTF-8.
+  const order = t.order
+    .split(', ')
+    .map((c) => (reader.store === 'postgres' && !INTEGER_KEYS.has(c) ? `${c} COLLATE "C"` : c))
+    .join(', ');
   return reader.all<Row>(`SELECT ${t.columns.join(', ')} FROM ${table} WHERE ${where} ORDER BY ${order}`);
 }
 
