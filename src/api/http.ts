@@ -29,6 +29,8 @@ export const WINDOW_EXPIRED_KEY = 'invalid_datetime_window.event_logs';
 
 export interface HttpOptions {
   dispatcher: Dispatcher;
+  /** The dispatcher's cap on one answer (api.maxResponseBytes), named when an answer exceeds it. @defaultValue not said */
+  maxResponseBytes?: number | undefined;
   retry: RetryPolicy;
   headersTimeoutMs: number;
   bodyTimeoutMs: number;
@@ -258,7 +260,9 @@ export class HttpJson {
     if (code === 'UND_ERR_RES_EXCEEDED_MAX_SIZE') {
       return new ResponseError(
         'too-large',
-        `${opts.displayUrl}: response larger than the configured maximum`,
+        `${opts.displayUrl}: response larger than api.maxResponseBytes` +
+          (this.opts.maxResponseBytes === undefined ? '' : ` (${this.opts.maxResponseBytes} bytes)`) +
+          '; raise it if the API answers that much at once',
         {
           context,
           cause: err,

@@ -135,6 +135,11 @@ export interface SimulatorOptions {
    * out). @defaultValue false
    */
   dotTokens?: boolean;
+  /**
+   * Entries carry their key only, `{"logId":…,"timestamp":…}` (about 70 bytes): many to a megabyte, for
+   * pages whose decoded form outweighs their bytes many times. @defaultValue false
+   */
+  tinyEntries?: boolean;
 }
 
 export interface SimUrls {
@@ -170,6 +175,7 @@ export interface ResolvedOptions {
   oddEntryRate: number;
   echoKey: boolean;
   dotTokens: boolean;
+  tinyEntries: boolean;
 }
 
 function checkInt(name: string, value: number, min: number): number {
@@ -257,5 +263,6 @@ export function resolveOptions(opts: SimulatorOptions): ResolvedOptions {
     oddEntryRate: checkFraction('oddEntryRate', opts.oddEntryRate ?? 0),
     echoKey: opts.echoKey ?? false,
     dotTokens: opts.dotTokens ?? false,
+    tinyEntries: opts.tinyEntries ?? false,
   };
 }

@@ -243,6 +243,40 @@ export function storeConformance(name: string, open: () => Promise<StoreUnderTes
       });
     });
 
+    it('counts a page stored in parts with its last part, and keeps the checkpoint on it until then', async () => {
+      const key = freshKey('shield');
+      await store.ledger.claim(key, 'w1', NOW, LEASE, true);
+      const rows = shieldRows(30);
+      const part = (from: number, to: number, last: boolean): PageInput => {
+        const batch = shieldBatch(rows.slice(from, to));
+        if (last) batch.rejected = [{ position: 30, raw: '{"logId":null}', reason: 'logId: null' }];
+        const counts = last
+          ? { entries: 31, malformed: 0, quarantined: 1 }
+          : { entries: 0, malformed: 0, quarantined: 0 };
+        return { source: 'shield', batch, page: 1, nextToken: last ? 't2' : '', pages: last ? 1 : 0, counts };
+      };
+      await store.storePage(key, 'w1', part(0, 10, false), NOW, LEASE);
+      expect((await store.ledger.get(key))!).toMatchObject({
+        next_token: '',
+        pages: 0,
+        entries: 0,
+        new_entries: 10,
+        archived_entries: 10,
+      });
+      await store.storePage(key, 'w1', part(10, 20, false), NOW, LEASE);
+      const last = await store.storePage(key, 'w1', part(20, 30, true), NOW, LEASE);
+      expect(last).toMatchObject({ kind: 'stored', inserted: 10, quarantineInserted: 1 });
+      expect((await store.ledger.get(key))!).toMatchObject({
+        next_token: 't2',
+        pages: 1,
+        entries: 31,
+        new_entries: 30,
+        quarantined: 1,
+        archived_entries: 30,
+        quarantined_entries: 1,
+      });
+    });
+
     it('refuses a day held by a live lease, hands over an expired or abandoned one', async () => {
       const key = freshKey('shield');
       const other = await t.another();

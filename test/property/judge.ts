@@ -3,6 +3,7 @@
 // holds is text a store can keep (no U+0000, no lone surrogate, anywhere in it), its logId fits a key
 // and nothing in it is nested too deep; the rest of the keyed ones may be either, and when rejected say
 // why in a storability reason.
+import { isDeepStrictEqual as isEqual } from 'node:util';
 import { expect } from 'vitest';
 import type { RejectedEntry } from '../../src/store/rows.js';
 import { keyable } from './arbitraries.js';
@@ -85,8 +86,10 @@ export function expectSorted(
     else if (r) expect(r.reason).toMatch(STORABILITY);
     if (r) {
       expect(r.reason.length).toBeGreaterThan(0);
-      // Its JSON (a number beyond a double's range, Infinity, is null in any JSON text of it).
-      if (depth(e) < 1000) expect(JSON.parse(r.raw)).toEqual(JSON.parse(JSON.stringify(e)));
+      // Its JSON: the text as received (origin), or written again (Shield: a number beyond a double's
+      // range, Infinity once parsed, is then null).
+      const raw = JSON.parse(r.raw) as unknown;
+      if (depth(e) < 1000 && !isEqual(raw, e)) expect(raw).toEqual(JSON.parse(JSON.stringify(e)));
     }
   });
   expect(batch.logId).toEqual(rows.map((e) => e.logId));

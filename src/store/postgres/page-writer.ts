@@ -20,7 +20,7 @@ import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { RollupCounter, hourStart } from '../hourly-rollup.js';
 import type { DayKey } from '../ledger-types.js';
-import type { LeaseLost, PageInput, PageStored, StoreResult } from '../store.js';
+import { pageCounts, type LeaseLost, type PageInput, type PageStored, type StoreResult } from '../store.js';
 import { copyField } from './copy-text.js';
 import { rollupValue } from '../storable.js';
 import { ENTRY_TABLES, type AnyBatch, type EntryTable } from './entry-tables.js';
@@ -124,6 +124,8 @@ export class PageWriter {
         ]);
       }
       const q = quarantineArrays(b);
+      // A part of a page adds the counts it is given (store.ts PageInput.counts).
+      const counts = pageCounts(page, stats.malformed);
       const { rows } = await c.query<{ held: number; kept: number }>(pageSql(t), [
         key.source,
         key.zone,
@@ -131,10 +133,10 @@ export class PageWriter {
         owner,
         page.nextToken,
         page.pages,
-        n + b.rejected.length,
+        counts.entries,
         inserted,
-        stats.malformed,
-        b.rejected.length,
+        counts.malformed,
+        counts.quarantined,
         stats.firstTs,
         stats.lastTs,
         now + leaseMs,
@@ -146,7 +148,13 @@ export class PageWriter {
       const { held, kept } = rows[0]!;
       // Another run holds the day now: nothing of this page is kept.
       if (held !== 1) return new Rollback<PageStored | LeaseLost>({ kind: 'lease-lost' });
-      return { kind: 'stored', inserted, ...stats, quarantineInserted: kept } satisfies PageStored;
+      return {
+        kind: 'stored',
+        inserted,
+        ...stats,
+        malformed: counts.malformed,
+        quarantineInserted: kept,
+      } satisfies PageStored;
     });
   }
 }
