@@ -21,6 +21,7 @@ export interface SimArgs {
   shieldZones?: number[];
   /** A day to render before answering and serve from memory (see replay-cache.ts). */
   prerender?: string;
+  tinyEntries?: boolean;
 }
 
 export interface RunningSim {

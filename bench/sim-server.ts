@@ -13,6 +13,8 @@ interface Args {
   shieldZones?: number[];
   /** Render this day of every zone before answering, and serve it from memory (see replay-cache.ts). */
   prerender?: Day;
+  /** Entries with their key only (see SimulatorOptions.tinyEntries). */
+  tinyEntries?: boolean;
 }
 
 const args = JSON.parse(process.argv[2] ?? '{}') as Args;
@@ -23,6 +25,7 @@ const sim = new Simulator({
   ...(args.latencyMs ? { latencyMs: args.latencyMs } : {}),
   ...(args.pullZones ? { pullZones: args.pullZones } : {}),
   ...(args.shieldZones ? { shieldZones: args.shieldZones } : {}),
+  ...(args.tinyEntries ? { tinyEntries: true } : {}),
 });
 let urls = await sim.listen();
 let cache: ReplayCache | undefined;

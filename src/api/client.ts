@@ -43,6 +43,8 @@ export interface ApiClientOptions extends ApiHosts {
   /** Sent as the AccessKey header to baseUrl and originLogUrl, never to the video host, never logged. */
   accessKey?: string | undefined;
   dispatcher: Dispatcher;
+  /** The dispatcher's cap on one answer, named when an answer exceeds it. @defaultValue not said */
+  maxResponseBytes?: number | undefined;
   retry: RetryPolicy;
   headersTimeoutMs: number;
   bodyTimeoutMs: number;
@@ -71,6 +73,7 @@ export class ApiClient {
     for (const host of [opts.baseUrl, opts.originLogUrl, opts.videoUrl]) registerUrlCredentials(host);
     this.http = new HttpJson({
       dispatcher: opts.dispatcher,
+      maxResponseBytes: opts.maxResponseBytes,
       retry: opts.retry,
       headersTimeoutMs: opts.headersTimeoutMs,
       bodyTimeoutMs: opts.bodyTimeoutMs,

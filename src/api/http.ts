@@ -32,6 +32,8 @@ export const DEFAULT_RESPONSE_TIMEOUT_MS = 10 * 60_000;
 
 export interface HttpOptions {
   dispatcher: Dispatcher;
+  /** The dispatcher's cap on one answer (api.maxResponseBytes), named when an answer exceeds it. @defaultValue not said */
+  maxResponseBytes?: number | undefined;
   retry: RetryPolicy;
   headersTimeoutMs: number;
   bodyTimeoutMs: number;
@@ -303,7 +305,9 @@ export class HttpJson {
     if (code === 'UND_ERR_RES_EXCEEDED_MAX_SIZE') {
       return new ResponseError(
         'too-large',
-        `${opts.displayUrl}: response larger than the configured maximum`,
+        `${opts.displayUrl}: response larger than api.maxResponseBytes` +
+          (this.opts.maxResponseBytes === undefined ? '' : ` (${this.opts.maxResponseBytes} bytes)`) +
+          '; raise it if the API answers that much at once',
         {
           context,
           cause: err,

@@ -30,6 +30,7 @@ export function createApiClient(
     videoUrl: api.videoUrl,
     accessKey: api.accessKey,
     dispatcher,
+    maxResponseBytes: api.maxResponseBytes,
     retry: {
       attempts: api.retryAttempts,
       baseDelayMs: api.retryBaseDelay,

@@ -13,7 +13,7 @@ import type { PagingFields } from '../api/schemas/log-pages.js';
 import type { Logger } from '../logger.js';
 import { NO_METRICS, type PageMetrics } from '../metrics/events.js';
 import { redactError } from '../redact.js';
-import type { OriginBatch, ShieldBatch } from '../store/rows.js';
+import type { OriginBatch } from '../store/rows.js';
 import type {
   ArchiveStore,
   Claim,
@@ -23,9 +23,9 @@ import type {
   PageInput,
   PageProgress,
 } from '../store/store.js';
+import { pageCounts } from '../store/store.js';
 import { asStoreError } from '../store/store-error.js';
 import type { Day } from '../time/utc-day.js';
-import { batchEntries } from './decode-page.js';
 import { coveredUntil, finishedState } from './day-state.js';
 import { InterruptedError, LeaseBusyError } from './errors.js';
 import {
@@ -104,6 +104,12 @@ export interface DayIngestorDeps {
    * thread). @defaultValue 1000
    */
   chunkRows?: number;
+  /**
+   * Shield pages of this many bytes or more are decoded and stored in parts of `chunkRows` entries, each
+   * part in a transaction of its own, so that no page within api.maxResponseBytes is held decoded whole.
+   * @defaultValue WHOLE_PAGE_BYTES, 16 MiB
+   */
+  wholePageBytes?: number;
   /** Tells whether a lease holder is gone. @defaultValue ownerIsGone (lease-owner.ts) */
   abandoned?: (owner: string) => boolean;
   /** Told of each committed page. @defaultValue NO_METRICS */
@@ -122,6 +128,9 @@ export interface RunOptions {
 }
 
 export { ownerId, ownerIsGone } from './lease-owner.js';
+
+/** What a part of a page with more parts to follow adds to the pass's counts: nothing yet. */
+const NO_COUNTS = { entries: 0, malformed: 0, quarantined: 0 };
 
 /** A pass that stopped short of the end: what the API's answer said. */
 type Shortfall = { message: string } | null;
@@ -316,6 +325,8 @@ export class DayIngestor {
       startToken,
       donePages: claim.resumed ? claim.row.pages : 0,
       pageCap: this.deps.pageCap,
+      partRows: this.chunkRows,
+      ...(this.deps.wholePageBytes === undefined ? {} : { wholePageBytes: this.deps.wholePageBytes }),
     };
     let pages = source(query, signal);
     try {
@@ -336,20 +347,24 @@ export class DayIngestor {
       }
       for (let next = first; !next.done; next = await pages.next()) {
         const page = next.value;
-        // The page's rows, its quarantined entries and the checkpoint naming the page after it commit together.
+        // The page's rows, its quarantined entries and the checkpoint naming the page after it commit
+        // together. A page stored in parts keeps the checkpoint on itself until its last part.
+        const more = page.part?.more === true;
         await this.storePage(key, owner, {
           source: 'shield',
           batch: page.batch,
           page: page.page,
-          nextToken: page.nextToken,
-          pages: 1,
+          nextToken: more ? page.token : page.nextToken,
+          pages: more ? 0 : 1,
+          ...(page.part ? { counts: page.part.more ? NO_COUNTS : page.part.counts } : {}),
         });
         if (page.stop) {
           return {
             message: `${page.stop.message}; the ${page.page} pages fetched are stored, and the next plan fetches the day again`,
           };
         }
-        if (page.nextToken !== null && signal.aborted) {
+        // Stopped between pages, or between the parts of one (its checkpoint is the page itself).
+        if ((more || page.nextToken !== null) && signal.aborted) {
           throw new InterruptedError({ context: { zone: key.zone, date: key.day, page: page.page } });
         }
       }
@@ -398,17 +413,17 @@ export class DayIngestor {
    * Losing the lease means another run took the day over: nothing of the page was kept, and this pass stops.
    */
   private async storePage(key: DayKey, owner: string, page: PageInput): Promise<void> {
-    const batch: OriginBatch | ShieldBatch = page.batch;
     const stored = await this.deps.store.storePage(key, owner, page, this.now(), this.leaseMs);
     if (stored.kind === 'lease-lost')
       throw new LeaseBusyError('another job', this.now(), { context: { zone: key.zone, date: key.day } });
+    const counts = pageCounts(page, stored.malformed);
     this.counted(key, {
       nextToken: page.nextToken,
-      entries: batchEntries(batch),
+      entries: counts.entries,
       pages: page.pages,
       inserted: stored.inserted,
-      malformed: stored.malformed,
-      quarantined: batch.rejected.length,
+      malformed: counts.malformed,
+      quarantined: counts.quarantined,
       quarantineInserted: stored.quarantineInserted,
       firstTs: stored.firstTs,
       lastTs: stored.lastTs,

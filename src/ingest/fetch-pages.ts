@@ -6,10 +6,20 @@ import type { ApiClient } from '../api/index.js';
 import type { PagingFields } from '../api/schemas/log-pages.js';
 import type { PagingError } from '../errors/index.js';
 import type { Day } from '../time/utc-day.js';
-import { batchEntries, decodeShieldPage, OriginBodyDecoder, type DecodedShieldPage } from './decode-page.js';
+import {
+  batchEntries,
+  decodeShieldPage,
+  OriginBodyDecoder,
+  scanShieldPage,
+  shieldPageParts,
+  WHOLE_PAGE_BYTES,
+  type DecodedShieldPage,
+  type LargeShieldPage,
+} from './decode-page.js';
 import { decideNextPage } from './paging.js';
 import { guessPaging } from './peek-paging.js';
 import type { OriginBatch, ShieldBatch } from '../store/rows.js';
+import type { PageCounts } from '../store/store.js';
 
 export interface ShieldPagesQuery {
   zone: number;
@@ -19,6 +29,10 @@ export interface ShieldPagesQuery {
   /** Pages of this pass already stored (when resuming), so page numbers and the cap continue. */
   donePages: number;
   pageCap: number;
+  /** Bytes from which a page is decoded and handed over in parts. @defaultValue WHOLE_PAGE_BYTES (16 MiB) */
+  wholePageBytes?: number;
+  /** Entries per part of such a page. @defaultValue 1000 */
+  partRows?: number;
 }
 
 /** Why a pass stopped before the API said it was done (a loop, an empty page claiming more, the cap). */
@@ -37,6 +51,13 @@ export interface ShieldPageResult {
   batch: ShieldBatch;
   /** Set on the last page of a pass that paging anomaly stopped: the page is stored, then the pass ends. */
   stop?: PagingStop;
+  /**
+   * Set on the parts of a page too large to decode whole (decode-page.ts WHOLE_PAGE_BYTES), yielded one
+   * after another, each to be stored on its own: `more` while parts of the page follow (the checkpoint
+   * stays on this page's token, and nothing is counted yet), then the last part with the whole page's
+   * counts. `stop` is on the last part only.
+   */
+  part?: { more: true } | { more: false; counts: PageCounts };
 }
 
 export interface OriginQuery {
@@ -49,7 +70,7 @@ export type FetchClient = Pick<ApiClient, 'shieldEventLogsWith' | 'originErrorLo
 
 interface Request {
   token: string;
-  page: Promise<DecodedShieldPage>;
+  page: Promise<DecodedShieldPage | LargeShieldPage>;
   /** The next page's token as guessed from this page's bytes, when it could not be requested yet. */
   guess?: string;
 }
@@ -93,7 +114,12 @@ export async function* shieldPages(
             if (ahead.length < lookahead) request(guess.continuationToken);
             else req.guess = guess.continuationToken;
           }
-          return Promise.resolve(decodeShieldPage(Buffer.from(body).toString('utf8')));
+          // A page too large to decode whole is checked now and decoded in parts as it is handed over.
+          return Promise.resolve(
+            body.byteLength >= (q.wholePageBytes ?? WHOLE_PAGE_BYTES)
+              ? scanShieldPage(new Uint8Array(body))
+              : decodeShieldPage(Buffer.from(body).toString('utf8')),
+          );
         },
         { signal: own },
       ),
@@ -118,7 +144,7 @@ export async function* shieldPages(
       const page = await current.page;
       pages++;
       seen.add(current.token);
-      const entries = batchEntries(page.batch);
+      const entries = 'batch' in page ? batchEntries(page.batch) : page.entries;
       const decision = decideNextPage(
         { entries, hasMoreData: page.hasMoreData, continuationToken: page.continuationToken },
         { requestedToken: current.token, pages, seenTokens: seen, pageCap: q.pageCap },
@@ -126,7 +152,7 @@ export async function* shieldPages(
       if (decision.kind === 'error') {
         // The page's entries are sent all the same: stored first, then the pass ends.
         const stop = { reason: decision.reason, message: decision.message };
-        yield { page: pages, token: current.token, nextToken: null, batch: page.batch, stop };
+        yield* results(page, { page: pages, token: current.token, nextToken: null, stop }, q.partRows);
         return;
       }
       const nextToken = decision.kind === 'next' ? decision.token : null;
@@ -142,13 +168,36 @@ export async function* shieldPages(
         // caller's synchronous store, or the API only starts on the next page once that is done.
         await yieldToLoop();
       }
-      yield { page: pages, token: current.token, nextToken, batch: page.batch };
+      yield* results(page, { page: pages, token: current.token, nextToken }, q.partRows);
       if (nextToken === null) return;
     }
   } finally {
     pass.abort();
     signal?.removeEventListener('abort', stopPass);
   }
+}
+
+/** A page as one result, or a large one as its parts (each part a batch of `partRows` entries at most). */
+function* results(
+  page: DecodedShieldPage | LargeShieldPage,
+  r: Omit<ShieldPageResult, 'batch' | 'part'>,
+  partRows = 1000,
+): Generator<ShieldPageResult> {
+  if ('batch' in page) {
+    yield { ...r, batch: page.batch };
+    return;
+  }
+  const { stop: _stop, ...rest } = r;
+  const counts: PageCounts = { entries: 0, malformed: 0, quarantined: 0 };
+  let held: ShieldBatch | undefined;
+  for (const batch of shieldPageParts(page, partRows)) {
+    if (held) yield { ...rest, batch: held, part: { more: true } };
+    held = batch;
+    counts.entries += batchEntries(batch);
+    counts.malformed += batch.parseError.reduce((n, e) => n + (e === null ? 0 : 1), 0);
+    counts.quarantined += batch.rejected.length;
+  }
+  yield { ...r, batch: held!, part: { more: false, counts } };
 }
 
 /**

@@ -49,9 +49,9 @@ export function defaultPageThreads(): number {
 }
 
 // A small young generation keeps the thread's garbage, and the process's RSS, in check (measured: 16 MB
-// no slower than more). The old generation has the main thread's bound (bin/edgelog.js): a page must fit
-// on either thread, and at 64 MB a page of 50,000 entries did not.
-const LIMITS = { maxYoungGenerationSizeMb: 16, maxOldGenerationSizeMb: 1024 };
+// no slower than more). The old generation has the main thread's bound (bin/edgelog.js) by default.
+const YOUNG_GENERATION_MB = 16;
+const OLD_GENERATION_MB = 1024;
 const LEVELS: Record<number, 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal'> = {
   10: 'trace',
   20: 'debug',
@@ -71,12 +71,17 @@ class PageThread {
 
   constructor(
     data: PageThreadData,
+    heapMb: number,
     logger: Logger,
     metrics: RequestMetrics | undefined,
     onExit: (t: PageThread) => void,
   ) {
     const { entry, isCode } = threadEntry();
-    this.worker = new Worker(entry, { eval: isCode, workerData: data, resourceLimits: LIMITS });
+    this.worker = new Worker(entry, {
+      eval: isCode,
+      workerData: data,
+      resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB, maxOldGenerationSizeMb: heapMb },
+    });
     this.worker.unref(); // referenced only while it has passes (see start)
     this.ready = new Promise((resolve) => (this.loaded = resolve));
     this.worker.on('message', (m: FromPages) => {
@@ -151,6 +156,8 @@ export interface PageThreadsOptions {
   credit?: number;
   /** Told of the threads' request attempts and retries (relayed as messages). @defaultValue none */
   metrics?: RequestMetrics;
+  /** Each thread's old generation, in MB (tests make it small). @defaultValue 1024, the main thread's */
+  maxOldGenerationSizeMb?: number;
 }
 
 /** A pool of page threads (see warm); a job goes to the thread with the fewest. */
@@ -179,7 +186,8 @@ export class PageThreads {
   }
 
   private spawn(): PageThread {
-    const thread = new PageThread(this.data, this.opts.logger, this.opts.metrics, (t) => {
+    const heapMb = this.opts.maxOldGenerationSizeMb ?? OLD_GENERATION_MB;
+    const thread = new PageThread(this.data, heapMb, this.opts.logger, this.opts.metrics, (t) => {
       const i = this.threads.indexOf(t);
       if (i >= 0) this.threads.splice(i, 1);
     });

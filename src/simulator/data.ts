@@ -100,6 +100,7 @@ export class DataSet {
     const k = seg.first + i;
     const [k0, k1, k2, k3] = seg.idKeys;
     const logId = this.idPrefix + uuidOf(keyed(k0, k), keyed(k1, k), keyed(k2, k), keyed(k3, k));
+    if (this.opts.tinyEntries) return `{"logId":"${logId}","timestamp":${segmentTime(seg, i)}}`;
     const rng = this.rng.reseed(keyed(seg.contentKey, k));
     const text = this.text;
     if (source === 'origin') originEntry(seg.vocab as OriginVocab, rng, text);

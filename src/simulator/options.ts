@@ -142,6 +142,11 @@ export interface SimulatorOptions {
    * @defaultValue false
    */
   hostileText?: boolean;
+  /**
+   * Entries carry their key only, `{"logId":…,"timestamp":…}` (about 70 bytes): many to a megabyte, for
+   * pages whose decoded form outweighs their bytes many times. @defaultValue false
+   */
+  tinyEntries?: boolean;
 }
 
 export interface SimUrls {
@@ -178,6 +183,7 @@ export interface ResolvedOptions {
   echoKey: boolean;
   dotTokens: boolean;
   hostileText: boolean;
+  tinyEntries: boolean;
 }
 
 function checkInt(name: string, value: number, min: number): number {
@@ -266,5 +272,6 @@ export function resolveOptions(opts: SimulatorOptions): ResolvedOptions {
     echoKey: opts.echoKey ?? false,
     dotTokens: opts.dotTokens ?? false,
     hostileText: opts.hostileText ?? false,
+    tinyEntries: opts.tinyEntries ?? false,
   };
 }

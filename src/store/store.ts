@@ -46,7 +46,30 @@ export type PageInput =
       /** The checkpoint: the token of the page after this one, null after the last. */
       nextToken: string | null;
       pages: 0 | 1;
+      /**
+       * A part of a page stored in parts (fetch-pages.ts): what the pass's counts add, instead of the
+       * batch's own — nothing for a part with more to follow, the whole page's with its last part — so a
+       * page re-fetched after a part of it was stored is counted once. @defaultValue the batch's counts
+       */
+      counts?: PageCounts;
     };
+
+/** What a page adds to the pass's counts: entries sent, of which malformed, of which quarantined. */
+export interface PageCounts {
+  entries: number;
+  malformed: number;
+  quarantined: number;
+}
+
+/** What a page adds to the pass's counts: its own `counts`, or its batch's (`malformed`: its rows'). */
+export function pageCounts(page: PageInput, malformed: number): PageCounts {
+  if (page.source === 'shield' && page.counts) return page.counts;
+  return {
+    entries: page.batch.logId.length + page.batch.rejected.length,
+    malformed,
+    quarantined: page.batch.rejected.length,
+  };
+}
 
 /** What storing a page's rows found (the ledger's progress is made of it). */
 export interface StoreResult {
@@ -147,6 +170,8 @@ export interface GuardianSnapshotRow {
   total_failed_authentication_enforcement: number | null;
   overview: string | null;
   error: string | null;
+  /** The six counters as the API sent them (JSON); a column is NULL where its counter did not fit. */
+  counters: string | null;
 }
 
 /** The counter columns of api_guardian_snapshots. */

@@ -93,12 +93,21 @@ describe('page threads', () => {
     expect(firsts).toBe(2); // once per attempt: the ledger counts each call
   });
 
-  it('take a page as large as the main thread can (60,000 entries in one answer)', async () => {
+  // A page of 46 MB is decoded and handed over in parts of 1,000 entries (a page from 16 MiB on is).
+  it('take a large page (60,000 entries in one answer) in parts, counted whole with the last', async () => {
     h = await harness({ entriesPerDay: 60_000, pageSize: 60_000 });
     threads = new PageThreads({ threads: 1, api: h.config().api, logger: silentLogger() });
     const yesterday = addDays(TODAY, -1); // complete, so the whole 60,000
-    const pages = await collect(threads.shieldPages({ ...query(), day: yesterday }));
-    expect(pages.map((p) => p.ids.length)).toEqual([60_000]);
+    const parts: ShieldPageResult[] = [];
+    for await (const p of threads.shieldPages({ ...query(), day: yesterday })) parts.push(p);
+    expect(parts.map((p) => p.batch.logId.length)).toEqual(parts.map(() => 1000));
+    expect(parts.map((p) => p.page)).toEqual(parts.map(() => 1));
+    expect(parts.slice(0, -1).every((p) => p.part?.more === true)).toBe(true);
+    expect(parts.at(-1)!.part).toEqual({
+      more: false,
+      counts: { entries: 60_000, malformed: 0, quarantined: 0 },
+    });
+    expect(new Set(parts.flatMap((p) => p.batch.logId)).size).toBe(60_000);
   });
 
   it('rethrow the API’s refusal as the same typed error', async () => {

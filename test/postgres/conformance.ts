@@ -268,6 +268,40 @@ export function storeConformance(name: string, open: () => Promise<StoreUnderTes
       });
     });
 
+    it('counts a page stored in parts with its last part, and keeps the checkpoint on it until then', async () => {
+      const key = freshKey('shield');
+      await store.ledger.claim(key, 'w1', NOW, LEASE, true);
+      const rows = shieldRows(30);
+      const part = (from: number, to: number, last: boolean): PageInput => {
+        const batch = shieldBatch(rows.slice(from, to));
+        if (last) batch.rejected = [{ position: 30, raw: '{"logId":null}', reason: 'logId: null' }];
+        const counts = last
+          ? { entries: 31, malformed: 0, quarantined: 1 }
+          : { entries: 0, malformed: 0, quarantined: 0 };
+        return { source: 'shield', batch, page: 1, nextToken: last ? 't2' : '', pages: last ? 1 : 0, counts };
+      };
+      await store.storePage(key, 'w1', part(0, 10, false), NOW, LEASE);
+      expect((await store.ledger.get(key))!).toMatchObject({
+        next_token: '',
+        pages: 0,
+        entries: 0,
+        new_entries: 10,
+        archived_entries: 10,
+      });
+      await store.storePage(key, 'w1', part(10, 20, false), NOW, LEASE);
+      const last = await store.storePage(key, 'w1', part(20, 30, true), NOW, LEASE);
+      expect(last).toMatchObject({ kind: 'stored', inserted: 10, quarantineInserted: 1 });
+      expect((await store.ledger.get(key))!).toMatchObject({
+        next_token: 't2',
+        pages: 1,
+        entries: 31,
+        new_entries: 30,
+        quarantined: 1,
+        archived_entries: 30,
+        quarantined_entries: 1,
+      });
+    });
+
     it('refuses a day held by a live lease, hands over an expired or abandoned one', async () => {
       const key = freshKey('shield');
       const other = await t.another();
@@ -570,10 +604,12 @@ export function storeConformance(name: string, open: () => Promise<StoreUnderTes
       const id2 = await store.guardian.add(z, new Date(NOW + HOUR), null, { errorKey: 'x' });
       expect(id2).toBeGreaterThan(id1);
       const list = await store.guardian.list(z);
+      // A counter that is not a whole number is NULL in its column, and kept as sent in `counters`.
       expect(list).toMatchObject([
-        { id: id1, total_blocked_requests: 5, total_requests_inspected: 100, error: null },
-        { id: id2, total_blocked_requests: null, error: '{"errorKey":"x"}' },
+        { id: id1, total_blocked_requests: 5, total_requests_inspected: null, error: null },
+        { id: id2, total_blocked_requests: null, error: '{"errorKey":"x"}', counters: null },
       ]);
+      expect(JSON.parse(list[0]!.counters!)).toMatchObject({ totalRequestsInspected: 100.9 });
       expect(await store.guardian.list(z, new Date(NOW + 1).toISOString())).toHaveLength(1);
       const reading = { taken_at: new Date(NOW).toISOString(), value: 5 };
       // The newest snapshot with the counter (the failed one has none), and the newest until a time.

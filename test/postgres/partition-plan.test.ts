@@ -5,6 +5,7 @@ import {
   daysOf,
   parsePartition,
   partitionOf,
+  partitionsOfDays,
   retentionPlan,
 } from '../../src/store/postgres/partition-plan.js';
 import type { Day } from '../../src/time/utc-day.js';
@@ -30,10 +31,33 @@ describe('partition plan', () => {
     ],
     ['quarantined_entries', '2024-02-28', 'quarantined_entries_20240228', "'2024-02-28'", "'2024-02-29'"],
     ['quarantined_entries', '2024-02-29', 'quarantined_entries_20240229', "'2024-02-29'", "'2024-03-01'"],
+    // The last day there is: no next day to end at (its day after was written `+010000-01-01`).
+    ['quarantined_entries', '9999-12-31', 'quarantined_entries_99991231', "'9999-12-31'", 'MAXVALUE'],
+    [
+      'shield_event_logs',
+      '9999-12-31',
+      'shield_event_logs_99991231',
+      String(Date.UTC(9999, 11, 31)),
+      String(Date.UTC(10000, 0, 1)),
+    ],
   ] as const)('%s %s is %s FROM %s TO %s', (parent, day, name, from, to) => {
     const p = partitionOf(parent, D(day));
     expect(p).toEqual({ parent, name, day, from, to });
     expect(parsePartition(name)).toEqual(p);
+  });
+
+  // Quarantine partitions were made for every entry's day, so a page with an entry in year 9999 needed one
+  // for that day; a quarantined entry is filed under the day it was fetched for.
+  it('makes entry partitions for the days of entries and quarantine partitions for the fetched days', () => {
+    expect(
+      partitionsOfDays([D('2026-11-20'), D('9999-12-31')], [D('2026-11-21')]).map((p) => p.name),
+    ).toEqual([
+      'origin_error_logs_20261120',
+      'shield_event_logs_20261120',
+      'origin_error_logs_99991231',
+      'shield_event_logs_99991231',
+      'quarantined_entries_20261121',
+    ]);
   });
 
   it('does not take a name it did not make', () => {

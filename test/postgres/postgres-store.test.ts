@@ -54,10 +54,11 @@ describe.skipIf(server === null)('PostgreSQL store', () => {
       '0001_archive.sql',
       '0002_rollup_views.sql',
       '0003_alerts.sql',
+      '0004_values_that_fit.sql',
     ]);
     expect(recorded.every((r) => /^[0-9a-f]{64}$/.test(r.checksum as string))).toBe(true);
     const again = await store.migrate();
-    expect(again.map((r) => r.status)).toEqual(['already-applied', 'already-applied', 'already-applied']);
+    expect(again.map((r) => r.status)).toEqual(recorded.map(() => 'already-applied'));
   });
 
   it('lets workers migrate a new database at the same time: each migration applied once', async () => {
@@ -67,11 +68,11 @@ describe.skipIf(server === null)('PostgreSQL store', () => {
       const results = await Promise.all(pools.map((p) => migratePostgres(p)));
       const applied = results.flat().filter((r) => r.status === 'applied');
       expect(results.flat().filter((r) => r.status === 'failed')).toEqual([]);
-      expect(applied.map((r) => r.id).sort()).toEqual([1, 2, 3]);
+      expect(applied.map((r) => r.id).sort()).toEqual([1, 2, 3, 4]);
       const { rows } = await pools[0]!.query<{ n: number }>(
         'SELECT count(*)::int AS n FROM schema_migrations',
       );
-      expect(rows[0]!.n).toBe(3);
+      expect(rows[0]!.n).toBe(4);
     } finally {
       await Promise.all(pools.map((p) => p.end()));
       await fresh.drop();
@@ -155,26 +156,11 @@ describe.skipIf(server === null)('PostgreSQL store', () => {
     expect(await partitions(store, 'shield_event_logs')).toContain('shield_event_logs_20261120');
   });
 
-  it('quarantines a row PostgreSQL cannot store (U+0000 in its text) instead of failing its page', async () => {
+  // Entries holding U+0000 never reach a store (ingestion quarantines them on both: value-rules.test.ts);
+  // an error text quoting such a body may.
+  it('keeps an error text holding U+0000 with the character escaped', async () => {
     const key = { source: 'shield' as const, zone: 3, day: DAY };
     await store.ledger.claim(key, 'w', NOW, LEASE, true);
-    const rows = shieldRows(5);
-    rows[2]!.message = 'nul \u0000 inside';
-    const first = await store.storePage(key, 'w', shieldPage(rows, 1, 't2'), NOW, LEASE);
-    expect(first).toMatchObject({ kind: 'stored', inserted: 4, quarantineInserted: 1 });
-    const again = await store.storePage(key, 'w', shieldPage(rows, 1, 't2'), NOW, LEASE);
-    expect(again).toMatchObject({ kind: 'stored', inserted: 0, quarantineInserted: 0 });
-    const [q] = await store.quarantine.list({ source: 'shield', zone: 3 });
-    expect(q).toMatchObject({ page: 1, position: -3, reason: expect.stringContaining('U+0000') as string });
-    expect((JSON.parse(q!.raw) as { message: string }).message).toBe('nul \u0000 inside');
-    expect((await store.ledger.get(key))!).toMatchObject({
-      entries: 10,
-      new_entries: 4,
-      quarantined: 2,
-      archived_entries: 4,
-      quarantined_entries: 1,
-    });
-    // An error text quoting such a body is kept with the character escaped.
     await store.ledger.stop(key, 'w', 'failed', 'HTTP 500: nul \u0000 body', NOW + 1);
     expect((await store.ledger.get(key))!.last_error).toBe('HTTP 500: nul \\u0000 body');
   });

@@ -13,10 +13,7 @@ import {
   numericValue,
   withoutLeadingComments,
 } from '../../src/store/postgres/read-only-query.js';
-import { SHIELD_TABLE } from '../../src/store/postgres/entry-tables.js';
-import { NUL_REASON, rowsWithNul, storableText, withoutRows } from '../../src/store/postgres/unstorable.js';
-import { shieldBatch, shieldRowAt } from '../../src/store/rows.js';
-import { shieldRows } from './conformance.js';
+import { storableText } from '../../src/store/postgres/unstorable.js';
 
 describe('COPY text', () => {
   it.each([
@@ -135,26 +132,7 @@ describe('connection settings', () => {
   });
 });
 
-describe('rows PostgreSQL cannot store', () => {
-  it('moves rows with U+0000 in any text field to the rejected entries, at negative positions', () => {
-    const rows = shieldRows(4);
-    rows[1]!.url = '/a\u0000b';
-    rows[3]!.extraLabels = '{"x":"\u0000"}';
-    const b = shieldBatch(rows);
-    b.rejected = [{ position: 7, raw: '{}', reason: 'r' }];
-    expect(rowsWithNul(SHIELD_TABLE, b)).toEqual([1, 3]);
-    const kept = withoutRows(SHIELD_TABLE, b, [1, 3]);
-    expect(kept.logId).toEqual([rows[0]!.logId, rows[2]!.logId]);
-    expect(shieldRowAt(kept as typeof b, 1)).toEqual(rows[2]);
-    expect(kept.rejected.map((r) => [r.position, r.reason])).toEqual([
-      [7, 'r'],
-      [-2, NUL_REASON],
-      [-4, NUL_REASON],
-    ]);
-    expect(JSON.parse(kept.rejected[1]!.raw)).toEqual(rows[1]);
-    expect(withoutRows(SHIELD_TABLE, b, [])).toBe(b);
-  });
-
+describe('messages PostgreSQL cannot store', () => {
   it('writes U+0000 in a message as its escape', () => {
     expect(storableText('a\u0000b')).toBe('a\\u0000b');
     expect(storableText('plain')).toBe('plain');

@@ -9,11 +9,17 @@ export function propertyRuns(defaultRuns: number, env: NodeJS.ProcessEnv = proce
   return Number(runs);
 }
 
-/** fast-check's parameters for one property: its runs, and the seed when PROPERTY_SEED is set. */
+/**
+ * fast-check's parameters for one property: its runs, and the seed when PROPERTY_SEED is set. A property
+ * whose input costs many times another's takes `1 / share` of PROPERTY_RUNS (never fewer than its default).
+ */
 export function propertyParams(
   defaultRuns: number,
   env: NodeJS.ProcessEnv = process.env,
+  share = 1,
 ): { numRuns: number; seed?: number } {
   const seed = env.PROPERTY_SEED;
-  return { numRuns: propertyRuns(defaultRuns, env), ...(seed ? { seed: Number(seed) } : {}) };
+  const runs = propertyRuns(defaultRuns, env);
+  const numRuns = runs === defaultRuns ? runs : Math.max(defaultRuns, Math.ceil(runs / share));
+  return { numRuns, ...(seed ? { seed: Number(seed) } : {}) };
 }

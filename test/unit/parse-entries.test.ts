@@ -29,6 +29,8 @@ describe('parseEmbeddedLog', () => {
     ['a JSON array', '[1,2]', null, 'log is JSON but not an object (array)'],
     ['JSON null', 'null', null, 'log is JSON but not an object (null)'],
     ['a JSON string', '"x"', null, 'log is JSON but not an object (string)'],
+    // V8's message quotes the first character by halves: the half is written as its escape.
+    ['text opening with a surrogate pair', '😀', null, "Unexpected token '\\ud83d'"],
   ])('%s', (_name, text, obj, error) => {
     const r = parseEmbeddedLog(text);
     expect(r.obj).toEqual(obj);
@@ -46,6 +48,11 @@ describe('statusCodeOf', () => {
     [502.5, null],
     [null, null],
     [undefined, null],
+    // Not an HTTP status: NULL in status_code (the log keeps the number as sent).
+    [1e21, null],
+    [2 ** 60, null],
+    [-1, null],
+    [10000, null],
   ])('%j → %j', (input, expected) => expect(statusCodeOf(input)).toBe(expected));
 });
 

@@ -7,7 +7,10 @@
 // types) is checked as a whole: when it is broken, nothing on the page can be trusted, and a ShapeError
 // names the field. Each entry is then checked on its own: one with a usable key (a non-empty `logId`
 // and an integer millisecond `timestamp`) is kept, its odd fields normalised without loss; one without
-// is set aside with its JSON and the reason (entryProblem).
+// is set aside with its JSON and the reason (keyedEntry). Nothing here recurses over an entry's values:
+// one nested 20,000 levels deep is set aside with a reason (store/storable.ts), not a stack overflow.
+import { jsonText } from '../../store/json-text.js';
+import { MAX_NESTING, nestedDeeperThan, nestingProblem } from '../../store/storable.js';
 
 /** One log entry as the API sends it, after validation. */
 export interface RawLogEntry {
@@ -77,28 +80,53 @@ function optionalBoolean(obj: Record<string, unknown>, key: string): boolean | n
   return value;
 }
 
-/** Label values are strings or null; scalars keep their text and nested values their JSON. */
-function normaliseLabels(value: unknown): Record<string, string | null> | null {
+/**
+ * Label values are strings or null; scalars keep their text and nested values their JSON. The labels
+ * object is left as it came (a copy is made when a value changes: a rejected entry keeps its JSON as
+ * received), and every key is kept, `__proto__` too. Undefined when a value is nested too deep to keep.
+ */
+function normaliseLabels(value: unknown): Record<string, string | null> | null | undefined {
   if (value === undefined || value === null) return null;
   // Not an object at all: kept whole under one key rather than dropped.
-  if (!isObject(value)) return { [RAW_LABELS_KEY]: JSON.stringify(value) };
+  if (!isObject(value)) {
+    if (nestedDeeperThan(value)) return undefined;
+    return { [RAW_LABELS_KEY]: JSON.stringify(value) };
+  }
+  let copy: Record<string, string | null> | null = null;
   for (const key in value) {
     const v = value[key];
-    if (typeof v === 'string' || v === null) continue;
-    if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') value[key] = String(v);
-    else value[key] = JSON.stringify(v) ?? null;
+    if (typeof v === 'string' || v === null) {
+      if (copy) copy[key] = v;
+      continue;
+    }
+    // A prototype-less copy: assigning `__proto__` there makes a key, not a prototype.
+    copy ??= copyUpTo(value, key);
+    if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') copy[key] = String(v);
+    else if (nestedDeeperThan(v, MAX_NESTING - 1)) return undefined;
+    else copy[key] = JSON.stringify(v) ?? null;
   }
-  return value as Record<string, string | null>;
+  return copy ?? (value as Record<string, string | null>);
+}
+
+/** The keys of `labels` before `stop`, in a prototype-less object. */
+function copyUpTo(labels: Record<string, unknown>, stop: string): Record<string, string | null> {
+  const copy = Object.create(null) as Record<string, string | null>;
+  for (const key in labels) {
+    if (key === stop) break;
+    copy[key] = labels[key] as string | null;
+  }
+  return copy;
 }
 
 /** Where labels that are not an object are kept (as their JSON text). */
 export const RAW_LABELS_KEY = '$raw';
 
 /**
- * Checks one entry. Returns why it cannot be keyed, or null when it can: it is then normalised in place
- * (a missing `log` or `labels` becomes null, a non-string `log` its JSON text, odd label values text).
+ * Checks one entry: the entry with a usable key, normalised (a missing `log` or `labels` is null, a
+ * non-string `log` its JSON text, odd label values text), or why it has none. The entry itself is left
+ * as it came, so that a rejected one keeps its JSON.
  */
-export function entryProblem(entry: unknown): string | null {
+export function keyedEntry(entry: unknown): RawLogEntry | string {
   if (!isObject(entry)) return `the entry is not an object: ${describe(entry)}`;
   const { logId, timestamp, log } = entry;
   if (typeof logId !== 'string' || logId.length === 0) {
@@ -112,10 +140,17 @@ export function entryProblem(entry: unknown): string | null {
   ) {
     return `timestamp: expected milliseconds since the epoch, got ${timestamp === undefined ? 'nothing' : describe(timestamp)}`;
   }
-  if (log === undefined) entry.log = null;
-  else if (log !== null && typeof log !== 'string') entry.log = JSON.stringify(log);
-  entry.labels = normaliseLabels(entry.labels);
-  return null;
+  let text: string | null;
+  if (log === undefined || log === null) text = null;
+  else if (typeof log === 'string') text = log;
+  else {
+    const deep = nestingProblem('log', log);
+    if (deep !== null) return deep;
+    text = JSON.stringify(log);
+  }
+  const labels = normaliseLabels(entry.labels);
+  if (labels === undefined) return `labels: nested deeper than ${MAX_NESTING} levels`;
+  return { logId, timestamp, log: text, labels };
 }
 
 /** An entry that could not be keyed, as received. */
@@ -133,9 +168,9 @@ export function sortEntries(logs: readonly unknown[]): { logs: RawLogEntry[]; re
   const rejected: RejectedEntry[] = [];
   for (let i = 0; i < logs.length; i++) {
     const entry = logs[i];
-    const reason = entryProblem(entry);
-    if (reason === null) kept.push(entry as RawLogEntry);
-    else rejected.push({ position: i, raw: JSON.stringify(entry) ?? 'undefined', reason });
+    const keyed = keyedEntry(entry);
+    if (typeof keyed !== 'string') kept.push(keyed);
+    else rejected.push({ position: i, raw: jsonText(entry), reason: keyed });
   }
   return { logs: kept, rejected };
 }

@@ -6,9 +6,8 @@
 //   counted by the client from the batch; the unique key makes the COPY fail whole when any row is there
 //   already, and the batch is then merged instead;
 // - merge: COPY into a temporary staging table, then one INSERT … SELECT that skips (or, for the
-//   `newest` rule, updates) the rows already there and says how many it inserted; for an entry table the
-//   rows it inserted are counted into the rollup in the same statement.
-import { HOUR_MS } from '../hourly-rollup.js';
+//   `newest` rule, updates) the rows already there and says how many it inserted; for an entry table it
+//   returns the rows it inserted, and the client counts them into the rollup in the same transaction.
 import type { EntryTable } from '../postgres/entry-tables.js';
 import type { CopyColumns, TableSpec } from './tables.js';
 
@@ -27,21 +26,6 @@ export function copyStageSql(spec: TableSpec, cols: CopyColumns): string {
 /** The direct way: COPY into the table itself. */
 export function copyDirectSql(spec: TableSpec, cols: CopyColumns): string {
   return `COPY ${spec.name} (${cols.names.join(', ')}) FROM STDIN`;
-}
-
-/** A rollup key: the entry column it is read from, and what stands for NULL in the key. */
-export interface RollupKey {
-  column: string;
-  empty: string | number;
-}
-
-/** The rollup keys of an entry table (its `fromColumns` are `coalesce(column, empty)`). */
-export function rollupKeys(t: EntryTable): RollupKey[] {
-  return t.rollup.fromColumns.map((expr, i) => {
-    const column = /^coalesce\((\w+),/.exec(expr)?.[1];
-    if (!column) throw new Error(`rollup key ${expr} of ${t.table} is not coalesce(column, …)`);
-    return { column, empty: t.rollup.keyTypes[i] === 'text' ? '' : 0 };
-  });
 }
 
 function rollupConflict(t: EntryTable): string {
@@ -69,7 +53,11 @@ function selectList(spec: TableSpec, cols: CopyColumns, alias = ''): string {
   return cols.names.map((c) => (spec.cleared?.includes(c) ? 'NULL' : `${alias}${c}`)).join(', ');
 }
 
-/** The merge: one row, `inserted` and `updated` (bigint). */
+/**
+ * The merge: one row, `inserted` and `updated` (bigint); for an entry table, the rows inserted instead
+ * (zone, timestamp and the rollup's columns), which the caller counts into the rollup (storable.ts
+ * decides a rollup's keys, once, for every writer).
+ */
 export function mergeSql(spec: TableSpec, cols: CopyColumns): string {
   const stage = stageName(spec);
   const list = cols.names.join(', ');
@@ -77,20 +65,9 @@ export function mergeSql(spec: TableSpec, cols: CopyColumns): string {
   const insert = `INSERT INTO ${spec.name} AS t (${list})`;
   if (spec.entry) {
     const t = spec.entry;
-    const keys = rollupKeys(t);
-    const order = [t.zoneColumn, 'hour', ...t.rollup.keys].join(', ');
-    const keyExprs = keys.map((k, i) => `${t.rollup.fromColumns[i]} AS ${t.rollup.keys[i]}`).join(', ');
-    return `WITH ins AS (
-    ${insert} SELECT ${selectList(spec, cols)} FROM ${stage}
+    return `${insert} SELECT ${selectList(spec, cols)} FROM ${stage}
     ON CONFLICT (${c.columns.join(', ')}) DO NOTHING
-    RETURNING ${[t.zoneColumn, 'timestamp', ...new Set(keys.map((k) => k.column))].join(', ')}
-  ), roll AS (
-    INSERT INTO ${t.rollup.table} (${order}, count)
-    SELECT ${t.zoneColumn}, timestamp - timestamp % ${HOUR_MS} AS hour, ${keyExprs}, count(*) FROM ins
-    GROUP BY ${order} ORDER BY ${order}
-    ${rollupConflict(t)}
-  )
-  SELECT count(*)::bigint AS inserted, 0::bigint AS updated FROM ins`;
+    RETURNING ${[t.zoneColumn, 'timestamp', ...t.rollup.keys].join(', ')}`;
   }
   if (c.kind === 'key') {
     return `WITH ins AS (

@@ -14,14 +14,9 @@ import { migratePostgres } from '../postgres/migrate.js';
 import { daysOf } from '../postgres/partition-plan.js';
 import { Partitions } from '../postgres/partitions.js';
 import { sqlState, transaction, UNIQUE_VIOLATION } from '../postgres/transaction.js';
-import {
-  copyDirectSql,
-  copyStageSql,
-  createStageSql,
-  mergeSql,
-  rollupArraysSql,
-  rollupKeys,
-} from './copy-sql.js';
+import type { EntryTable } from '../postgres/entry-tables.js';
+import { rollupValue } from '../storable.js';
+import { copyDirectSql, copyStageSql, createStageSql, mergeSql, rollupArraysSql } from './copy-sql.js';
 import { mergeLedgerBatch } from './ledger-merge.js';
 import type { CopyColumns, TableSpec, TargetColumn, Total } from './tables.js';
 import { groupKey } from './verify.js';
@@ -130,14 +125,14 @@ export async function openPostgresTarget(opts: PostgresOptions): Promise<Postgre
   const ensurePartitions = async (spec: TableSpec, view: RowsView) => {
     if (spec.entry) {
       const ts = view.index.get('timestamp')!;
-      await partitions.ensureDays(daysOf(view.rows.map((r) => r[ts] as number)));
+      await partitions.ensureDays(daysOf(view.rows.map((r) => r[ts] as number)), []);
     } else if (spec.partitionDay) {
       const col = view.index.get(spec.partitionDay)!;
       const days = [...new Set(view.rows.map((r) => r[col] as string))];
       const bad = days.find((d) => !/^\d{4}-\d{2}-\d{2}$/.test(d));
       if (bad !== undefined)
         throw new MigrateStoreError(`${spec.name}: ${spec.partitionDay} '${bad}' is not a UTC day`);
-      await partitions.ensureDays(days as Day[]);
+      await partitions.ensureDays([], days as Day[]);
     }
   };
 
@@ -145,6 +140,12 @@ export async function openPostgresTarget(opts: PostgresOptions): Promise<Postgre
     transaction(pool, async (c) => {
       await c.query(createStageSql(spec, cols));
       await copy(c, copyStageSql(spec, cols), text);
+      if (spec.entry) {
+        // The rows inserted come back, and are counted into the rollup here.
+        const { rows } = await c.query<unknown[]>({ text: mergeSql(spec, cols), rowMode: 'array' });
+        if (rows.length > 0) await c.query(rollupArraysSql(spec.entry), rollupArrays(spec.entry, rows));
+        return { path: 'merge' as const, inserted: rows.length, updated: 0 };
+      }
       const { rows } = await c.query<{ inserted: number; updated: number }>(mergeSql(spec, cols));
       return { path: 'merge' as const, inserted: rows[0]!.inserted, updated: rows[0]!.updated };
     });
@@ -152,7 +153,11 @@ export async function openPostgresTarget(opts: PostgresOptions): Promise<Postgre
   const direct = (spec: TableSpec, cols: CopyColumns, text: string, view: RowsView) =>
     transaction(pool, async (c) => {
       await copy(c, copyDirectSql(spec, cols), text);
-      await c.query(rollupArraysSql(spec.entry!), rollupArrays(spec, view));
+      const t = spec.entry!;
+      // Zone, timestamp and the rollup's columns of each row, as the merge returns them.
+      const at = [t.zoneColumn, 'timestamp', ...t.rollup.keys].map((k) => view.index.get(k)!);
+      const rows = view.rows.map((r) => at.map((i) => r[i] ?? null));
+      await c.query(rollupArraysSql(t), rollupArrays(t, rows));
       return { path: 'direct' as const, inserted: view.rows.length, updated: 0 };
     });
 
@@ -212,19 +217,22 @@ async function copy(c: pg.PoolClient, sql: string, text: string): Promise<void> 
   await pipeline(Readable.from([Buffer.from(text)]), c.query(copyFrom(sql)));
 }
 
-/** The rollup counts of a batch whose rows are all new: arrays of zone, hour, the keys…, count. */
-function rollupArrays(spec: TableSpec, view: RowsView): unknown[][] {
-  const t = spec.entry!;
-  const zone = view.index.get(t.zoneColumn)!;
-  const ts = view.index.get('timestamp')!;
-  const keys = rollupKeys(t).map((k) => ({ at: view.index.get(k.column)!, empty: k.empty }));
+/**
+ * The rollup counts of new rows given as [zone, timestamp, each rollup column…]: arrays of zone, hour,
+ * the keys…, count (storable.ts rollupValue makes each key, as storePage's writers do).
+ */
+function rollupArrays(t: EntryTable, rows: ReadonlyArray<readonly unknown[]>): unknown[][] {
   const counter = new RollupCounter<unknown[]>();
-  for (const row of view.rows) {
-    const parts = [row[zone], hourStart(row[ts] as number), ...keys.map((k) => row[k.at] ?? k.empty)];
-    // U+0000 cannot be in a stored key (the text was escaped), so it separates the parts unambiguously.
+  for (const row of rows) {
+    const parts = [
+      Number(row[0]),
+      hourStart(Number(row[1])),
+      ...t.rollup.empty.map((empty, k) => rollupValue(row[k + 2] as string | number | null, empty!)),
+    ];
+    // U+0000 cannot be in a stored key (storable.ts), so it separates the parts unambiguously.
     counter.add(parts.join('\u0000'), parts);
   }
-  const arrays: unknown[][] = [[], [], ...keys.map(() => []), []];
+  const arrays: unknown[][] = [[], [], ...t.rollup.keys.map(() => []), []];
   for (const { parts, count } of counter.entries()) {
     parts.forEach((v, k) => arrays[k]!.push(v));
     arrays[parts.length]!.push(count);

@@ -2,6 +2,7 @@
 // which batch field fills each column), so one writer serves both sources.
 import type { LogSource } from '../ledger-types.js';
 import { ORIGIN_FIELDS, SHIELD_FIELDS, type OriginBatch, type ShieldBatch } from '../rows.js';
+import { rollupValue } from '../storable.js';
 
 export type AnyBatch = OriginBatch | ShieldBatch;
 type Value = string | number | null;
@@ -18,12 +19,12 @@ export interface EntryTable {
   fields: readonly string[];
   rollup: {
     table: string;
-    /** The rollup key columns after zone and hour. */
+    /** The rollup key columns after zone and hour; each counts the entry column of its name. */
     keys: readonly string[];
     keyTypes: readonly string[];
-    /** Each key's value from an entry column (NULL stored as '' or 0 to fit the key). */
-    fromColumns: readonly string[];
-    /** Each key's value from row `i` of a batch, as fromColumns computes it. */
+    /** What stands for NULL in each key ('' or 0, to fit the key). */
+    empty: readonly Value[];
+    /** Each key's value from row `i` of a batch (storable.ts rollupValue). */
     fromBatch: (b: AnyBatch, i: number) => Value[];
   };
 }
@@ -41,10 +42,10 @@ export const ORIGIN_TABLE: EntryTable = {
     table: 'origin_hourly',
     keys: ['status_code', 'error_code'],
     keyTypes: ['bigint', 'text'],
-    fromColumns: ['coalesce(status_code, 0)', "coalesce(error_code, '')"],
+    empty: [0, ''],
     fromBatch: (b, i) => {
       const o = b as OriginBatch;
-      return [o.statusCode[i] ?? 0, o.errorCode[i] ?? ''];
+      return [rollupValue(o.statusCode[i], 0), rollupValue(o.errorCode[i], '')];
     },
   },
 };
@@ -60,10 +61,10 @@ export const SHIELD_TABLE: EntryTable = {
     table: 'shield_hourly',
     keys: ['rule_id', 'severity', 'status'],
     keyTypes: ['text', 'text', 'text'],
-    fromColumns: ["coalesce(rule_id, '')", "coalesce(severity, '')", "coalesce(status, '')"],
+    empty: ['', '', ''],
     fromBatch: (b, i) => {
       const s = b as ShieldBatch;
-      return [s.ruleId[i] ?? '', s.severity[i] ?? '', s.status[i] ?? ''];
+      return [rollupValue(s.ruleId[i], ''), rollupValue(s.severity[i], ''), rollupValue(s.status[i], '')];
     },
   },
 };

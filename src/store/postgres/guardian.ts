@@ -1,9 +1,8 @@
 // api_guardian_snapshots on PostgreSQL (as guardian.repository.ts on SQLite).
 import type pg from 'pg';
 import type { ApiGuardianMetrics } from '../../api/index.js';
+import { SNAPSHOT_COLUMNS, snapshotValues } from '../guardian-snapshot.js';
 import type { GuardianSnapshotRow, GuardianStore } from '../store.js';
-
-const int = (v: number | null | undefined): number | null => (typeof v === 'number' ? Math.trunc(v) : null);
 
 export class PostgresGuardian implements GuardianStore {
   constructor(private readonly pool: pg.Pool) {}
@@ -14,26 +13,10 @@ export class PostgresGuardian implements GuardianStore {
     metrics: ApiGuardianMetrics | null,
     error: unknown = metrics?.error ?? null,
   ): Promise<number> {
-    const d = metrics?.data;
-    const overview = d?.overviewPastTwentyEightDays;
     const { rows } = await this.pool.query<{ id: number }>(
-      `INSERT INTO api_guardian_snapshots
-        (shield_zone_id, taken_at, total_blocked_requests, total_logged_requests, total_rate_limited,
-         total_requests_inspected, total_failed_request_validation, total_failed_authentication_enforcement,
-         overview, error)
-      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id`,
-      [
-        zone,
-        takenAt.toISOString(),
-        int(d?.totalBlockedRequests),
-        int(d?.totalLoggedRequests),
-        int(d?.totalRateLimited),
-        int(d?.totalRequestsInspected),
-        int(d?.totalFailedRequestValidation),
-        int(d?.totalFailedAuthenticationEnforcement),
-        overview ? JSON.stringify(overview) : null,
-        error === null || error === undefined ? null : JSON.stringify(error),
-      ],
+      `INSERT INTO api_guardian_snapshots (${SNAPSHOT_COLUMNS.join(', ')})
+      VALUES (${SNAPSHOT_COLUMNS.map((_, i) => `$${i + 1}`).join(', ')}) RETURNING id`,
+      snapshotValues(zone, takenAt, metrics, error),
     );
     return rows[0]!.id;
   }

@@ -1,5 +1,4 @@
 // Pure: the SQL of storing a page (see page-writer.ts for the order of the steps and why).
-import { HOUR_MS } from '../hourly-rollup.js';
 import type { EntryTable } from './entry-tables.js';
 
 const stageName = (t: EntryTable) => `edgelog_stage_${t.source}`;
@@ -30,39 +29,22 @@ function rollupConflict(t: EntryTable): string {
 
 /**
  * The merge path: the staged rows not yet archived are inserted (ON CONFLICT DO NOTHING on the entry
- * key), and the ones inserted — RETURNING tells which — are counted into the rollup, in key order (two
- * writers upserting the same keys then lock them in the same order). $1 zone, $2 log_date. Returns
- * `inserted`.
+ * key), and the ones inserted are returned — their timestamp and rollup columns — for the writer to count
+ * into the rollup (storable.ts decides a rollup's keys, once, for every writer). $1 zone, $2 log_date.
  */
 export function mergeStageSql(t: EntryTable): string {
-  const r = t.rollup;
-  const keys = r.keys.map((k, i) => `${r.fromColumns[i]} AS ${k}`).join(', ');
-  const order = ['hour', ...r.keys].join(', ');
-  return `WITH ins AS (
-    INSERT INTO ${t.table} (${t.zoneColumn}, log_date, ${t.columns.join(', ')})
+  return `INSERT INTO ${t.table} (${t.zoneColumn}, log_date, ${t.columns.join(', ')})
     SELECT $1::bigint, $2::text, ${t.columns.join(', ')} FROM ${stageName(t)}
     ON CONFLICT (${t.zoneColumn}, timestamp, log_id) DO NOTHING
-    RETURNING timestamp, ${[...new Set(r.fromColumns.map(columnOf))].join(', ')}
-  ), roll AS (
-    INSERT INTO ${r.table} (${t.zoneColumn}, hour, ${r.keys.join(', ')}, count)
-    SELECT $1::bigint, timestamp - timestamp % ${HOUR_MS} AS hour, ${keys}, count(*) FROM ins
-    GROUP BY ${order} ORDER BY ${order}
-    ${rollupConflict(t)}
-  )
-  SELECT count(*)::int AS inserted FROM ins`;
-}
-
-/** The column a rollup key expression reads (`coalesce(x, …)` → x). */
-function columnOf(expr: string): string {
-  return /^coalesce\((\w+),/.exec(expr)![1]!;
+    RETURNING timestamp, ${t.rollup.keys.join(', ')}`;
 }
 
 /** Parameters of pageSql after the fixed ones, by position. */
 export const PAGE_PARAMS = 15;
 
 /**
- * The rest of a page, in one statement: the rollup counts computed by the writer (the copy path; empty
- * arrays on the merge path), the rejected entries into quarantine, and the ledger's progress, which
+ * The rest of a page, in one statement: the rollup counts of the rows inserted, computed by the writer,
+ * the rejected entries into quarantine, and the ledger's progress, which
  * only the lease holder can make (`held` 0 otherwise: the caller rolls back).
  *
  * $1 source, $2 zone, $3 day, $4 owner, $5 next_token, $6 pages, $7 entries, $8 inserted, $9 malformed,

@@ -7,8 +7,10 @@
 //   counted from the batch itself. Fastest measured: about the rate of a COPY into an unindexed table
 //   plus the key's index.
 // - merge (a page re-fetched, or a failed copy): COPY into a per-connection staging table, then INSERT …
-//   SELECT … ON CONFLICT DO NOTHING RETURNING, whose returned rows are counted into the rollup in the
-//   same statement.
+//   SELECT … ON CONFLICT DO NOTHING RETURNING, whose returned rows are counted into the rollup.
+// Either way the writer counts the rollup (storable.ts rollupValue decides its keys) and the page's last
+// statement upserts it. Rows reach it vetted: ingestion quarantines an entry no store can hold
+// (storable.ts), so this store and SQLite's get the same rows.
 // The writer remembers per day whether its last page met archived rows, and takes the merge path
 // straight away while they do (a day fetched again meets them on every page).
 import { createHash } from 'node:crypto';
@@ -18,17 +20,19 @@ import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { RollupCounter, hourStart } from '../hourly-rollup.js';
 import type { DayKey } from '../ledger-types.js';
-import type { LeaseLost, PageInput, PageStored, StoreResult } from '../store.js';
+import { pageCounts, type LeaseLost, type PageInput, type PageStored, type StoreResult } from '../store.js';
 import { copyField } from './copy-text.js';
+import { rollupValue } from '../storable.js';
 import { ENTRY_TABLES, type AnyBatch, type EntryTable } from './entry-tables.js';
 import { copyEntriesSql, copyStageSql, createStageSql, mergeStageSql, pageSql } from './page-sql.js';
 import { daysOf } from './partition-plan.js';
-import { rowsWithNul, storableText, withoutRows } from './unstorable.js';
+import { storableText } from './unstorable.js';
 import type { Partitions } from './partitions.js';
 import { NO_PARTITION, Rollback, UNIQUE_VIOLATION, sqlState, transaction } from './transaction.js';
 import type { Day } from '../../time/utc-day.js';
 
 type Path = 'copy' | 'merge';
+type Value = string | number | null;
 
 /** Days remembered as "meets archived rows"; beyond this many the memory starts over. */
 const MAX_REMEMBERED = 10_000;
@@ -52,10 +56,11 @@ export class PageWriter {
       throw new TypeError(`storePage: a ${page.source} page for a ${key.source} day`);
     }
     const t = ENTRY_TABLES[key.source];
-    const unstorable = rowsWithNul(t, page.batch);
-    if (unstorable.length > 0) page = { ...page, batch: withoutRows(t, page.batch, unstorable) } as PageInput;
     const stats = batchStats(page.batch);
-    await this.partitions.ensureDays([key.day as Day, ...daysOf(page.batch.timestamp)]);
+    // Entry partitions for the rows' days; the quarantine's for the day fetched, where its entries go.
+    const days = () =>
+      this.partitions.ensureDays([key.day as Day, ...daysOf(page.batch.timestamp)], [key.day as Day]);
+    await days();
     const dayId = `${key.source}|${key.zone}|${key.day}`;
     let path: Path = this.mergeDays.has(dayId) ? 'merge' : 'copy';
     for (let attempt = 0; ; attempt++) {
@@ -71,7 +76,7 @@ export class PageWriter {
         if (sqlState(err) === NO_PARTITION && attempt < 2) {
           // A partition this process knew of was dropped (retention elsewhere): make it again.
           this.partitions.forget();
-          await this.partitions.ensureDays([key.day as Day, ...daysOf(page.batch.timestamp)]);
+          await days();
           continue;
         }
         throw err;
@@ -102,18 +107,25 @@ export class PageWriter {
     const n = b.logId.length;
     return transaction<PageStored | LeaseLost>(this.pool, async (c) => {
       let inserted = 0;
-      let rollup: unknown[][] = emptyRollup(t);
+      let rollup: unknown[][] = rollupArrays(t, 0, () => []);
       if (n > 0 && path === 'copy') {
         await copy(c, copyEntriesSql(t), entriesCopyText(t, key, b));
         inserted = n;
-        rollup = rollupArrays(t, b);
+        rollup = rollupArrays(t, n, (i) => [hourStart(b.timestamp[i]!), ...t.rollup.fromBatch(b, i)]);
       } else if (n > 0) {
         await c.query(createStageSql(t));
         await copy(c, copyStageSql(t), stageCopyText(t, b));
-        const r = await c.query<{ inserted: number }>(mergeStageSql(t), [key.zone, key.day]);
-        inserted = r.rows[0]!.inserted;
+        const { rows } = await c.query<Record<string, Value>>(mergeStageSql(t), [key.zone, key.day]);
+        inserted = rows.length;
+        const { keys, empty } = t.rollup;
+        rollup = rollupArrays(t, inserted, (i) => [
+          hourStart(rows[i]!.timestamp as number),
+          ...keys.map((k, j) => rollupValue(rows[i]![k], empty[j]!)),
+        ]);
       }
       const q = quarantineArrays(b);
+      // A part of a page adds the counts it is given (store.ts PageInput.counts).
+      const counts = pageCounts(page, stats.malformed);
       const { rows } = await c.query<{ held: number; kept: number }>(pageSql(t), [
         key.source,
         key.zone,
@@ -121,10 +133,10 @@ export class PageWriter {
         owner,
         page.nextToken,
         page.pages,
-        n + b.rejected.length,
+        counts.entries,
         inserted,
-        stats.malformed,
-        b.rejected.length,
+        counts.malformed,
+        counts.quarantined,
         stats.firstTs,
         stats.lastTs,
         now + leaseMs,
@@ -136,7 +148,13 @@ export class PageWriter {
       const { held, kept } = rows[0]!;
       // Another run holds the day now: nothing of this page is kept.
       if (held !== 1) return new Rollback<PageStored | LeaseLost>({ kind: 'lease-lost' });
-      return { kind: 'stored', inserted, ...stats, quarantineInserted: kept } satisfies PageStored;
+      return {
+        kind: 'stored',
+        inserted,
+        ...stats,
+        malformed: counts.malformed,
+        quarantineInserted: kept,
+      } satisfies PageStored;
     });
   }
 }
@@ -189,16 +207,12 @@ function stageCopyText(t: EntryTable, b: AnyBatch): string {
   return text;
 }
 
-function emptyRollup(t: EntryTable): unknown[][] {
-  return [[], ...t.rollup.keys.map(() => []), []];
-}
-
-/** The rollup counts of a batch whose rows were all new, as arrays: hours, each key, counts. */
-function rollupArrays(t: EntryTable, b: AnyBatch): unknown[][] {
+/** The rollup counts of `n` new rows whose parts (hour, then each key) `partsOf` gives, as arrays. */
+function rollupArrays(t: EntryTable, n: number, partsOf: (i: number) => Value[]): unknown[][] {
   const counter = new RollupCounter<unknown[]>();
-  for (let i = 0; i < b.logId.length; i++) {
-    const parts = [hourStart(b.timestamp[i]!), ...t.rollup.fromBatch(b, i)];
-    // U+0000 cannot be in a row PostgreSQL stores (text refuses it), so it separates the parts unambiguously.
+  for (let i = 0; i < n; i++) {
+    const parts = partsOf(i);
+    // U+0000 cannot be in a row a store holds (storable.ts), so it separates the parts unambiguously.
     counter.add(parts.join('\u0000'), parts);
   }
   const arrays: unknown[][] = [[], ...t.rollup.keys.map(() => []), []];

@@ -19,10 +19,14 @@ export interface Partition {
   to: string;
 }
 
+const LAST_DAY = '9999-12-31';
+
 export function partitionOf(parent: PartitionParent, day: Day): Partition {
   const name = `${parent}_${day.replaceAll('-', '')}`;
   if (parent === QUARANTINE_PARENT) {
-    return { parent, name, day, from: `'${day}'`, to: `'${dayOf(dayStartMs(day) + DAY_MS)}'` };
+    // The day after the last four-digit year would be `+010000-01-01`, which sorts before it as text.
+    const to = day === LAST_DAY ? 'MAXVALUE' : `'${dayOf(dayStartMs(day) + DAY_MS)}'`;
+    return { parent, name, day, from: `'${day}'`, to };
   }
   const start = dayStartMs(day);
   return { parent, name, day, from: String(start), to: String(start + DAY_MS) };
@@ -49,10 +53,19 @@ export function daysOf(timestamps: readonly number[]): Day[] {
   return [...starts].sort((a, b) => a - b).map((ms) => dayOf(ms));
 }
 
-/** The entry and quarantine partitions of `days`. */
-export function partitionsOfDays(days: readonly Day[]): Partition[] {
-  const parents: PartitionParent[] = [...ENTRY_PARENTS, QUARANTINE_PARENT];
-  return days.flatMap((day) => parents.map((p) => partitionOf(p, day)));
+/**
+ * The entry partitions of `entryDays` (the days of entries' timestamps) and the quarantine partitions of
+ * `quarantineDays` (days fetched: a quarantined entry is filed under the day it came for, whatever its
+ * timestamp says, if it has one).
+ */
+export function partitionsOfDays(
+  entryDays: readonly Day[],
+  quarantineDays: readonly Day[] = entryDays,
+): Partition[] {
+  return [
+    ...entryDays.flatMap((day) => ENTRY_PARENTS.map((p) => partitionOf(p, day))),
+    ...quarantineDays.map((day) => partitionOf(QUARANTINE_PARENT, day)),
+  ];
 }
 
 /** Today and the `ahead` days after it, for the days around `now`; yesterday too (late entries). */

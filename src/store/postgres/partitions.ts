@@ -41,9 +41,13 @@ export class Partitions {
     private readonly dropLockTimeoutMs = 2_000,
   ) {}
 
-  /** Makes the partitions of `days` that do not exist yet. */
-  async ensureDays(days: readonly Day[]): Promise<void> {
-    const missing = partitionsOfDays([...new Set(days)]).filter((p) => !this.known.has(p.name));
+  /**
+   * Makes the partitions that do not exist yet: the entry tables' of `days`, and quarantined_entries' of
+   * `quarantineDays` (the fetched days; by default `days` too).
+   */
+  async ensureDays(days: readonly Day[], quarantineDays: readonly Day[] = days): Promise<void> {
+    const wanted = partitionsOfDays([...new Set(days)], [...new Set(quarantineDays)]);
+    const missing = wanted.filter((p) => !this.known.has(p.name));
     if (missing.length === 0) return;
     await transaction(this.pool, async (c) => {
       await this.lock(c, this.attachLockTimeoutMs);

@@ -7,6 +7,7 @@
 // pass decides: `running` (in progress or interrupted; the checkpoint is kept), `failed`, `incomplete`
 // (the API's paging broke off; what it sent is stored), `expired`.
 import { redact } from '../../redact.js';
+import { storableMessage } from '../storable.js';
 import type { Db } from './database.js';
 
 import type {
@@ -145,7 +146,7 @@ export class LedgerRepository {
     keepCheckpoint = state === 'running',
   ): void {
     // Error text may quote what the API sent: no secret is stored (see redact.ts).
-    const text = error === null ? null : redact(error);
+    const text = error === null ? null : storableMessage(redact(error));
     if (state === 'expired') {
       this.expireStmt.run({ ...key, owner, state, error: text, now });
       return;

@@ -2,7 +2,8 @@
 import { originBatch, type OriginBatch, type OriginRow } from '../rows.js';
 import type { Db } from './database.js';
 import { BatchInsert, storeBatch, type StoreResult } from './batch-insert.js';
-import { HOUR_MS, RollupCounter, hourStart } from '../hourly-rollup.js';
+import { RollupCounter, hourStart } from '../hourly-rollup.js';
+import { rollupValue } from '../storable.js';
 
 const COLUMNS = [
   'pull_zone_id',
@@ -22,7 +23,7 @@ const COLUMNS = [
 export class OriginLogsRepository {
   private readonly insert;
   private readonly rollup;
-  private readonly rollupAfter;
+  private readonly newRows;
 
   constructor(private readonly db: Db) {
     this.insert = new BatchInsert(db, 'origin_error_logs', COLUMNS, 'pull_zone_id, timestamp, log_id');
@@ -30,12 +31,9 @@ export class OriginLogsRepository {
     this.rollup = db.prepare(`INSERT INTO origin_hourly (pull_zone_id, hour, status_code, error_code, count)
       VALUES (?, ?, ?, ?, ?) ${upsert}`);
     // When only some rows of a batch were new: count them from the table (they have the highest rowids).
-    this.rollupAfter =
-      db.prepare(`INSERT INTO origin_hourly (pull_zone_id, hour, status_code, error_code, count)
-      SELECT pull_zone_id, timestamp - timestamp % ${HOUR_MS}, coalesce(status_code, 0), coalesce(error_code, ''),
-             count(*)
-      FROM origin_error_logs WHERE id > ? GROUP BY 1, 2, 3, 4
-      ${upsert}`);
+    this.newRows = db
+      .prepare(`SELECT timestamp, status_code, error_code FROM origin_error_logs WHERE id > ?`)
+      .raw(true);
   }
 
   /** Stores rows idempotently and counts the new ones into origin_hourly. Call inside a transaction. */
@@ -58,17 +56,32 @@ export class OriginLogsRepository {
           a[at + 10] = b.labels[i];
           a[at + 11] = b.parseError[i];
         }),
-      { all: () => this.countAll(zone, b), after: (afterId) => void this.rollupAfter.run(afterId) },
+      {
+        all: () =>
+          this.count(zone, b.logId.length, (i) => [
+            b.timestamp[i]!,
+            b.statusCode[i] ?? null,
+            b.errorCode[i] ?? null,
+          ]),
+        after: (afterId) => {
+          const rows = this.newRows.all(afterId) as Array<[number, number | null, string | null]>;
+          this.count(zone, rows.length, (i) => rows[i]!);
+        },
+      },
     );
   }
 
-  /** Counts every row of a batch into the rollup (all of them were new), one upsert per key. */
-  private countAll(zone: number, b: OriginBatch): void {
+  /**
+   * Counts `n` new rows (timestamp, status code, error code) into the rollup, one upsert per key; the
+   * keys as storable.ts makes them, as on every store.
+   */
+  private count(zone: number, n: number, row: (i: number) => [number, number | null, string | null]): void {
     const counter = new RollupCounter<[number, number, string]>();
-    for (let i = 0; i < b.logId.length; i++) {
-      const hour = hourStart(b.timestamp[i]!);
-      const status = b.statusCode[i] ?? 0;
-      const code = b.errorCode[i] ?? '';
+    for (let i = 0; i < n; i++) {
+      const [timestamp, statusCode, errorCode] = row(i);
+      const hour = hourStart(timestamp);
+      const status = statusCode ?? 0;
+      const code = rollupValue(errorCode, '') as string;
       counter.add(`${hour}|${status}|${code}`, [hour, status, code]);
     }
     for (const { parts, count } of counter.entries())

@@ -2,7 +2,8 @@
 import { shieldBatch, type ShieldBatch, type ShieldRow } from '../rows.js';
 import type { Db } from './database.js';
 import { BatchInsert, storeBatch, type StoreResult } from './batch-insert.js';
-import { HOUR_MS, RollupCounter, hourStart } from '../hourly-rollup.js';
+import { RollupCounter, hourStart } from '../hourly-rollup.js';
+import { rollupValue } from '../storable.js';
 import { pruneTable } from './origin-logs.repository.js';
 
 export const SHIELD_COLUMNS = [
@@ -58,7 +59,7 @@ export function fillShieldRow(
 export class ShieldLogsRepository {
   private readonly insert;
   private readonly rollup;
-  private readonly rollupAfter;
+  private readonly newRows;
 
   constructor(private readonly db: Db) {
     this.insert = new BatchInsert(
@@ -72,12 +73,9 @@ export class ShieldLogsRepository {
       db.prepare(`INSERT INTO shield_hourly (shield_zone_id, hour, rule_id, severity, status, count)
       VALUES (?, ?, ?, ?, ?, ?) ${upsert}`);
     // When only some rows of a page were new: count them from the table (they have the highest rowids).
-    this.rollupAfter =
-      db.prepare(`INSERT INTO shield_hourly (shield_zone_id, hour, rule_id, severity, status, count)
-      SELECT shield_zone_id, timestamp - timestamp % ${HOUR_MS}, coalesce(rule_id, ''), coalesce(severity, ''),
-             coalesce(status, ''), count(*)
-      FROM shield_event_logs WHERE id > ? GROUP BY 1, 2, 3, 4, 5
-      ${upsert}`);
+    this.newRows = db
+      .prepare(`SELECT timestamp, rule_id, severity, status FROM shield_event_logs WHERE id > ?`)
+      .raw(true);
   }
 
   /** Stores rows idempotently and counts the new ones into shield_hourly. Call inside a transaction. */
@@ -86,19 +84,35 @@ export class ShieldLogsRepository {
       b.timestamp,
       b.parseError,
       () => this.insert.run(b.logId.length, (args, at, i) => fillShieldRow(args, at, zone, day, b, i)),
-      { all: () => this.countAll(zone, b), after: (afterId) => void this.rollupAfter.run(afterId) },
+      {
+        all: () =>
+          this.count(zone, b.logId.length, (i) => [
+            b.timestamp[i]!,
+            b.ruleId[i] ?? null,
+            b.severity[i] ?? null,
+            b.status[i] ?? null,
+          ]),
+        after: (afterId) => {
+          const rows = this.newRows.all(afterId) as Array<[number, ...Array<string | null>]>;
+          this.count(zone, rows.length, (i) => rows[i]!);
+        },
+      },
     );
   }
 
-  /** Counts every row of a batch into the rollup (all of them were new), one upsert per key. */
-  private countAll(zone: number, b: ShieldBatch): void {
+  /** Counts `n` new rows into the rollup, one upsert per key; the keys as storable.ts makes them. */
+  private count(zone: number, n: number, row: (i: number) => [number, ...Array<string | null>]): void {
     const counter = new RollupCounter<[number, string, string, string]>();
-    for (let i = 0; i < b.logId.length; i++) {
-      const hour = hourStart(b.timestamp[i]!);
-      const rule = b.ruleId[i] ?? '';
-      const severity = b.severity[i] ?? '';
-      const status = b.status[i] ?? '';
-      counter.add(`${hour}|${rule}|${severity}|${status}`, [hour, rule, severity, status]);
+    for (let i = 0; i < n; i++) {
+      const [timestamp, ruleId, severity, status] = row(i);
+      const hour = hourStart(timestamp);
+      const parts: [number, string, string, string] = [
+        hour,
+        rollupValue(ruleId, '') as string,
+        rollupValue(severity, '') as string,
+        rollupValue(status, '') as string,
+      ];
+      counter.add(parts.join('\u0000'), parts);
     }
     for (const { parts, count } of counter.entries()) {
       this.rollup.run(zone, parts[0], parts[1], parts[2], parts[3], count);

@@ -13,6 +13,7 @@ import type { DayKey } from '../ledger-types.js';
 import { migrate } from './migrate.js';
 import { sqliteReportStore } from './report-reads.js';
 import { StoreQueryError } from '../store-query-error.js';
+import { pageCounts } from '../store.js';
 import type {
   AlertsStore,
   ArchiveStore,
@@ -111,16 +112,17 @@ function storePage(
             : archive.shield.store(key.zone, key.day, page.batch);
         const rejected = page.batch.rejected;
         const kept = archive.quarantine.store(key.source, key.zone, key.day, page.page, rejected, now);
+        const counts = pageCounts(page, stored.malformed);
         const held = archive.ledger.recordPage(
           key,
           owner,
           {
             nextToken: page.nextToken,
-            entries: page.batch.logId.length + rejected.length,
+            entries: counts.entries,
             pages: page.pages,
             inserted: stored.inserted,
-            malformed: stored.malformed,
-            quarantined: rejected.length,
+            malformed: counts.malformed,
+            quarantined: counts.quarantined,
             quarantineInserted: kept,
             firstTs: stored.firstTs,
             lastTs: stored.lastTs,
@@ -129,7 +131,7 @@ function storePage(
           leaseMs,
         );
         if (!held) throw new LeaseLostSignal();
-        return { kind: 'stored', ...stored, quarantineInserted: kept };
+        return { kind: 'stored', ...stored, malformed: counts.malformed, quarantineInserted: kept };
       })
       .immediate();
   } catch (err) {
