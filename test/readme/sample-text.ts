@@ -63,10 +63,7 @@ export function sampleDrift(readme: string, actual: string): string | null {
     for (let i = from; i + run.length <= lines.length && at < 0; i++) {
       if (run.every((l, k) => lines[i + k] === l)) at = i;
     }
-    if (at < 0) {
-      const missing = run.find((l) => !lines.slice(from).includes(l)) ?? run[0]!;
-      return `the README shows a line the output does not have (in this order): "${missing}"`;
-    }
+    if (at < 0) return `the README's sample and the output part at: ${divergence(run, lines.slice(from))}`;
     from = at + run.length;
   }
   return null;
@@ -87,4 +84,17 @@ export function condense(text: string, keep = 2): string {
     i = j;
   }
   return out.join('\n');
+}
+
+/** Where `run` parts from `lines`, at the start where most of it matches: the README's line and the output's. */
+function divergence(run: readonly string[], lines: readonly string[]): string {
+  let best = { matched: -1, at: 0 };
+  for (let i = 0; i < lines.length; i++) {
+    let k = 0;
+    while (k < run.length && lines[i + k] === run[k]) k++;
+    if (k > best.matched) best = { matched: k, at: i };
+  }
+  const readme = run[Math.max(0, best.matched)] ?? '';
+  const output = best.matched > 0 ? (lines[best.at + best.matched] ?? '(the end)') : '(no such line)';
+  return `"${readme}" (the output: "${output}")`;
 }

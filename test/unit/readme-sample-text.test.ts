@@ -45,7 +45,10 @@ describe('README samples', () => {
   it('drift when a word, a column or the order differs', () => {
     const output = 'source zone outcome\norigin 101 complete\n';
     expect(sampleDrift('source zone state\n', output)).toBe(
-      'the README shows a line the output does not have (in this order): "source zone state"',
+      'the README\'s sample and the output part at: "source zone state" (the output: "(no such line)")',
+    );
+    expect(sampleDrift('source zone outcome\norigin 101 partial\n', output)).toBe(
+      'the README\'s sample and the output part at: "origin 0 partial" (the output: "origin 0 complete")',
     );
     expect(sampleDrift('origin 101 complete\n…\nsource zone outcome\n', output)).toMatch(
       /source zone outcome/,
