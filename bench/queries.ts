@@ -5,7 +5,7 @@ import { parseConfig } from '../src/config/index.js';
 import { silentLogger } from '../src/logger.js';
 import { readScope } from '../src/report/sources.js';
 import { denseHistogram, reportWindow } from '../src/report/window.js';
-import { sqliteReportReads } from '../src/store/sqlite/report-reads.js';
+import { sqliteReportReads } from '../src/store/sqlite/reports.js';
 import { openSqliteStore } from '../src/store/sqlite/sqlite-store.js';
 import type { AlertsStore } from '../src/store/store.js';
 import { HOUR_MS } from '../src/store/hourly-rollup.js';

@@ -5,7 +5,7 @@ import { openReadOnlyConnection, verifiedRead } from '../query/read-only.js';
 import { DEFAULT_TOP, REPORT_KINDS, runReport, type ReportKind } from '../report/run-report.js';
 import type { Day } from '../time/utc-day.js';
 import { dayArg, formatOption, idArg, jsonOption, outputFormat } from './args.js';
-import { sqliteReportStore } from '../store/sqlite/report-reads.js';
+import { sqliteReportStore } from '../store/sqlite/reports.js';
 import { readerServer } from '../config/reader-config.js';
 import { readerConfig } from './reader-context.js';
 

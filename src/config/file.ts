@@ -90,16 +90,22 @@ function jsonKind(value: unknown): string {
 }
 
 /**
- * A relative database.path in a file means beside the file, wherever edgelog is started from (PM2, cron,
+ * A relative database.path or history.path in a file means beside the file, wherever edgelog is started from (PM2, cron,
  * another directory). Paths from EDGELOG_DB, options and the defaults stay relative to the working one.
  */
 function resolveFilePaths(input: ConfigInput, dir: string): ConfigInput {
+  const out = { ...input };
   const database: unknown = input.database;
-  if (!isPlainObject(database)) return input;
-  const path = database.path;
-  if (typeof path !== 'string' || path === '' || isAbsolute(path)) return input;
-  return { ...input, database: { ...database, path: resolve(dir, path) } };
+  if (isPlainObject(database) && isRelative(database.path))
+    out.database = { ...database, path: resolve(dir, database.path) };
+  const history: unknown = input.history;
+  if (isPlainObject(history) && isRelative(history.path))
+    out.history = { ...history, path: resolve(dir, history.path) };
+  return out;
 }
+
+const isRelative = (path: unknown): path is string =>
+  typeof path === 'string' && path !== '' && !isAbsolute(path);
 
 function applyEnv(input: ConfigInput, env: NodeJS.ProcessEnv): ConfigInput {
   const out = { ...input };

@@ -13,3 +13,4 @@ export {
 } from './schema.js';
 export { parseDuration, formatDuration } from './duration.js';
 export { TIMER_MAX_MS } from './bounds.js';
+export { historyPath } from './history-path.js';

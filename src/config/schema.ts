@@ -382,6 +382,21 @@ export const configSchema = z.strictObject({
         .optional(),
     })
     .prefault({}),
+  history: z
+    .strictObject({
+      /**
+       * Where days that are done are kept as Parquet files (README, "History"); null keeps no history.
+       * A relative path in a configuration file is relative to that file's directory.
+       * @defaultValue "history" beside the SQLite archive file (data/history for the default archive)
+       */
+      path: z.string().min(1).nullable().optional(),
+      /**
+       * Whole UTC days before today whose entry rows stay in the store once their day is in history;
+       * older rows leave the store after their files are verified. null keeps every row. @defaultValue 7
+       */
+      hotDays: wholeNumber({ min: 0, max: 3650, example: 7 }).nullable().default(7),
+    })
+    .prefault({}),
   pullZones: z.array(zone).default([]),
   shieldZones: z.array(zone).default([]),
   schedule: scheduleSchema.prefault({}),

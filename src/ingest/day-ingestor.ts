@@ -58,7 +58,7 @@ export interface DayResult {
   day: string;
   /** How this pass ended: it reached the end of the day's data (complete or partial), or not. */
   outcome: 'complete' | 'partial' | 'incomplete' | 'expired';
-  /** The day's ledger state after this pass (a complete day stays complete, see ledger.repository.ts). */
+  /** The day's ledger state after this pass (a complete day stays complete, see store/sqlite/ledger.ts). */
   state: DayState;
   /** True when this run continued an interrupted pass from its checkpoint. */
   resumed: boolean;

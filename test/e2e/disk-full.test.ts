@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, expect, it } from 'vitest';
 import { openDatabase } from '../../src/store/sqlite/database.js';
-import type { LedgerRow } from '../../src/store/sqlite/ledger.repository.js';
+import type { LedgerRow } from '../../src/store/sqlite/ledger.js';
 import { addDays, dayOf } from '../../src/time/utc-day.js';
 import { runCli, startCli, writeConfig, type CliResult } from '../support/cli.js';
 import { harness, redisUrl, type Harness } from '../support/harness.js';

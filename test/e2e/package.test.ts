@@ -115,7 +115,7 @@ describe('the package (npm pack, npm install -g of the tarball)', () => {
       'package/bin/edgelog.js',
       'package/dist/cli.js',
       'package/dist/ingest/page-thread.js',
-      'package/migrations/0001_archive.sql',
+      'package/migrations/sqlite/0001_archive.sql',
       'package/migrations/postgres/0001_archive.sql',
       'package/ecosystem.config.cjs',
       'package/deploy/edgelog.service',

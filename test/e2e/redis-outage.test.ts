@@ -9,7 +9,7 @@ import { redisOptions, type RedisTarget } from '../../src/redis/connection.js';
 import { freePort, startRedisServer, type EmbeddedRedis } from '../../src/redis/embedded-redis.js';
 import type { SimSource } from '../../src/simulator/index.js';
 import { openDatabase } from '../../src/store/sqlite/database.js';
-import type { LedgerRow } from '../../src/store/sqlite/ledger.repository.js';
+import type { LedgerRow } from '../../src/store/sqlite/ledger.js';
 import { addDays, dayOf, type Day } from '../../src/time/utc-day.js';
 import { startCli, writeConfig, type CliResult } from '../support/cli.js';
 import { harness, type Harness } from '../support/harness.js';

@@ -44,6 +44,8 @@ describeStores('edgelog status after a failed re-fetch', (store) => {
           database: { path: h!.dbPath, ...(h!.databaseUrl ? { url: h!.databaseUrl } : {}) },
           pullZones: [101],
           shieldZones: [],
+          // Yesterday is complete at once, also in the first hour after midnight (the default 1h delay).
+          schedule: { finalizeDelay: '0s' },
           log: { level: 'silent' },
         },
         name,

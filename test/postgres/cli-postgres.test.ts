@@ -110,6 +110,8 @@ function configFile(extra: Record<string, unknown> = {}): string {
     database: { path: h!.dbPath },
     pullZones: [101],
     shieldZones: [201],
+    // Yesterday is complete at once, also in the first hour after midnight (the default 1h delay).
+    schedule: { finalizeDelay: '0s' },
     log: { level: 'warn' },
     ...extra,
   });
@@ -291,7 +293,7 @@ describePostgres('edgelog (EDGELOG_DATABASE_URL)', (_store, server) => {
     db = await createTestDatabase(server);
     const config = configFile({
       metrics: { listen: '127.0.0.1:0' },
-      schedule: { originLookbackDays: 1, shieldLookbackDays: 1 },
+      schedule: { originLookbackDays: 1, shieldLookbackDays: 1, finalizeDelay: '0s' },
       worker: { shutdownTimeout: '3s' },
       log: { level: 'info' },
     });

@@ -13,7 +13,7 @@ import {
   rawTopSql,
   sqliteReportReads,
   sqliteReportStore,
-} from '../../src/store/sqlite/report-reads.js';
+} from '../../src/store/sqlite/reports.js';
 import type { Day } from '../../src/time/utc-day.js';
 import { fillGuardian, fillOrigin, fillShield } from './dataset.js';
 import { memoryOutput, tempArchive, type TempArchive } from './fixture.js';

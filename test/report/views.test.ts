@@ -4,7 +4,7 @@ import { buildOriginReport } from '../../src/report/origin-report.js';
 import { buildShieldReport } from '../../src/report/shield-report.js';
 import { reportWindow } from '../../src/report/window.js';
 import type { Db } from '../../src/store/sqlite/database.js';
-import { sqliteReportReads } from '../../src/store/sqlite/report-reads.js';
+import { sqliteReportReads } from '../../src/store/sqlite/reports.js';
 import { migrate } from '../../src/store/sqlite/migrate.js';
 import type { Day } from '../../src/time/utc-day.js';
 import { fillGuardian, fillOrigin, fillShield } from './dataset.js';

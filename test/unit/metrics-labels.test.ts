@@ -12,7 +12,7 @@ import { InterruptedError, LeaseBusyError } from '../../src/ingest/errors.js';
 import { daysAtRisk } from '../../src/metrics/at-risk.js';
 import { dayJobOutcome } from '../../src/metrics/day-outcome.js';
 import { retryReason, statusClass } from '../../src/metrics/labels.js';
-import type { DayState } from '../../src/store/sqlite/ledger.repository.js';
+import type { DayState } from '../../src/store/sqlite/ledger.js';
 
 const status = (n: number) => new HttpStatusError(`HTTP ${n}`, { status: n, body: null, context: {} });
 

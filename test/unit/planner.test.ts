@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { planDays } from '../../src/queue/planner.js';
-import type { DayState } from '../../src/store/sqlite/ledger.repository.js';
+import type { DayState } from '../../src/store/sqlite/ledger.js';
 
 const NOW = Date.parse('2026-11-22T10:30:00Z');
 const plan = (lookbackDays: number, states: Record<string, DayState> = {}) =>

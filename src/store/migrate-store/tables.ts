@@ -2,7 +2,7 @@
 // order, which of their columns, and what makes a row "already there" (so that a second run adds nothing
 // and a run killed half-way is completed by the next).
 //
-// The two dialects' schemas (migrations/*.sql, migrations/postgres/*.sql) hold the same tables and
+// The two dialects' schemas (migrations/sqlite/*.sql, migrations/postgres/*.sql) hold the same tables and
 // columns, except:
 // - the entry tables', quarantined_entries' and api_guardian_snapshots' `id`: SQLite's rowid, an identity
 //   on PostgreSQL that is not a key there. The target numbers the rows it receives (in the source's

@@ -1,5 +1,5 @@
 // alert_state, alert_notifications and the figures alert rules measure, on PostgreSQL (the same
-// behaviour as src/store/sqlite/alerts.repository.ts on SQLite).
+// behaviour as src/store/sqlite/alerts.ts on SQLite).
 import type pg from 'pg';
 import type {
   AlertsStore,

@@ -1,4 +1,4 @@
-// api_guardian_snapshots on PostgreSQL (as guardian.repository.ts on SQLite).
+// api_guardian_snapshots on PostgreSQL (as sqlite/guardian.ts on SQLite).
 import type pg from 'pg';
 import type { ApiGuardianMetrics } from '../../api/index.js';
 import { SNAPSHOT_COLUMNS, snapshotValues } from '../guardian-snapshot.js';

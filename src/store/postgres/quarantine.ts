@@ -1,4 +1,4 @@
-// quarantined_entries reads on PostgreSQL (as quarantine.repository.ts on SQLite); the writes are part of
+// quarantined_entries reads on PostgreSQL (as sqlite/quarantine.ts on SQLite); the writes are part of
 // a page (page-writer.ts).
 import type pg from 'pg';
 import type { LogSource } from '../ledger-types.js';

@@ -2,11 +2,11 @@
 import type { Logger } from '../../logger.js';
 import { startCheckpointer } from './checkpointer.js';
 import { openDatabase, type Db } from './database.js';
-import { GuardianRepository } from './guardian.repository.js';
-import { LedgerRepository } from './ledger.repository.js';
+import { GuardianRepository } from './guardian.js';
+import { LedgerRepository } from './ledger.js';
 import { assertMigrated, migrate } from './migrate.js';
 import { OriginLogsRepository } from './origin-logs.repository.js';
-import { QuarantineRepository } from './quarantine.repository.js';
+import { QuarantineRepository } from './quarantine.js';
 import { ShieldLogsRepository } from './shield-logs.repository.js';
 
 export interface Archive {

@@ -6,7 +6,7 @@ import { coerceError } from '../../errors/index.js';
 import type { Db } from './database.js';
 
 /** The migrations shipped with edgelog (top-level `migrations/`, from both src/ and dist/). */
-export const MIGRATIONS_DIR = fileURLToPath(new URL('../../../migrations/', import.meta.url));
+export const MIGRATIONS_DIR = fileURLToPath(new URL('../../../migrations/sqlite/', import.meta.url));
 
 export interface MigrationResult {
   id: number;

@@ -6,12 +6,12 @@
 // snapshot reads through a read-only connection of its own inside one read transaction, so that it never
 // shares the writer's connection (a page's transaction cannot start inside another). `queries.readOnly`
 // takes no time bound here: `edgelog query` bounds a SQLite query from its own child process (src/query/).
-import { AlertsRepository } from './alerts.repository.js';
+import { AlertsRepository } from './alerts.js';
 import { openArchive, type Archive, type ArchiveOptions } from './archive.js';
 import { openDatabase } from './database.js';
 import type { DayKey } from '../ledger-types.js';
 import { migrate } from './migrate.js';
-import { sqliteReportStore } from './report-reads.js';
+import { sqliteReportStore } from './reports.js';
 import { StoreQueryError } from '../store-query-error.js';
 import { pageCounts } from '../store.js';
 import type {

@@ -4,7 +4,7 @@
 // On either store.
 import type { SyncDay, SyncSummary } from '../../../src/commands/sync.js';
 import { FAULT_KINDS } from '../../../src/simulator/index.js';
-import type { LedgerRow } from '../../../src/store/sqlite/ledger.repository.js';
+import type { LedgerRow } from '../../../src/store/sqlite/ledger.js';
 import { addDays, type Day } from '../../../src/time/utc-day.js';
 import { startReceiver } from '../../support/receiver.js';
 import { checkDay, claimProblems, type DayRef } from '../lib/archive-check.js';

@@ -24,7 +24,7 @@ export class QuarantineRepository {
 
   /**
    * Keeps a page's rejected entries; the same entry fetched again at the same place adds nothing (see
-   * migrations/0004). `page` is the Shield page of the day, 0 for an origin answer. Returns how many were
+   * migrations/sqlite/0004). `page` is the Shield page of the day, 0 for an origin answer. Returns how many were
    * new. Call inside the page's transaction.
    */
   store(

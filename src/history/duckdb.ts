@@ -1,0 +1,28 @@
+// DuckDB, loaded only by the commands that use it (loading it costs ~250 ms here: `edgelog --help` and
+// the store's own queries must not pay for it), with its memory and threads bounded.
+import type { DuckDBConnection } from '@duckdb/node-api';
+
+export interface DuckDbOptions {
+  /** DuckDB's memory_limit, e.g. "256MB". */
+  memoryLimit: string;
+  /** Worker threads; the machine's cores are shared with the ingesting worker. */
+  threads: number;
+}
+
+export const DEFAULT_DUCKDB_OPTIONS: DuckDbOptions = { memoryLimit: '256MB', threads: 2 };
+
+const SIZE = /^\d+(\.\d+)?\s*(B|KB|MB|GB|KiB|MiB|GiB)$/;
+
+/** An in-memory DuckDB connection (no database file: the history is Parquet files). */
+export async function openDuckDb(opts: DuckDbOptions = DEFAULT_DUCKDB_OPTIONS): Promise<DuckDBConnection> {
+  // Both settings go into SQL text, so they are checked here rather than trusted.
+  if (!SIZE.test(opts.memoryLimit)) throw new RangeError(`not a DuckDB memory limit: ${opts.memoryLimit}`);
+  if (!Number.isInteger(opts.threads) || opts.threads < 1)
+    throw new RangeError(`not a thread count: ${opts.threads}`);
+  const { DuckDBInstance } = await import('@duckdb/node-api');
+  const instance = await DuckDBInstance.create(':memory:');
+  const connection = await instance.connect();
+  await connection.run(`SET memory_limit = '${opts.memoryLimit}'`);
+  await connection.run(`SET threads = ${opts.threads}`);
+  return connection;
+}
