@@ -13,7 +13,7 @@ import type { Db } from '../store/sqlite/database.js';
 import type { LedgerRow, LogSource, QueryStore } from '../store/store.js';
 import { missingDays } from '../status/missing-days.js';
 import { renderMissing } from '../status/render-missing.js';
-import { newestByZone, newestEntriesSql, zoneKey, type ZoneLists } from '../metrics/newest-entries.js';
+import { newestByZone, newestEntriesSql, zoneKey, type ZoneLists } from '../monitoring/newest-entries.js';
 import { snapshotFailure } from '../status/guardian-health.js';
 import { span, zoneHealth, type ZoneHealth } from '../status/zone-health.js';
 import { addDays, dayOf } from '../time/utc-day.js';

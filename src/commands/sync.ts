@@ -8,7 +8,7 @@ import { startEngine, type Engine } from '../engine.js';
 import { UsageError } from '../errors/index.js';
 import { startProgress, stderrLine, type ProgressOutput } from '../format/progress.js';
 import type { DayResult } from '../ingest/day-ingestor.js';
-import { InterruptedError } from '../ingest/errors.js';
+import { InterruptedError } from '../errors/index.js';
 import type { DayJob } from '../queue/jobs.js';
 import type { JobOutcome } from '../queue/runtime.js';
 import type { LedgerStore, LogSource } from '../store/store.js';

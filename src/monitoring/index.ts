@@ -20,8 +20,8 @@ import { judgeReadiness } from './readiness.js';
 import { MetricsRecorder } from './recorder.js';
 import { startMetricsServer, type MetricsServer } from './server.js';
 
-export type { IngestMetrics } from './events.js';
-export { NO_METRICS } from './events.js';
+export type { IngestMetrics } from '../telemetry/events.js';
+export { NO_METRICS } from '../telemetry/events.js';
 export type { MetricSet } from './definitions.js';
 export type { MetricsServer } from './server.js';
 
