@@ -5,7 +5,7 @@ import { Command } from 'commander';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { DEFAULT_CONFIG_FILE, type ConfigInput } from '../config/index.js';
-import { DEFAULT_DATABASE_PATH } from '../config/reader-config.js';
+import { DEFAULT_DATABASE_PATH } from '../config/defaults.js';
 import { startEngine } from '../engine.js';
 import { formatTable } from '../format/table.js';
 import { Simulator } from '../simulator/index.js';

@@ -2,7 +2,7 @@
 // which batch field fills each column), so one writer serves both sources.
 import type { LogSource } from '../ledger-types.js';
 import { ORIGIN_FIELDS, SHIELD_FIELDS, type OriginBatch, type ShieldBatch } from '../rows.js';
-import { rollupValue } from '../storable.js';
+import { rollupValue } from '../../values/storable.js';
 
 export type AnyBatch = OriginBatch | ShieldBatch;
 type Value = string | number | null;

@@ -7,7 +7,7 @@
 // pass decides: `running` (in progress or interrupted; the checkpoint is kept), `failed`, `incomplete`
 // (the API's paging broke off; what it sent is stored), `expired`.
 import { redact } from '../../redact.js';
-import { storableMessage } from '../storable.js';
+import { storableMessage } from '../../values/storable.js';
 import type { Db } from './database.js';
 
 import type {
