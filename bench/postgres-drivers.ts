@@ -11,7 +11,7 @@ import { Readable } from 'node:stream';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import postgres from 'postgres';
-import { readMigrations } from '../src/store/sqlite/migrate.js';
+import { readMigrations } from '../src/store/migration-files.js';
 import { POSTGRES_MIGRATIONS_DIR } from '../src/store/postgres/migrate.js';
 import { copyRows } from '../src/store/postgres/copy-text.js';
 import { SHIELD_FIELDS, type ShieldBatch } from '../src/store/rows.js';

@@ -12,7 +12,7 @@ import { archiveCollector } from './archive-collector.js';
 import { scrape } from './collect.js';
 import { defineMetrics, type MetricSet } from './definitions.js';
 import { ledgerCollector } from './ledger-collector.js';
-import { newestEntries } from './newest-entries.js';
+
 import { probe, type SchedulerQueue } from './probes.js';
 import { collectProcessMetrics } from './process-metrics.js';
 import { queueCollector, type CountableQueue } from './queue-collector.js';
@@ -82,7 +82,7 @@ export function serveMetrics(metrics: Metrics, opts: ServeOptions): Promise<Metr
   const collectors = [
     ledgerCollector(set, {
       ledger: store.ledger,
-      newest: newestEntries(store, { origin: pullZones, shield: shieldZones }),
+      newest: store.health.newestEntries({ origin: pullZones, shield: shieldZones }),
       now: opts.now,
       pullZones,
       shieldZones,

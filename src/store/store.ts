@@ -14,12 +14,15 @@
 // - the ledger's state rules (ledger-rules.ts): a later pass never makes a day's state say less.
 import type { OutboxCursor, UndeliveredNotice } from './outbox-rows.js';
 import type { ApiGuardianMetrics } from '../api/index.js';
+import type { Output } from '../format/output.js';
 import type { Claim, DayKey, FinishState, LedgerRow, LogSource, StopState } from './ledger-types.js';
+import type { AppliedMigration, MigrationFile } from './migration-files.js';
 import type { OriginBatch, ShieldBatch } from './rows.js';
 
 export type * from './ledger-types.js';
 export type { OriginBatch, OriginRow, RejectedEntry, ShieldBatch, ShieldRow } from './rows.js';
 export type { OutboxCursor, UndeliveredNotice } from './outbox-rows.js';
+export type { AppliedMigration, MigrationFile } from './migration-files.js';
 
 export type StoreDialect = 'sqlite' | 'postgres';
 
@@ -407,6 +410,90 @@ export interface PruneResult {
   quarantined: number;
 }
 
+// --- Health and state (what /readyz, the metrics and `edgelog status` read) ---------------------------
+
+/** Zones by source. */
+export interface ZoneLists {
+  origin: readonly number[];
+  shield: readonly number[];
+}
+
+/** Reads the newest entry's timestamp (ms) of each zone by zoneKey (archive-reads.ts); absent: none. */
+export type NewestEntries = () => Promise<ReadonlyMap<string, number>>;
+
+/** A Shield zone's newest guardian snapshot: when, and its error (null when it succeeded). */
+export interface GuardianHealthRow {
+  zone: number;
+  lastSnapshot: string | null;
+  lastError: string | null;
+}
+
+/** The archive's size in bytes: SQLite's file and its write-ahead log; PostgreSQL's database. */
+export interface ArchiveSize {
+  database: number;
+  /** SQLite only (0 between checkpoints that truncate it). */
+  wal?: number;
+}
+
+export interface HealthStore {
+  /**
+   * Resolves when the archive takes writes now, else rejects with why (SQLite: the connection is open
+   * and writable, and so are the file and its directory; PostgreSQL: one round trip through the pool).
+   */
+  writable(): Promise<void>;
+  /** The migration files this build ships for the dialect, and those the archive has applied. */
+  migrations(timeoutMs: number): Promise<{ files: MigrationFile[]; applied: AppliedMigration[] }>;
+  /** The archive's size now. */
+  size(): Promise<ArchiveSize>;
+  /** A reader of the newest entry of `zones` (SQLite: one statement prepared now, run per call). */
+  newestEntries(zones: ZoneLists): NewestEntries;
+}
+
+/** What `edgelog status` reads (openReader gives it without opening the store for writing). */
+export interface StatusReads {
+  /** Ledger rows of `sources` (of `zones` when given), by source, zone and newest day first. */
+  ledgerRows(sources: readonly LogSource[], zones: readonly number[] | null): Promise<LedgerRow[]>;
+  /** Per Shield zone with snapshots (of `zones` when given), its newest snapshot. */
+  latestGuardian(zones: readonly number[] | null): Promise<GuardianHealthRow[]>;
+  /** The newest entry (ms) of each zone by zoneKey. */
+  newestEntries(zones: ZoneLists): Promise<Map<string, number>>;
+}
+
+// --- The readers' archive (open-reader.ts) ------------------------------------------------------------
+
+/** The `database` section of the readers' configuration (config/reader-config.ts). */
+export interface ReaderTarget {
+  /** The SQLite file, when there is no server. */
+  path: string;
+  url: string | null;
+  /** The same PostgreSQL archive as a role that may only read reaches it. @defaultValue url */
+  readerUrl: string | null;
+  ssl?: { rejectUnauthorized?: boolean | undefined; ca?: string | undefined } | undefined;
+}
+
+export interface OpenReaderOptions {
+  /** PostgreSQL's application_name of the connections, e.g. "edgelog report". */
+  applicationName: string;
+  /** PostgreSQL: told before a query runs when the reading role may do more than read. */
+  roleWarning?: (warning: string) => void;
+}
+
+export interface ArchiveReader {
+  readonly dialect: StoreDialect;
+  /** What `edgelog status` reads. */
+  readonly status: StatusReads;
+  /** Ad-hoc read-only statements (SQLite's `edgelog query` runs them bounded, in a thread: query/). */
+  readonly queries: QueryStore;
+  /** Alert states and recent notices (SQLite: through the archive itself, opened as the worker does). */
+  readonly alerts: Pick<AlertsStore, 'listStates' | 'notifications'>;
+  /**
+   * Runs `read` on one consistent snapshot of the archive; what it writes goes through the `out` it is
+   * given (SQLite checks before each write that a file read as a snapshot has not changed).
+   */
+  report<T>(out: Output, read: (reports: ReportStore, out: Output) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
 // --- The archive ------------------------------------------------------------------------------------------
 
 export interface ArchiveStore {
@@ -419,6 +506,7 @@ export interface ArchiveStore {
   readonly alerts: AlertsStore;
   readonly reports: ReportStore;
   readonly queries: QueryStore;
+  readonly health: HealthStore;
   /**
    * Stores a page for `owner`, who must hold the day's lease: its rows (idempotently), the hourly
    * rollup counts of the new ones, its rejected entries in quarantine, and the ledger's progress

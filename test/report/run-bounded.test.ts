@@ -2,7 +2,7 @@
 // rows (a statement stuck in one step is the watchdog thread's: test/e2e/query-timeout.test.ts).
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { EdgelogError } from '../../src/errors/index.js';
-import { OutputClosedError, type Output } from '../../src/query/output.js';
+import { OutputClosedError, type Output } from '../../src/format/output.js';
 import { QueryError } from '../../src/query/query-error.js';
 import { runBoundedQuery, type QueryRequest } from '../../src/query/run-bounded.js';
 import { QueryTimeoutError } from '../../src/query/query-timeout-error.js';

@@ -17,6 +17,7 @@ import { displayDatabaseUrl, openPool, poolConfig, type PostgresOptions } from '
 
 export { serverOptions } from './connection.js';
 import { PostgresGuardian } from './guardian.js';
+import { postgresHealth } from './health.js';
 import { PostgresLedger } from './ledger.js';
 import { withNamedErrors } from './named-errors.js';
 import { StoreError } from '../store-error.js';
@@ -77,16 +78,19 @@ export async function openPostgresStore(opts: PostgresStoreOptions): Promise<Arc
     });
   }
   const writer = new PageWriter(pool, partitions);
+  const ledger = new PostgresLedger(pool);
+  const queries = new PostgresQueries(queryClientConfig(poolConfig(opts)));
   let closed: Promise<void> | null = null;
   return withNamedErrors({
     dialect: 'postgres',
     location,
-    ledger: new PostgresLedger(pool),
+    ledger,
     quarantine: new PostgresQuarantine(pool),
     guardian: new PostgresGuardian(pool),
     alerts: new PostgresAlerts(pool),
     reports: new PostgresReports(pool),
-    queries: new PostgresQueries(queryClientConfig(poolConfig(opts))),
+    queries,
+    health: postgresHealth(ledger, queries, location),
     storePage: (key, owner, page, at, leaseMs) => writer.store(key, owner, page, at, leaseMs),
     prepareAhead: (at) => partitions.ensureDays(daysAround(at, ahead)),
     prune: (beforeMs) => prune(pool, partitions, beforeMs),

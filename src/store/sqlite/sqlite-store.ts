@@ -9,20 +9,13 @@
 import { AlertsRepository } from './alerts.js';
 import { openArchive, type Archive, type ArchiveOptions } from './archive.js';
 import { openDatabase } from './database.js';
+import { sqliteHealth } from './health.js';
 import type { DayKey } from '../ledger-types.js';
 import { migrate } from './migrate.js';
+import { readOnlyQuery } from './read-only-query.js';
 import { sqliteReportStore } from './reports.js';
-import { StoreQueryError } from '../store-query-error.js';
 import { pageCounts } from '../store.js';
-import type {
-  AlertsStore,
-  ArchiveStore,
-  LeaseLost,
-  PageInput,
-  PageStored,
-  QueryCursor,
-  QueryValue,
-} from '../store.js';
+import type { AlertsStore, ArchiveStore, LeaseLost, PageInput, PageStored } from '../store.js';
 
 /** Thrown inside a page's transaction to roll it back when the lease is lost. */
 class LeaseLostSignal extends Error {}
@@ -79,6 +72,7 @@ export function openSqliteStore(path: string, opts: ArchiveOptions = {}): Sqlite
     queries: {
       readOnly: (sql, _opts, consume) => readOnlyQuery(path, sql, consume),
     },
+    health: sqliteHealth(db),
     storePage: (key, owner, page, now, leaseMs) =>
       settle(() => storePage(archive, key, owner, page, now, leaseMs)),
     prepareAhead: () => Promise.resolve(),
@@ -158,44 +152,4 @@ function alertsStore(repo: AlertsRepository): AlertsStore {
     lastSuccess: (source, zone) => settle(() => repo.lastSuccess(source, zone)),
     latestSnapshot: (zone, column, until) => settle(() => repo.latestSnapshot(zone, column, until)),
   };
-}
-
-async function readOnlyQuery<T>(
-  path: string,
-  sql: string,
-  consume: (cursor: QueryCursor) => Promise<T>,
-): Promise<T> {
-  const db = openDatabase(path, { readonly: true });
-  try {
-    db.pragma('query_only = ON');
-    let stmt;
-    try {
-      stmt = db.prepare(sql);
-    } catch (err) {
-      throw new StoreQueryError('failed', `query failed: ${(err as Error).message}`, { cause: err });
-    }
-    if (!stmt.readonly) {
-      throw new StoreQueryError(
-        'refused',
-        'query refused: it would modify the archive (edgelog query is read-only)',
-      );
-    }
-    if (!stmt.reader) throw new StoreQueryError('refused', 'query refused: the statement returns no rows');
-    const columns = stmt.columns().map((c) => c.name);
-    const rows = stmt.raw(true).safeIntegers(true).iterate() as IterableIterator<QueryValue[]>;
-    return await consume({
-      columns,
-      next: (max) =>
-        settle(() => {
-          const out: QueryValue[][] = [];
-          for (let r = rows.next(); !r.done; r = rows.next()) {
-            out.push(r.value);
-            if (out.length >= max) break;
-          }
-          return out;
-        }),
-    });
-  } finally {
-    db.close();
-  }
 }
