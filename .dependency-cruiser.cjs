@@ -21,6 +21,7 @@ const LAYERS = [
     'src/query/',
     'src/report/',
     'src/status/',
+    'src/sync/',
     'src/simulator/',
     'src/completion/',
   ],

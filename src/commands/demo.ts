@@ -12,7 +12,8 @@ import { Simulator } from '../simulator/index.js';
 import { SAMPLE_QUERIES } from '../store/sample-queries.js';
 import { addDays, dayOf } from '../time/utc-day.js';
 import { commandContext, intArg, type GlobalOptions } from './shared.js';
-import { executeSync, syncPlan } from './sync.js';
+import { executeSync } from '../sync/execute-sync.js';
+import { syncPlan } from '../sync/sync-plan.js';
 
 /**
  * The archive a user has configured, if any: a configuration file in use (--config, EDGELOG_CONFIG, or
