@@ -12,7 +12,7 @@
 //   that lost its lease is rolled back; leases expire by time (a holder known to be gone may be taken
 //   over at once), so they hold across hosts;
 // - the ledger's state rules (ledger-rules.ts): a later pass never makes a day's state say less.
-import type { OutboxCursor, UndeliveredNotice } from './outbox-rows.js';
+import type { OutboxCursor, UndeliveredNotice } from './alert-rows.js';
 import type { ApiGuardianMetrics } from '../api/index.js';
 import type { Output } from '../format/output.js';
 import type { Claim, DayKey, FinishState, LedgerRow, LogSource, StopState } from './ledger-types.js';
@@ -21,7 +21,7 @@ import type { OriginBatch, ShieldBatch } from './rows.js';
 
 export type * from './ledger-types.js';
 export type { OriginBatch, OriginRow, RejectedEntry, ShieldBatch, ShieldRow } from './rows.js';
-export type { OutboxCursor, UndeliveredNotice } from './outbox-rows.js';
+export type { OutboxCursor, UndeliveredNotice } from './alert-rows.js';
 export type { AppliedMigration, MigrationFile } from './migration-files.js';
 
 export type StoreDialect = 'sqlite' | 'postgres';
@@ -248,8 +248,8 @@ export interface SpikeFilter {
   status?: string | undefined;
 }
 
-/** alert_state, alert_notifications (the outbox), and the figures the rules measure. */
-export interface AlertsStore<N extends NoticeRecord = NoticeRecord> {
+/** alert_state: each rule's state per zone, saved with the notices of its changes. */
+export interface AlertStateStore<N extends NoticeRecord = NoticeRecord> {
   getState(rule: string, zone: number): Promise<StoredAlertState | undefined>;
   /**
    * Saves a rule's state `to` and the notices of its change in one transaction (a notice once per
@@ -265,6 +265,10 @@ export interface AlertsStore<N extends NoticeRecord = NoticeRecord> {
     now: number,
   ): Promise<boolean>;
   listStates(): Promise<AlertStateRow[]>;
+}
+
+/** alert_notifications: the outbox of notices, each delivered once per hook. */
+export interface OutboxStore<N extends NoticeRecord = NoticeRecord> {
   /** Notices not yet handed to the delivery queue, oldest first. @param limit @defaultValue 1000 */
   unqueued(limit?: number): Promise<Array<{ id: string; hook: string; notice: N }>>;
   /**
@@ -282,6 +286,13 @@ export interface AlertsStore<N extends NoticeRecord = NoticeRecord> {
   markAttempt(id: string, hook: string, now: number, error: string | null): Promise<void>;
   /** Notices in the outbox, newest first. @param limit @defaultValue 50 */
   notifications(limit?: number): Promise<NotificationRow[]>;
+}
+
+/**
+ * What the alert rules measure, read from the tables of others: the ledger (coverage, last success), the
+ * hourly rollups (count), the guardian snapshots (latestSnapshot).
+ */
+export interface RuleReads {
   /** Per day of a zone (YYYY-MM-DD): the ledger's covered_until, for days that have one. */
   coverage(source: string, zone: number): Promise<Map<string, number>>;
   /** Entries matching a filter with an hour in [from, to), from the hourly rollups. */
@@ -294,6 +305,10 @@ export interface AlertsStore<N extends NoticeRecord = NoticeRecord> {
    */
   latestSnapshot(zone: number, column: string, until?: string): Promise<CounterReading | undefined>;
 }
+
+/** The alerts' slice of the archive: rule state, the outbox, and what the rules measure. */
+export interface AlertsStore<N extends NoticeRecord = NoticeRecord>
+  extends AlertStateStore<N>, OutboxStore<N>, RuleReads {}
 
 // --- Reports ------------------------------------------------------------------------------------------
 
