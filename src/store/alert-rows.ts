@@ -1,6 +1,14 @@
 // Pure: the rows of alert_state and of the outbox (alert_notifications) as both stores read them back,
 // and what both write of a notice (SQLite and PostgreSQL alike: one mapping, two dialects' SQL).
-import type { AlertStateRow, NoticeRecord, StoredAlertState } from './store.js';
+import type {
+  AlertStateRow,
+  NoticeRecord,
+  OutboxCursor,
+  StoredAlertState,
+  UndeliveredNotice,
+} from './store.js';
+
+export type { OutboxCursor, UndeliveredNotice };
 
 /** A rule's state as the evaluator reads it, from its alert_state row. */
 export function storedAlertState(row: AlertStateRow | undefined): StoredAlertState | undefined {
@@ -28,13 +36,6 @@ export function pendingNotice<N>(r: { id: string; hook: string; notice: string }
   return { id: r.id, hook: r.hook, notice: JSON.parse(r.notice) as N };
 }
 
-/** Where a read of the outbox ended (its order: created_at, id, hook). */
-export interface OutboxCursor {
-  createdAt: number;
-  id: string;
-  hook: string;
-}
-
 /** The columns AlertsStore.undelivered reads. */
 export interface UndeliveredRow {
   id: string;
@@ -43,15 +44,6 @@ export interface UndeliveredRow {
   notice: string;
   attempts: number;
   created_at: number;
-}
-
-export interface UndeliveredNotice<N> {
-  id: string;
-  hook: string;
-  notice: N;
-  attempts: number;
-  /** Where a read that ends at this notice goes on from. */
-  cursor: OutboxCursor;
 }
 
 export function undeliveredNotice<N>(r: UndeliveredRow): UndeliveredNotice<N> {

@@ -12,7 +12,6 @@
 //   that lost its lease is rolled back; leases expire by time (a holder known to be gone may be taken
 //   over at once), so they hold across hosts;
 // - the ledger's state rules (ledger-rules.ts): a later pass never makes a day's state say less.
-import type { OutboxCursor, UndeliveredNotice } from './alert-rows.js';
 import type { ApiGuardianMetrics } from '../api/index.js';
 import type { Output } from '../format/output.js';
 import type { Claim, DayKey, FinishState, LedgerRow, LogSource, StopState } from './ledger-types.js';
@@ -21,7 +20,6 @@ import type { OriginBatch, ShieldBatch } from './rows.js';
 
 export type * from './ledger-types.js';
 export type { OriginBatch, OriginRow, RejectedEntry, ShieldBatch, ShieldRow } from './rows.js';
-export type { OutboxCursor, UndeliveredNotice } from './alert-rows.js';
 export type { AppliedMigration, MigrationFile } from './migration-files.js';
 
 export type StoreDialect = 'sqlite' | 'postgres';
@@ -246,6 +244,22 @@ export interface SpikeFilter {
   severity?: string | undefined;
   ruleId?: string | undefined;
   status?: string | undefined;
+}
+
+/** Where a read of the outbox ended (its order: created_at, id, hook). */
+export interface OutboxCursor {
+  createdAt: number;
+  id: string;
+  hook: string;
+}
+
+export interface UndeliveredNotice<N> {
+  id: string;
+  hook: string;
+  notice: N;
+  attempts: number;
+  /** Where a read that ends at this notice goes on from. */
+  cursor: OutboxCursor;
 }
 
 /** alert_state: each rule's state per zone, saved with the notices of its changes. */

@@ -7,6 +7,7 @@
 // shares the writer's connection (a page's transaction cannot start inside another). `queries.readOnly`
 // takes no time bound here: `edgelog query` bounds a SQLite query from its own child process (src/query/).
 import { AlertsRepository } from './alerts.js';
+import { RuleReadsRepository } from './rule-reads.js';
 import { openArchive, type Archive, type ArchiveOptions } from './archive.js';
 import { openDatabase } from './database.js';
 import { sqliteHealth } from './health.js';
@@ -35,6 +36,7 @@ export function openSqliteStore(path: string, opts: ArchiveOptions = {}): Sqlite
   const archive = openArchive(path, opts);
   const { db } = archive;
   const alerts = new AlertsRepository(db);
+  const ruleReads = new RuleReadsRepository(db);
   return {
     dialect: 'sqlite',
     archive,
@@ -57,7 +59,7 @@ export function openSqliteStore(path: string, opts: ArchiveOptions = {}): Sqlite
         settle(() => archive.guardian.add(zone, takenAt, metrics, error)),
       list: (zone, from, to) => settle(() => archive.guardian.list(zone, from, to)),
     },
-    alerts: alertsStore(alerts),
+    alerts: alertsStore(alerts, ruleReads),
     reports: {
       async snapshot(read) {
         // An in-memory archive has no file to open twice: its one connection reads.
@@ -134,7 +136,8 @@ function storePage(
   }
 }
 
-function alertsStore(repo: AlertsRepository): AlertsStore {
+/** The rule state and outbox, and what the rules measure, as one AlertsStore. */
+function alertsStore(repo: AlertsRepository, reads: RuleReadsRepository): AlertsStore {
   return {
     getState: (rule, zone) => settle(() => repo.getState(rule, zone)),
     save: (key, from, to, measured, notices, now) =>
@@ -147,9 +150,9 @@ function alertsStore(repo: AlertsRepository): AlertsStore {
     markEnqueued: (id, hook, now) => settle(() => repo.markEnqueued(id, hook, now)),
     markAttempt: (id, hook, now, error) => settle(() => repo.markAttempt(id, hook, now, error)),
     notifications: (limit) => settle(() => repo.notifications(limit)),
-    coverage: (source, zone) => settle(() => new Map(repo.coverage(source, zone))),
-    count: (source, zone, from, to, filter) => settle(() => repo.count(source, zone, from, to, filter)),
-    lastSuccess: (source, zone) => settle(() => repo.lastSuccess(source, zone)),
-    latestSnapshot: (zone, column, until) => settle(() => repo.latestSnapshot(zone, column, until)),
+    coverage: (source, zone) => settle(() => new Map(reads.coverage(source, zone))),
+    count: (source, zone, from, to, filter) => settle(() => reads.count(source, zone, from, to, filter)),
+    lastSuccess: (source, zone) => settle(() => reads.lastSuccess(source, zone)),
+    latestSnapshot: (zone, column, until) => settle(() => reads.latestSnapshot(zone, column, until)),
   };
 }
