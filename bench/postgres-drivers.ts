@@ -15,7 +15,7 @@ import { readMigrations } from '../src/store/migration-files.js';
 import { POSTGRES_MIGRATIONS_DIR } from '../src/store/postgres/migrate.js';
 import { copyRows } from '../src/store/postgres/copy-text.js';
 import { SHIELD_FIELDS, type ShieldBatch } from '../src/store/rows.js';
-import { SHIELD_COLUMNS } from '../src/store/sqlite/shield-logs.repository.js';
+import { SHIELD_COLUMNS } from '../src/store/sqlite/shield-logs.js';
 import { adminUrlArg, argOf } from './args.js';
 import { processCpuMs } from './machine-cpu.js';
 import { BenchDatabases } from './postgres-limit.js';

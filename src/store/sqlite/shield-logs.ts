@@ -4,7 +4,7 @@ import type { Db } from './database.js';
 import { BatchInsert, storeBatch, type StoreResult } from './batch-insert.js';
 import { RollupCounter, hourStart } from '../hourly-rollup.js';
 import { rollupValue } from '../../values/storable.js';
-import { pruneTable } from './origin-logs.repository.js';
+import { pruneTable } from './origin-logs.js';
 
 export const SHIELD_COLUMNS = [
   'shield_zone_id',

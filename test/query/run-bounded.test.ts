@@ -6,7 +6,14 @@ import { OutputClosedError, type Output } from '../../src/format/output.js';
 import { QueryError } from '../../src/query/query-error.js';
 import { runBoundedQuery, type QueryRequest } from '../../src/query/run-bounded.js';
 import { QueryTimeoutError } from '../../src/query/query-timeout-error.js';
-import { memoryOutput, originEntry, storeOrigin, tempArchive, times, type TempArchive } from './fixture.js';
+import {
+  memoryOutput,
+  originEntry,
+  storeOrigin,
+  tempArchive,
+  times,
+  type TempArchive,
+} from '../report/fixture.js';
 
 let t: TempArchive;
 beforeEach(() => {

@@ -7,7 +7,14 @@ import { SnapshotChangedError } from '../../src/store/sqlite/snapshot-changed-er
 import { openArchive } from '../../src/store/sqlite/archive.js';
 import { runQuery, type QueryOptions } from '../../src/query/run-query.js';
 import { openDatabase, type Db } from '../../src/store/sqlite/database.js';
-import { memoryOutput, originEntry, storeOrigin, tempArchive, times, type TempArchive } from './fixture.js';
+import {
+  memoryOutput,
+  originEntry,
+  storeOrigin,
+  tempArchive,
+  times,
+  type TempArchive,
+} from '../report/fixture.js';
 
 let t: TempArchive;
 let db: Db;
