@@ -3,13 +3,12 @@
 // evaluates a sample alert rule, and shows what landed with sample queries.
 import { Command } from 'commander';
 import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { DEFAULT_CONFIG_FILE, type ConfigInput } from '../config/index.js';
 import { DEFAULT_DATABASE_PATH } from '../config/defaults.js';
 import { startEngine } from '../engine.js';
 import { formatTable } from '../format/table.js';
 import { Simulator } from '../simulator/index.js';
-import { SAMPLE_QUERIES } from '../store/sample-queries.js';
+import { sampleQueries } from '../store/sample-queries.js';
 import { addDays, dayOf } from '../time/utc-day.js';
 import { commandContext, intArg, type GlobalOptions } from './shared.js';
 import { executeSync } from '../sync/execute-sync.js';
@@ -127,7 +126,8 @@ export function demoCommand(): Command {
           `  API simulator  ${urls.baseUrl.replace(/\/api$/, '')} (seeded data; zones 101, 102 origin; 201, 202 Shield)`,
         );
         out(
-          `  archive        ${engine.store.dialect === 'postgres' ? engine.store.location : resolve(database)}`,
+          // The SQLite file's absolute path, or the server's URL without its password.
+          `  archive        ${engine.store.location}`,
         );
         if (configured !== null && !opts.database) {
           out(`  your archive   ${configured}: not touched (the demo writes its own)`);
@@ -142,10 +142,9 @@ export function demoCommand(): Command {
         const { summary, text } = await executeSync(engine, plan, { progress: process.stderr });
         out(text);
         const store = engine.store;
-        for (const q of SAMPLE_QUERIES) {
-          const sql = (store.dialect === 'postgres' && q.postgres) || q.sql;
+        for (const { title, sql } of sampleQueries(store.dialect)) {
           out();
-          out(`${q.title}:`);
+          out(`${title}:`);
           out(`  $ edgelog query "${sql.replace(/\s+/g, ' ')}"`);
           // Through the store's read-only path, as `edgelog query` reads (SQLite or PostgreSQL).
           const { names, rows } = await store.queries.readOnly(sql, { timeoutMs: 30_000 }, async (c) => {

@@ -1,10 +1,11 @@
 // The sample queries `edgelog demo` runs and shows: SQL lives beside the store that owns the tables.
+import type { StoreDialect } from './store.js';
 
 /**
  * The sample queries, written to run on both stores; where SQL differs (formatting an epoch in ms), a
  * PostgreSQL twin. Every column not aggregated is grouped on, as PostgreSQL requires.
  */
-export const SAMPLE_QUERIES: Array<{ title: string; sql: string; postgres?: string }> = [
+const SAMPLE_QUERIES: Array<{ title: string; sql: string; postgres?: string }> = [
   {
     title: 'Origin errors by error code and status, all demo zones',
     sql: `SELECT error_code, status_code, count(*) AS errors
@@ -26,3 +27,11 @@ FROM origin_hourly WHERE pull_zone_id = 101 AND status_code >= 500
 GROUP BY hour ORDER BY hour DESC LIMIT 6`,
   },
 ];
+
+/** The sample queries in the dialect of `dialect`'s store. */
+export function sampleQueries(dialect: StoreDialect): Array<{ title: string; sql: string }> {
+  return SAMPLE_QUERIES.map((q) => ({
+    title: q.title,
+    sql: (dialect === 'postgres' && q.postgres) || q.sql,
+  }));
+}
