@@ -563,6 +563,16 @@ export function storeConformance(name: string, open: () => Promise<StoreUnderTes
         const newest = await reader.status.newestEntries({ origin: [], shield: [key.zone] });
         expect(newest).toEqual(await store.health.newestEntries({ origin: [], shield: [key.zone] })());
         expect(await reader.alerts.listStates()).toEqual(await store.alerts.listStates());
+        expect(await reader.alerts.notifications(5)).toEqual(await store.alerts.notifications(5));
+        const counted = await reader.queries.readOnly(
+          `SELECT count(*) AS n FROM shield_event_logs WHERE shield_zone_id = ${key.zone}`,
+          { timeoutMs: 10_000 },
+          async (cursor) => [...(await cursor.next(10)), ...(await cursor.next(10))],
+        );
+        expect(counted.map((r) => Number(r[0]))).toEqual([3]);
+        await expect(
+          reader.queries.readOnly('DELETE FROM ingest_ledger', { timeoutMs: 10_000 }, (c) => c.next(1)),
+        ).rejects.toBeInstanceOf(StoreQueryError);
         const scope = { zone: key.zone, startMs: DAY_START, endMs: DAY_START + DAY_MS };
         const written: string[] = [];
         const sink = { write: (text: string) => Promise.resolve(void written.push(text)) };
