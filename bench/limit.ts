@@ -7,7 +7,7 @@ import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { ShieldBatch } from '../src/store/rows.js';
 import { openArchive } from '../src/store/sqlite/archive.js';
 import { BatchInsert } from '../src/store/sqlite/batch-insert.js';
-import { fillShieldRow, SHIELD_COLUMNS } from '../src/store/sqlite/shield-logs.repository.js';
+import { fillShieldRow, SHIELD_COLUMNS } from '../src/store/sqlite/shield-logs.js';
 import { BENCH_DAY, parsePage } from './rows.js';
 
 /**

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
-import type { SyncSummary } from '../src/commands/sync.js';
+import type { SyncSummary } from '../src/sync/sync-summary.js';
 import { deleteKeysUnder, redisOptions } from '../src/redis/connection.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));

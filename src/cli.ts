@@ -90,7 +90,7 @@ export const COMMANDS: readonly CommandEntry[] = [
     name: 'completion',
     term: 'completion [shell]',
     description: 'print a shell completion script, e.g. eval "$(edgelog completion bash)"',
-    load: async () => (await import('./commands/completion.js')).completionCommand(),
+    load: async () => (await import('./commands/completion.js')).completionCommand(buildFullProgram),
   },
   {
     name: 'simulate',

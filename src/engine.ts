@@ -7,8 +7,8 @@ import type { Config } from './config/index.js';
 import { DayIngestor } from './ingest/day-ingestor.js';
 import { defaultPageThreads, PageThreads } from './ingest/page-threads.js';
 import type { Logger } from './logger.js';
-import { NO_METRICS, type IngestMetrics } from './metrics/events.js';
-import type { Metrics, MetricsServer } from './metrics/index.js';
+import { NO_METRICS, type IngestMetrics } from './telemetry/events.js';
+import type { Metrics, MetricsServer } from './monitoring/index.js';
 import { registerConfigSecrets } from './redact.js';
 import type { HandlerDeps } from './queue/handlers.js';
 import { IngestRuntime } from './queue/runtime.js';
@@ -94,7 +94,7 @@ function withRetryHook(base: IngestMetrics, onRetry: (() => void) | undefined): 
 export async function startEngine(config: Config, logger: Logger, opts: EngineOptions = {}): Promise<Engine> {
   const now = opts.now ?? Date.now;
   registerConfigSecrets(config);
-  const metrics = opts.metrics ? (await import('./metrics/index.js')).createMetrics(config) : undefined;
+  const metrics = opts.metrics ? (await import('./monitoring/index.js')).createMetrics(config) : undefined;
   const recorder: IngestMetrics = withRetryHook(metrics?.recorder ?? NO_METRICS, opts.onRetry);
   // First, so that the threads load their modules while the rest starts up.
   const threads = config.worker.pageThreads ?? defaultPageThreads();
@@ -222,7 +222,7 @@ export async function startEngine(config: Config, logger: Logger, opts: EngineOp
       const listen = config.metrics.listen;
       server ??=
         metrics && listen
-          ? import('./metrics/index.js').then((m) =>
+          ? import('./monitoring/index.js').then((m) =>
               m.serveMetrics(metrics, {
                 listen,
                 config,

@@ -1,6 +1,6 @@
 // Evaluates alert rules against the archive: gathers what each rule measures, runs the pure judgement
 // and state machine, and saves the new state with its notices (the outbox) in one transaction.
-import { GUARDIAN_COUNTER_COLUMNS } from '../api/guardian-counters.js';
+import { GUARDIAN_COUNTER_COLUMNS } from '../values/guardian-counters.js';
 import type { AlertRule, Config, FlatlineRule, GuardianRule, SpikeRule } from '../config/index.js';
 import { formatDuration } from '../config/index.js';
 import type { Logger } from '../logger.js';

@@ -10,7 +10,7 @@ import type { Config } from '../config/index.js';
 import { coerceError } from '../errors/index.js';
 import type { Logger } from '../logger.js';
 import { closeOrDrop, dropWithin, idleFor, IDLE_GRACE_MS } from '../redis/close-or-drop.js';
-import { NO_METRICS, type DeliveryMetrics } from '../metrics/events.js';
+import { NO_METRICS, type DeliveryMetrics } from '../telemetry/events.js';
 import { redisOptions, type RedisTarget } from '../redis/connection.js';
 import { waitForJobs } from '../redis/wait-for-jobs.js';
 import type { AlertsStore, OutboxCursor } from '../store/store.js';

@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { Dispatcher } from 'undici';
 import type { z } from 'zod';
 import { InlineApiError, ResponseError, WindowExpiredError, type ErrorContext } from '../errors/index.js';
-import type { RequestMetrics } from '../metrics/events.js';
+import type { RequestMetrics } from '../telemetry/events.js';
 import { redactError, registerSecret, registerUrlCredentials } from '../redact.js';
 import type { Day } from '../time/utc-day.js';
 import { HttpJson, WINDOW_EXPIRED_KEY, type JsonResponse } from './http.js';

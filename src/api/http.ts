@@ -18,8 +18,8 @@ import {
   coerceError,
   type ErrorContext,
 } from '../errors/index.js';
-import { NO_METRICS, type RequestMetrics } from '../metrics/events.js';
-import { retryReason } from '../metrics/labels.js';
+import { NO_METRICS, type RequestMetrics } from '../telemetry/events.js';
+import { retryReason } from '../telemetry/labels.js';
 import { redact, redactError } from '../redact.js';
 import { describeBody, printable } from './describe-body.js';
 import { requestPath } from './paths.js';

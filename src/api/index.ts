@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config/index.js';
-import type { RequestMetrics } from '../metrics/events.js';
+import type { RequestMetrics } from '../telemetry/events.js';
 import { ApiClient } from './client.js';
 import { createDispatcher } from './http.js';
 

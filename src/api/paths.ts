@@ -19,6 +19,20 @@ export type OperationName =
   | 'shieldEventLogs'
   | 'rateLimit';
 
+// A record, so that the compiler refuses a list that misses or invents an operation.
+const OPERATION_SET: Record<OperationName, true> = {
+  videoPlayData: true,
+  originErrorLogs: true,
+  edgeScript: true,
+  apiGuardianMetrics: true,
+  ddosEnums: true,
+  shieldEventLogs: true,
+  rateLimit: true,
+};
+
+/** Every operation, e.g. the bounded `operation` label of the request metrics. */
+export const OPERATIONS = Object.keys(OPERATION_SET) as OperationName[];
+
 /** Checks an id: a positive safe integer (numbers or digit strings from the command line). */
 export function checkId(name: string, value: unknown): number {
   const n = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;

@@ -6,26 +6,11 @@ import { formatDuration, type Config } from '../config/index.js';
 import { startEngine } from '../engine.js';
 import { UsageError } from '../errors/index.js';
 import { formatTable } from '../format/table.js';
-import { readerServer } from '../config/reader-config.js';
 import { safeText } from '../format/terminal-text.js';
 import { span } from '../status/zone-health.js';
-import { openStore } from '../store/open-store.js';
+import { openReader } from '../store/open-reader.js';
 import { commandContext, printJson } from './shared.js';
 import { formatOption, jsonOption, outputFormat, type FormatOptions } from './args.js';
-
-/**
- * What `alerts list` reads: on PostgreSQL through the readers' connection (database.readerUrl, else
- * url) without opening the store, which a role that may only read can do; on SQLite the archive.
- */
-async function alertReads(database: Config['database']) {
-  const server = readerServer(database);
-  if (server === null) return openStore(database);
-  const { postgresAlertReads, serverOptions } = await import('../store/postgres/postgres-store.js');
-  return postgresAlertReads({
-    ...serverOptions({ url: server, ssl: database.ssl }),
-    applicationName: 'edgelog alerts',
-  });
-}
 
 const iso = (ms: number | null) => (ms === null ? '' : new Date(ms).toISOString().replace('.000Z', 'Z'));
 
@@ -60,7 +45,9 @@ export function alertsCommand(): Command {
     .addOption(jsonOption())
     .action(async (opts: FormatOptions, cmd: Command) => {
       const { config } = commandContext(cmd);
-      const archive = await alertReads(config.database);
+      // PostgreSQL: through the readers' connection (database.readerUrl, else url), which a role that may
+      // only read can use; SQLite: the archive.
+      const archive = await openReader(config.database, { applicationName: 'edgelog alerts' });
       try {
         const states = await archive.alerts.listStates();
         const notices = await archive.alerts.notifications(20);

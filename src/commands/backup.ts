@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { UsageError } from '../errors/index.js';
 import { formatBytes, progressText } from '../format/bytes.js';
 import { elapsed } from '../format/table.js';
-import { backupArchive, type BackupProgress, type BackupResult } from '../store/sqlite/backup.js';
+import { backupArchive, type BackupProgress, type BackupResult } from '../store/backup.js';
 import { displayUrl } from '../redact.js';
 import { readerConfig } from './reader-context.js';
 

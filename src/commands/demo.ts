@@ -3,42 +3,16 @@
 // evaluates a sample alert rule, and shows what landed with sample queries.
 import { Command } from 'commander';
 import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { DEFAULT_CONFIG_FILE, type ConfigInput } from '../config/index.js';
-import { DEFAULT_DATABASE_PATH } from '../config/reader-config.js';
+import { DEFAULT_DATABASE_PATH } from '../config/defaults.js';
 import { startEngine } from '../engine.js';
 import { formatTable } from '../format/table.js';
 import { Simulator } from '../simulator/index.js';
+import { sampleQueries } from '../store/sample-queries.js';
 import { addDays, dayOf } from '../time/utc-day.js';
 import { commandContext, intArg, type GlobalOptions } from './shared.js';
-import { executeSync, syncPlan } from './sync.js';
-
-/**
- * The sample queries, written to run on both stores; where SQL differs (formatting an epoch in ms), a
- * PostgreSQL twin. Every column not aggregated is grouped on, as PostgreSQL requires.
- */
-const SAMPLE_QUERIES: Array<{ title: string; sql: string; postgres?: string }> = [
-  {
-    title: 'Origin errors by error code and status, all demo zones',
-    sql: `SELECT error_code, status_code, count(*) AS errors
-FROM origin_error_logs GROUP BY error_code, status_code ORDER BY errors DESC LIMIT 5`,
-  },
-  {
-    title: 'Shield rules that matched most, with the share of critical events',
-    sql: `SELECT rule_id, min(message) AS message, count(*) AS events,
-round(100.0 * sum(CASE WHEN severity = 'critical' THEN 1 ELSE 0 END) / count(*), 1) AS pct_critical
-FROM shield_event_logs GROUP BY rule_id ORDER BY events DESC LIMIT 5`,
-  },
-  {
-    title: 'Origin 5xx per hour in zone 101, last 6 hours archived (from the hourly rollup)',
-    sql: `SELECT strftime('%Y-%m-%d %H:00', hour / 1000, 'unixepoch') AS hour_utc, sum(count) AS errors_5xx
-FROM origin_hourly WHERE pull_zone_id = 101 AND status_code >= 500
-GROUP BY hour ORDER BY hour DESC LIMIT 6`,
-    postgres: `SELECT to_char(to_timestamp(hour / 1000) AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:00') AS hour_utc, sum(count) AS errors_5xx
-FROM origin_hourly WHERE pull_zone_id = 101 AND status_code >= 500
-GROUP BY hour ORDER BY hour DESC LIMIT 6`,
-  },
-];
+import { executeSync } from '../sync/execute-sync.js';
+import { syncPlan } from '../sync/sync-plan.js';
 
 /**
  * The archive a user has configured, if any: a configuration file in use (--config, EDGELOG_CONFIG, or
@@ -152,7 +126,8 @@ export function demoCommand(): Command {
           `  API simulator  ${urls.baseUrl.replace(/\/api$/, '')} (seeded data; zones 101, 102 origin; 201, 202 Shield)`,
         );
         out(
-          `  archive        ${engine.store.dialect === 'postgres' ? engine.store.location : resolve(database)}`,
+          // The SQLite file's absolute path, or the server's URL without its password.
+          `  archive        ${engine.store.location}`,
         );
         if (configured !== null && !opts.database) {
           out(`  your archive   ${configured}: not touched (the demo writes its own)`);
@@ -167,10 +142,9 @@ export function demoCommand(): Command {
         const { summary, text } = await executeSync(engine, plan, { progress: process.stderr });
         out(text);
         const store = engine.store;
-        for (const q of SAMPLE_QUERIES) {
-          const sql = (store.dialect === 'postgres' && q.postgres) || q.sql;
+        for (const { title, sql } of sampleQueries(store.dialect)) {
           out();
-          out(`${q.title}:`);
+          out(`${title}:`);
           out(`  $ edgelog query "${sql.replace(/\s+/g, ' ')}"`);
           // Through the store's read-only path, as `edgelog query` reads (SQLite or PostgreSQL).
           const { names, rows } = await store.queries.readOnly(sql, { timeoutMs: 30_000 }, async (c) => {

@@ -1,9 +1,7 @@
 // `edgelog migrate`: apply pending migrations and report each file's status.
 import { Command } from 'commander';
-import { openDatabase } from '../store/sqlite/database.js';
 import { displayUrl } from '../redact.js';
-import type { MigrationResult } from '../store/store.js';
-import { migrate } from '../store/sqlite/migrate.js';
+import { migrateArchive } from '../store/open-store.js';
 import { formatTable } from '../format/table.js';
 import { commandContext, printJson } from './shared.js';
 import { formatOption, jsonOption, outputFormat, type FormatOptions } from './args.js';
@@ -16,18 +14,7 @@ export function migrateCommand(): Command {
     .action(async (opts: FormatOptions, cmd: Command) => {
       const { config } = commandContext(cmd);
       const server = config.database.url;
-      let results: MigrationResult[];
-      if (server !== null) {
-        const { migratePostgresArchive, serverOptions } = await import('../store/postgres/postgres-store.js');
-        results = await migratePostgresArchive(serverOptions({ url: server, ssl: config.database.ssl }));
-      } else {
-        const db = openDatabase(config.database.path);
-        try {
-          results = migrate(db);
-        } finally {
-          db.close();
-        }
-      }
+      const results = await migrateArchive(config.database);
       const where = server !== null ? displayUrl(server) : config.database.path;
       if (outputFormat(opts) === 'json') printJson({ database: where, migrations: results });
       else {

@@ -1,6 +1,6 @@
 // `edgelog query "<SQL>"`: one read-only statement against the archive, as a table, JSON, NDJSON or CSV.
 import { Command, Option } from 'commander';
-import { OutputClosedError, streamOutput, type Stdout } from '../query/output.js';
+import { OutputClosedError, streamOutput, type Stdout } from '../format/output.js';
 import { DEFAULT_QUERY_TIMEOUT_MS, runBoundedQuery } from '../query/run-bounded.js';
 import { DEFAULT_TABLE_LIMIT, QUERY_FORMATS, type QueryFormat } from '../query/run-query.js';
 import { durationArg, intArg, jsonOption, outputFormat } from './args.js';
@@ -70,22 +70,20 @@ export function queryCommand(
       try {
         if (server !== null) {
           // PostgreSQL, loaded only here: a SQLite query does not pay for pg at start-up.
-          const [{ postgresQueries, serverOptions }, { runStoreQuery }, { readerRoleWarning }] =
-            await Promise.all([
-              import('../store/postgres/postgres-store.js'),
-              import('../query/run-store-query.js'),
-              import('../store/postgres/reader-role.js'),
-            ]);
-          const queries = postgresQueries(
-            { ...serverOptions({ url: server, ssl: config.database.ssl }), applicationName: 'edgelog query' },
-            {
-              onRole: (role) => {
-                const warning = readerRoleWarning(role);
-                if (warning) warn(`edgelog: warning: ${warning}\n`);
-              },
-            },
-          );
-          await runStoreQuery(queries, sql, { ...request, timeoutMs }, streamOutput(stdout));
+          const [{ openReader }, { runStoreQuery }] = await Promise.all([
+            import('../store/open-reader.js'),
+            import('../query/run-store-query.js'),
+          ]);
+          const reader = await openReader(config.database, {
+            applicationName: 'edgelog query',
+            roleWarning: (warning) => warn(`edgelog: warning: ${warning}\n`),
+          });
+          const { queries } = reader;
+          try {
+            await runStoreQuery(queries, sql, { ...request, timeoutMs }, streamOutput(stdout));
+          } finally {
+            await reader.close();
+          }
           return;
         }
         await runBoundedQuery(request, streamOutput(stdout), { timeoutMs });

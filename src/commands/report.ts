@@ -1,12 +1,10 @@
 // `edgelog report origin|shield|guardian`: canned reports with terminal charts, or JSON for machines.
 import { Argument, Command, InvalidArgumentError } from 'commander';
-import { OutputClosedError, streamOutput, type Stdout } from '../query/output.js';
-import { openReadOnlyConnection, verifiedRead } from '../query/read-only.js';
+import { OutputClosedError, streamOutput, type Stdout } from '../format/output.js';
 import { DEFAULT_TOP, REPORT_KINDS, runReport, type ReportKind } from '../report/run-report.js';
 import type { Day } from '../time/utc-day.js';
 import { dayArg, formatOption, idArg, jsonOption, outputFormat } from './args.js';
-import { sqliteReportStore } from '../store/sqlite/reports.js';
-import { readerServer } from '../config/reader-config.js';
+import { openReader } from '../store/open-reader.js';
 import { readerConfig } from './reader-context.js';
 
 interface ReportCliOptions {
@@ -48,32 +46,14 @@ export function reportCommand(stdout: Stdout = process.stdout, clock: () => numb
       const config = readerConfig(cmd);
       const format = outputFormat(opts) as ReportCliOptions['format'];
       const params = { ...opts, format, width: chartWidth(stdout), now: clock() };
-      const url = readerServer(config.database);
-      if (url !== null) {
-        // PostgreSQL, loaded only here: a SQLite report does not pay for pg at start-up.
-        const { postgresReports, serverOptions } = await import('../store/postgres/postgres-store.js');
-        const server = postgresReports({
-          ...serverOptions({ url, ssl: config.database.ssl }),
-          applicationName: 'edgelog report',
-        });
-        try {
-          await runReport(server.reports, kind, params, streamOutput(stdout));
-        } catch (err) {
-          if (!(err instanceof OutputClosedError)) throw err;
-        } finally {
-          await server.close();
-        }
-        return;
-      }
-      const conn = openReadOnlyConnection(config.database.path);
+      const reader = await openReader(config.database, { applicationName: 'edgelog report' });
       try {
-        await verifiedRead(conn, streamOutput(stdout), (db, out) =>
-          runReport(sqliteReportStore(db), kind, params, out),
-        );
+        await reader.report(streamOutput(stdout), (reports, out) => runReport(reports, kind, params, out));
       } catch (err) {
+        // The reader closed the pipe (`| head`): what it wanted was written.
         if (!(err instanceof OutputClosedError)) throw err;
       } finally {
-        conn.db.close();
+        await reader.close();
       }
     });
 }

@@ -3,10 +3,8 @@
 // schema (zod, and every other key) would take longer to load than such a command takes to run; the
 // other keys are checked by the commands that use them.
 import { ConfigError } from '../errors/config-error.js';
+import { DEFAULT_DATABASE_PATH } from './defaults.js';
 import { isPlainObject, readConfigInput, type LoadConfigOptions } from './file.js';
-
-/** Default of `database.path` (schema.ts has the same). */
-export const DEFAULT_DATABASE_PATH = 'data/edgelog.db';
 
 export interface ReaderConfig {
   /**

@@ -1,7 +1,7 @@
 // The configuration file's schema: every key, its default, and the message a bad value gets.
-import { DEFAULT_DATABASE_PATH } from './reader-config.js';
+import { DEFAULT_DATABASE_PATH } from './defaults.js';
 import { z } from 'zod';
-import { GUARDIAN_COUNTER_NAMES } from '../api/guardian-counters.js';
+import { GUARDIAN_COUNTER_NAMES } from '../values/guardian-counters.js';
 import { duration, positiveNumber, wholeNumber } from './bounds.js';
 
 const zoneId = z

@@ -11,3 +11,5 @@ export { TimeoutError } from './timeout-error.js';
 export { ResponseError } from './response-error.js';
 export { PagingError } from './paging-error.js';
 export { MigrateStoreError } from './migrate-store-error.js';
+export { LeaseBusyError } from './lease-busy-error.js';
+export { InterruptedError } from './interrupted-error.js';

@@ -11,7 +11,7 @@ import {
 } from '../errors/index.js';
 import type { PagingFields } from '../api/schemas/log-pages.js';
 import type { Logger } from '../logger.js';
-import { NO_METRICS, type PageMetrics } from '../metrics/events.js';
+import { NO_METRICS, type PageMetrics } from '../telemetry/events.js';
 import { redactError } from '../redact.js';
 import type { OriginBatch } from '../store/rows.js';
 import type {
@@ -27,7 +27,7 @@ import { pageCounts } from '../store/store.js';
 import { asStoreError } from '../store/store-error.js';
 import type { Day } from '../time/utc-day.js';
 import { coveredUntil, finishedState } from './day-state.js';
-import { InterruptedError, LeaseBusyError } from './errors.js';
+import { InterruptedError, LeaseBusyError } from '../errors/index.js';
 import {
   shieldPages,
   streamOriginDay,

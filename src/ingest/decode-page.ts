@@ -1,6 +1,6 @@
 // Pure: a page body (text) → its paging fields and its rows, in columns: all of ingestion's work that
 // does not touch the database. Entries that cannot be keyed, or whose row no store can hold
-// (store/storable.ts), go to the batch's `rejected` list at their place in the page.
+// (values/storable.ts), go to the batch's `rejected` list at their place in the page.
 import {
   keyedEntry,
   originEnvelope,
@@ -13,8 +13,8 @@ import {
 import { printable } from '../api/describe-body.js';
 import { LogsSplitter, SplitError } from './logs-splitter.js';
 import { appendOriginEntry, appendShieldEntry } from './parse-entries.js';
-import { jsonText } from '../store/json-text.js';
-import { storableMessage } from '../store/storable.js';
+import { jsonText } from '../values/json-text.js';
+import { storableMessage } from '../values/storable.js';
 import { emptyOriginBatch, emptyShieldBatch, type OriginBatch, type ShieldBatch } from '../store/rows.js';
 
 /** Why a body could not be decoded: not JSON (perhaps truncated: worth a retry), or not the documented shape. */

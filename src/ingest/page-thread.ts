@@ -4,7 +4,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { createApiClient } from '../api/index.js';
 import { toTransferable } from '../errors/transfer.js';
 import { createLogger } from '../logger.js';
-import { relayRequestMetrics } from '../metrics/relay.js';
+import { relayRequestMetrics } from '../telemetry/relay.js';
 import { shieldPages, streamOriginDay } from './fetch-pages.js';
 import type { FromPages, PageThreadData, ToPages } from './page-threads.js';
 

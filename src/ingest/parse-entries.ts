@@ -1,6 +1,6 @@
 // Pure: API log entries → archive rows. The embedded `log` JSON is parsed for its common keys; an entry
 // whose `log` is not a JSON object is kept all the same, with its raw text and the reason. A row no
-// store can hold (store/storable.ts: U+0000, a lone surrogate, a key too long) is not appended: the
+// store can hold (values/storable.ts: U+0000, a lone surrogate, a key too long) is not appended: the
 // append says why, and the caller quarantines the entry.
 import type { RawLogEntry } from '../api/index.js';
 import {
@@ -22,7 +22,7 @@ import {
   storableMessage,
   storableStatusCode,
   textProblem,
-} from '../store/storable.js';
+} from '../values/storable.js';
 
 type Parsed = { obj: Record<string, unknown>; error: null } | { obj: null; error: string | null };
 

@@ -1,7 +1,7 @@
 // Turns the user's SQL into a statement that is known to read and not write, before anything runs.
 import type { Statement } from 'better-sqlite3';
 import { coerceError } from '../errors/coerce-error.js';
-import type { Db } from '../store/sqlite/database.js';
+import type { SqliteConnection as Db } from '../store/read-only-connection.js';
 import { QueryError } from './query-error.js';
 import type { SqlValue } from './values.js';
 

@@ -1,9 +1,9 @@
 // `edgelog query` with its time bound: the statement runs here, in the CLI's own process, and stops at
 // `--timeout` of working time — between rows by its own check (QueryTimeoutError, exit 1), or, stuck in
 // one SQLite step, by the watchdog thread (watchdog.ts says why a thread).
-import type { Output } from './output.js';
+import type { Output } from '../format/output.js';
 import { QueryTimeoutError } from './query-timeout-error.js';
-import { openReadOnlyConnection, verifiedRead } from './read-only.js';
+import { openReadOnlyConnection, verifiedRead } from '../store/read-only-connection.js';
 import { runQuery, type QueryOptions, type QueryResult } from './run-query.js';
 import { startWatchdog } from './watchdog.js';
 import { WorkClock } from './work-clock.js';

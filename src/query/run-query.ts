@@ -1,7 +1,7 @@
 // Runs one read-only statement and writes its result in the chosen format.
 import Database from 'better-sqlite3';
-import type { Db } from '../store/sqlite/database.js';
-import type { Output } from './output.js';
+import type { SqliteConnection as Db } from '../store/read-only-connection.js';
+import type { Output } from '../format/output.js';
 import { prepareQuery } from './prepare-query.js';
 import { QueryError } from './query-error.js';
 import { ENCODERS, type EncoderOptions, type StreamFormat } from './row-encoders.js';

@@ -4,7 +4,7 @@
 // the time the output waits for its reader) is checked against the same bound.
 import { StoreQueryError } from '../store/store-query-error.js';
 import type { QueryCursor, QueryStore } from '../store/store.js';
-import type { Output } from './output.js';
+import type { Output } from '../format/output.js';
 import { QueryError } from './query-error.js';
 import { QueryTimeoutError } from './query-timeout-error.js';
 import { ENCODERS } from './row-encoders.js';

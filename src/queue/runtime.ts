@@ -6,12 +6,12 @@ import { Redis } from 'ioredis';
 import { EdgelogError, coerceError, describeError } from '../errors/index.js';
 import { ownerId, type DayResult } from '../ingest/day-ingestor.js';
 import { redactError } from '../redact.js';
-import { InterruptedError, LeaseBusyError } from '../ingest/errors.js';
+import { InterruptedError, LeaseBusyError } from '../errors/index.js';
 import type { Logger } from '../logger.js';
 import { asStoreError } from '../store/store-error.js';
 import { closeOrDrop, dropWithin, idleFor, IDLE_GRACE_MS } from '../redis/close-or-drop.js';
-import { countDayJob } from '../metrics/day-outcome.js';
-import { NO_METRICS, type DayJobMetrics } from '../metrics/events.js';
+import { countDayJob } from '../telemetry/day-outcome.js';
+import { NO_METRICS, type DayJobMetrics } from '../telemetry/events.js';
 import { redisOptions, type RedisTarget } from '../redis/connection.js';
 import {
   runDay,

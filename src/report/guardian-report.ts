@@ -1,5 +1,5 @@
 // The API Guardian report's data: each zone's counters at every snapshot and how much they grew.
-import { GUARDIAN_COUNTER_COLUMNS, type GuardianCounterColumn } from '../api/guardian-counters.js';
+import { GUARDIAN_COUNTER_COLUMNS, type GuardianCounterColumn } from '../values/guardian-counters.js';
 import type { ReportReads } from '../store/store.js';
 import { counterDeltas, type CounterDelta } from './counter-deltas.js';
 import { readScope, type ReportParams } from './sources.js';

@@ -3,7 +3,7 @@
 import Database from 'better-sqlite3';
 import { EdgelogError } from '../errors/index.js';
 import type { ReportReads, ReportStore } from '../store/store.js';
-import type { Output } from '../query/output.js';
+import type { Output } from '../format/output.js';
 import type { Day } from '../time/utc-day.js';
 import { buildGuardianReport, type GuardianReport } from './guardian-report.js';
 import { buildOriginReport, type OriginReport } from './origin-report.js';

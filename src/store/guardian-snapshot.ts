@@ -2,8 +2,8 @@
 // counter in its column when it fits (storable.ts), all six as sent in `counters`, the 28-day overview
 // and the inline error as JSON.
 import type { ApiGuardianMetrics } from '../api/index.js';
-import { GUARDIAN_COUNTER_COLUMNS } from '../api/guardian-counters.js';
-import { guardianCounters } from './storable.js';
+import { GUARDIAN_COUNTER_COLUMNS } from '../values/guardian-counters.js';
+import { guardianCounters } from '../values/storable.js';
 
 const COUNTER_COLUMNS = Object.values(GUARDIAN_COUNTER_COLUMNS);
 

@@ -7,15 +7,33 @@
 // (the API's paging broke off; what it sent is stored), `expired`.
 import type { DayState, LedgerRow } from './ledger-types.js';
 
+/** The states a new, resumed or stopped pass (but `expired`) keeps: what the archive already holds. */
+const ARCHIVED: readonly DayState[] = ['complete', 'partial'];
+/** The state a finished pass, or `expired`, keeps. */
+const COMPLETE: readonly DayState[] = ['complete'];
+
 /** A new pass, a resumed one, or a stopped one (but `expired`): an archived state is kept. */
 export function keepArchived(current: DayState, next: DayState): DayState {
-  return current === 'complete' || current === 'partial' ? current : next;
+  return ARCHIVED.includes(current) ? current : next;
 }
 
 /** A finished pass, or `expired`: only `complete` is kept. */
 export function keepComplete(current: DayState, next: DayState): DayState {
-  return current === 'complete' ? current : next;
+  return COMPLETE.includes(current) ? current : next;
 }
+
+// The same two rules as SQL, for the statements of both dialects (sqlite/ledger.ts, postgres/ledger.ts):
+// `column` is the row's current state, `next` an SQL expression of the state the pass ends in.
+const keepSql = (kept: readonly DayState[]) => (column: string, next: string) =>
+  `CASE WHEN ${column} IN (${kept.map((s) => `'${s}'`).join(', ')}) THEN ${column} ELSE ${next} END`;
+
+/** SQL: whether `column` holds a state the archive already reached (a successful pass: complete, partial). */
+export const archivedSql = (column: string) => `${column} IN (${ARCHIVED.map((s) => `'${s}'`).join(', ')})`;
+
+/** keepArchived as an SQL expression. */
+export const keepArchivedSql = keepSql(ARCHIVED);
+/** keepComplete as an SQL expression. */
+export const keepCompleteSql = keepSql(COMPLETE);
 
 export type ClaimDecision =
   | { kind: 'busy'; owner: string; until: number }

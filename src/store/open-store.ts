@@ -3,7 +3,7 @@
 // so that commands on a SQLite archive do not pay its load time.
 import type { Logger } from '../logger.js';
 import { openSqliteStore } from './sqlite/sqlite-store.js';
-import type { ArchiveStore, StoreDialect } from './store.js';
+import type { ArchiveStore, MigrationResult, StoreDialect } from './store.js';
 
 /** The `database` section of the configuration, as far as opening the archive goes. */
 export interface StoreTarget {
@@ -55,4 +55,25 @@ export async function openStore(target: StoreTarget, opts: OpenStoreOptions = {}
     backgroundCheckpoints: target.backgroundCheckpoints ?? false,
     ...(opts.cacheMiB === undefined ? {} : { cacheMiB: opts.cacheMiB }),
   });
+}
+
+/**
+ * `edgelog migrate`: applies the pending migrations of the archive `target` names and reports each file
+ * (never throws for one), without opening the store (PostgreSQL: one connection; no partition made).
+ */
+export async function migrateArchive(target: StoreTarget): Promise<MigrationResult[]> {
+  if (dialectOf(target) === 'postgres') {
+    const { migratePostgresArchive, serverOptions } = await import('./postgres/postgres-store.js');
+    return migratePostgresArchive(serverOptions({ url: target.url!, ssl: target.ssl }));
+  }
+  const [{ openDatabase }, { migrate }] = await Promise.all([
+    import('./sqlite/database.js'),
+    import('./sqlite/migrate.js'),
+  ]);
+  const db = openDatabase(target.path);
+  try {
+    return migrate(db);
+  } finally {
+    db.close();
+  }
 }

@@ -12,14 +12,15 @@
 //   that lost its lease is rolled back; leases expire by time (a holder known to be gone may be taken
 //   over at once), so they hold across hosts;
 // - the ledger's state rules (ledger-rules.ts): a later pass never makes a day's state say less.
-import type { OutboxCursor, UndeliveredNotice } from './outbox-rows.js';
 import type { ApiGuardianMetrics } from '../api/index.js';
+import type { Output } from '../format/output.js';
 import type { Claim, DayKey, FinishState, LedgerRow, LogSource, StopState } from './ledger-types.js';
+import type { AppliedMigration, MigrationFile } from './migration-files.js';
 import type { OriginBatch, ShieldBatch } from './rows.js';
 
 export type * from './ledger-types.js';
 export type { OriginBatch, OriginRow, RejectedEntry, ShieldBatch, ShieldRow } from './rows.js';
-export type { OutboxCursor, UndeliveredNotice } from './outbox-rows.js';
+export type { AppliedMigration, MigrationFile } from './migration-files.js';
 
 export type StoreDialect = 'sqlite' | 'postgres';
 
@@ -245,8 +246,24 @@ export interface SpikeFilter {
   status?: string | undefined;
 }
 
-/** alert_state, alert_notifications (the outbox), and the figures the rules measure. */
-export interface AlertsStore<N extends NoticeRecord = NoticeRecord> {
+/** Where a read of the outbox ended (its order: created_at, id, hook). */
+export interface OutboxCursor {
+  createdAt: number;
+  id: string;
+  hook: string;
+}
+
+export interface UndeliveredNotice<N> {
+  id: string;
+  hook: string;
+  notice: N;
+  attempts: number;
+  /** Where a read that ends at this notice goes on from. */
+  cursor: OutboxCursor;
+}
+
+/** alert_state: each rule's state per zone, saved with the notices of its changes. */
+export interface AlertStateStore<N extends NoticeRecord = NoticeRecord> {
   getState(rule: string, zone: number): Promise<StoredAlertState | undefined>;
   /**
    * Saves a rule's state `to` and the notices of its change in one transaction (a notice once per
@@ -262,6 +279,10 @@ export interface AlertsStore<N extends NoticeRecord = NoticeRecord> {
     now: number,
   ): Promise<boolean>;
   listStates(): Promise<AlertStateRow[]>;
+}
+
+/** alert_notifications: the outbox of notices, each delivered once per hook. */
+export interface OutboxStore<N extends NoticeRecord = NoticeRecord> {
   /** Notices not yet handed to the delivery queue, oldest first. @param limit @defaultValue 1000 */
   unqueued(limit?: number): Promise<Array<{ id: string; hook: string; notice: N }>>;
   /**
@@ -279,6 +300,13 @@ export interface AlertsStore<N extends NoticeRecord = NoticeRecord> {
   markAttempt(id: string, hook: string, now: number, error: string | null): Promise<void>;
   /** Notices in the outbox, newest first. @param limit @defaultValue 50 */
   notifications(limit?: number): Promise<NotificationRow[]>;
+}
+
+/**
+ * What the alert rules measure, read from the tables of others: the ledger (coverage, last success), the
+ * hourly rollups (count), the guardian snapshots (latestSnapshot).
+ */
+export interface RuleReads {
   /** Per day of a zone (YYYY-MM-DD): the ledger's covered_until, for days that have one. */
   coverage(source: string, zone: number): Promise<Map<string, number>>;
   /** Entries matching a filter with an hour in [from, to), from the hourly rollups. */
@@ -291,6 +319,10 @@ export interface AlertsStore<N extends NoticeRecord = NoticeRecord> {
    */
   latestSnapshot(zone: number, column: string, until?: string): Promise<CounterReading | undefined>;
 }
+
+/** The alerts' slice of the archive: rule state, the outbox, and what the rules measure. */
+export interface AlertsStore<N extends NoticeRecord = NoticeRecord>
+  extends AlertStateStore<N>, OutboxStore<N>, RuleReads {}
 
 // --- Reports ------------------------------------------------------------------------------------------
 
@@ -407,6 +439,90 @@ export interface PruneResult {
   quarantined: number;
 }
 
+// --- Health and state (what /readyz, the metrics and `edgelog status` read) ---------------------------
+
+/** Zones by source. */
+export interface ZoneLists {
+  origin: readonly number[];
+  shield: readonly number[];
+}
+
+/** Reads the newest entry's timestamp (ms) of each zone by zoneKey (archive-reads.ts); absent: none. */
+export type NewestEntries = () => Promise<ReadonlyMap<string, number>>;
+
+/** A Shield zone's newest guardian snapshot: when, and its error (null when it succeeded). */
+export interface GuardianHealthRow {
+  zone: number;
+  lastSnapshot: string | null;
+  lastError: string | null;
+}
+
+/** The archive's size in bytes: SQLite's file and its write-ahead log; PostgreSQL's database. */
+export interface ArchiveSize {
+  database: number;
+  /** SQLite only (0 between checkpoints that truncate it). */
+  wal?: number;
+}
+
+export interface HealthStore {
+  /**
+   * Resolves when the archive takes writes now, else rejects with why (SQLite: the connection is open
+   * and writable, and so are the file and its directory; PostgreSQL: one round trip through the pool).
+   */
+  writable(): Promise<void>;
+  /** The migration files this build ships for the dialect, and those the archive has applied. */
+  migrations(timeoutMs: number): Promise<{ files: MigrationFile[]; applied: AppliedMigration[] }>;
+  /** The archive's size now. */
+  size(): Promise<ArchiveSize>;
+  /** A reader of the newest entry of `zones` (SQLite: one statement prepared now, run per call). */
+  newestEntries(zones: ZoneLists): NewestEntries;
+}
+
+/** What `edgelog status` reads (openReader gives it without opening the store for writing). */
+export interface StatusReads {
+  /** Ledger rows of `sources` (of `zones` when given), by source, zone and newest day first. */
+  ledgerRows(sources: readonly LogSource[], zones: readonly number[] | null): Promise<LedgerRow[]>;
+  /** Per Shield zone with snapshots (of `zones` when given), its newest snapshot. */
+  latestGuardian(zones: readonly number[] | null): Promise<GuardianHealthRow[]>;
+  /** The newest entry (ms) of each zone by zoneKey. */
+  newestEntries(zones: ZoneLists): Promise<Map<string, number>>;
+}
+
+// --- The readers' archive (open-reader.ts) ------------------------------------------------------------
+
+/** The `database` section of the readers' configuration (config/reader-config.ts). */
+export interface ReaderTarget {
+  /** The SQLite file, when there is no server. */
+  path: string;
+  url: string | null;
+  /** The same PostgreSQL archive as a role that may only read reaches it. @defaultValue url */
+  readerUrl: string | null;
+  ssl?: { rejectUnauthorized?: boolean | undefined; ca?: string | undefined } | undefined;
+}
+
+export interface OpenReaderOptions {
+  /** PostgreSQL's application_name of the connections, e.g. "edgelog report". */
+  applicationName: string;
+  /** PostgreSQL: told before a query runs when the reading role may do more than read. */
+  roleWarning?: (warning: string) => void;
+}
+
+export interface ArchiveReader {
+  readonly dialect: StoreDialect;
+  /** What `edgelog status` reads. */
+  readonly status: StatusReads;
+  /** Ad-hoc read-only statements (SQLite's `edgelog query` runs them bounded, in a thread: query/). */
+  readonly queries: QueryStore;
+  /** Alert states and recent notices (SQLite: through the archive itself, opened as the worker does). */
+  readonly alerts: Pick<AlertsStore, 'listStates' | 'notifications'>;
+  /**
+   * Runs `read` on one consistent snapshot of the archive; what it writes goes through the `out` it is
+   * given (SQLite checks before each write that a file read as a snapshot has not changed).
+   */
+  report<T>(out: Output, read: (reports: ReportStore, out: Output) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
 // --- The archive ------------------------------------------------------------------------------------------
 
 export interface ArchiveStore {
@@ -419,6 +535,7 @@ export interface ArchiveStore {
   readonly alerts: AlertsStore;
   readonly reports: ReportStore;
   readonly queries: QueryStore;
+  readonly health: HealthStore;
   /**
    * Stores a page for `owner`, who must hold the day's lease: its rows (idempotently), the hourly
    * rollup counts of the new ones, its rejected entries in quarantine, and the ledger's progress

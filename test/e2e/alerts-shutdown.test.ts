@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Queue } from 'bullmq';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fingerprint, type Notice } from '../../src/alerts/payload.js';
-import type { SyncSummary } from '../../src/commands/sync.js';
+import type { SyncSummary } from '../../src/sync/sync-summary.js';
 import { redisOptions } from '../../src/redis/connection.js';
 import { addDays, dayOf } from '../../src/time/utc-day.js';
 import { startCli, writeConfig } from '../support/cli.js';

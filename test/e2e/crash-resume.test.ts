@@ -1,7 +1,7 @@
 // A worker killed mid-day with SIGKILL, then run again, ends with exactly the oracle: none lost, none
 // twice. On each store: SQLite always, PostgreSQL when a server answers (a skip line otherwise).
 import { afterEach, expect, it } from 'vitest';
-import type { SyncSummary } from '../../src/commands/sync.js';
+import type { SyncSummary } from '../../src/sync/sync-summary.js';
 import type { LedgerRow } from '../../src/store/ledger-types.js';
 import { addDays } from '../../src/time/utc-day.js';
 import { notCreatedYet } from '../fault/lib/progress.js';

@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SyncSummary } from '../../src/commands/sync.js';
+import type { SyncSummary } from '../../src/sync/sync-summary.js';
 import { openDatabase } from '../../src/store/sqlite/database.js';
 import { addDays, dayOf } from '../../src/time/utc-day.js';
 import { childEnv, writeConfig } from '../support/cli.js';

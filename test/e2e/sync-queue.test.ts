@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { SyncSummary } from '../../src/commands/sync.js';
+import type { SyncSummary } from '../../src/sync/sync-summary.js';
 import { INGEST_QUEUE } from '../../src/queue/jobs.js';
 import { redisOptions } from '../../src/redis/connection.js';
 import { openDatabase } from '../../src/store/sqlite/database.js';

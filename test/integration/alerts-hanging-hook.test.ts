@@ -2,7 +2,7 @@
 // hooks' notices nor the engine's shutdown: real engine, queues and receivers on loopback.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
-import { syncPlan } from '../../src/commands/sync.js';
+import { syncPlan } from '../../src/sync/sync-plan.js';
 import type { ConfigInput } from '../../src/config/index.js';
 import type { Engine } from '../../src/engine.js';
 import { harness, type Harness } from '../support/harness.js';

@@ -4,7 +4,8 @@
 import { createHmac } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, expect, it } from 'vitest';
-import { executeSync, syncPlan } from '../../src/commands/sync.js';
+import { executeSync } from '../../src/sync/execute-sync.js';
+import { syncPlan } from '../../src/sync/sync-plan.js';
 import type { ConfigInput } from '../../src/config/index.js';
 import type { Engine } from '../../src/engine.js';
 import type { Harness } from '../support/harness.js';

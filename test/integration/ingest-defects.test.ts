@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { createApiClient } from '../../src/api/index.js';
 import { TimeoutError } from '../../src/errors/index.js';
 import { ownerId } from '../../src/ingest/day-ingestor.js';
-import { LeaseBusyError } from '../../src/ingest/errors.js';
+import { LeaseBusyError } from '../../src/errors/index.js';
 import { silentLogger } from '../../src/logger.js';
 import { addDays, DAY_MS } from '../../src/time/utc-day.js';
 import { harness, NOW, TODAY } from '../support/harness.js';

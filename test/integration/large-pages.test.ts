@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ResponseError } from '../../src/errors/index.js';
 import { ownerId } from '../../src/ingest/day-ingestor.js';
-import { InterruptedError } from '../../src/ingest/errors.js';
+import { InterruptedError } from '../../src/errors/index.js';
 import { PageThreads } from '../../src/ingest/page-threads.js';
 import { silentLogger } from '../../src/logger.js';
 import { addDays } from '../../src/time/utc-day.js';

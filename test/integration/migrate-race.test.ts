@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, expect, it } from 'vitest';
 import { openDatabase } from '../../src/store/sqlite/database.js';
-import { migrate, readMigrations } from '../../src/store/sqlite/migrate.js';
+import { readMigrations } from '../../src/store/migration-files.js';
+import { migrate, MIGRATIONS_DIR } from '../../src/store/sqlite/migrate.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -67,10 +68,10 @@ it('a migration applied by another process after this one read the record is not
   writeFileSync(go, '');
   expect(await exited).toBe(0);
   const theirs = JSON.parse(out.split('\n')[1]!) as Array<{ name: string; status: string; error?: string }>;
-  const names = readMigrations().map((m) => m.name);
+  const names = readMigrations(MIGRATIONS_DIR).map((m) => m.name);
   expect(mine.map((r) => r.status)).toEqual(names.map(() => 'applied'));
   expect(theirs).toEqual(
-    names.map((name, i) => ({ id: readMigrations()[i]!.id, name, status: 'already-applied' })),
+    names.map((name, i) => ({ id: readMigrations(MIGRATIONS_DIR)[i]!.id, name, status: 'already-applied' })),
   );
   const db = openDatabase(path, { readonly: true });
   expect(db.prepare('SELECT count(*) FROM schema_migrations').pluck().get()).toBe(names.length);

@@ -4,7 +4,7 @@
 import { existsSync } from 'node:fs';
 import pg from 'pg';
 import { afterEach, expect, it } from 'vitest';
-import type { SyncSummary } from '../../src/commands/sync.js';
+import type { SyncSummary } from '../../src/sync/sync-summary.js';
 import { addDays, dayOf, type Day } from '../../src/time/utc-day.js';
 import { clearOfMidnight } from '../fault/lib/clock.js';
 import { waitFor } from '../fault/lib/wait.js';

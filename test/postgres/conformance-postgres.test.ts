@@ -1,6 +1,7 @@
 // The store conformance suite against the PostgreSQL store, on a database of its own.
 import pg from 'pg';
 import { describe, it } from 'vitest';
+import { openReader } from '../../src/store/open-reader.js';
 import { openPostgresStore } from '../../src/store/postgres/postgres-store.js';
 import type { ArchiveStore } from '../../src/store/store.js';
 import { NOW, storeConformance } from './conformance.js';
@@ -34,6 +35,8 @@ if (server === null) {
           await client.end();
         }
       },
+      reader: () =>
+        openReader({ path: '', url: db.url, readerUrl: null }, { applicationName: 'conformance' }),
       async cleanup() {
         await Promise.all([store, ...others].map((s) => s.close()));
         await db.drop();

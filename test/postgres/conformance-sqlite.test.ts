@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase } from '../../src/store/sqlite/database.js';
+import { openReader } from '../../src/store/open-reader.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { ArchiveStore } from '../../src/store/store.js';
 import { storeConformance } from './conformance.js';
@@ -29,6 +30,7 @@ storeConformance('SQLite', async () => {
       }
       return Promise.resolve();
     },
+    reader: () => openReader({ path, url: null, readerUrl: null }, { applicationName: 'conformance' }),
     async cleanup() {
       await Promise.all(others.map((o) => o.close()));
       await store.close();

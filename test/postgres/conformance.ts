@@ -4,7 +4,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiGuardianMetrics } from '../../src/api/index.js';
 import { originBatch, shieldBatch, type OriginRow, type ShieldRow } from '../../src/store/rows.js';
-import type { ArchiveStore, DayKey, PageInput, RejectedEntry } from '../../src/store/store.js';
+import { zoneKey } from '../../src/store/archive-reads.js';
+import type { ArchiveReader, ArchiveStore, DayKey, PageInput, RejectedEntry } from '../../src/store/store.js';
 import { StoreQueryError } from '../../src/store/store-query-error.js';
 
 export interface StoreUnderTest {
@@ -16,6 +17,8 @@ export interface StoreUnderTest {
    * triggers that make a store's write fail on purpose.
    */
   exec(sql: string): Promise<void>;
+  /** The same archive as the commands that only read open it (openReader). */
+  reader(): Promise<ArchiveReader>;
   cleanup(): Promise<void>;
 }
 
@@ -515,6 +518,73 @@ export function storeConformance(name: string, open: () => Promise<StoreUnderTes
       const rows = await store.ledger.list({ source: 'origin', zone: key.zone });
       expect(rows.map((r) => r.log_date)).toEqual(['2026-11-19', '2026-11-18']);
       expect(typeof rows[0]!.zone_id).toBe('number');
+    });
+
+    it('answers health: writable, the migrations applied, its size, the newest entry per zone', async () => {
+      await expect(store.health.writable()).resolves.toBeUndefined();
+      const { files, applied } = await store.health.migrations(10_000);
+      expect(files.length).toBeGreaterThan(0);
+      expect(applied.map((m) => [m.id, m.checksum])).toEqual(files.map((f) => [f.id, f.checksum]));
+      const size = await store.health.size();
+      expect(size.database).toBeGreaterThan(0);
+      expect(size.wal === undefined).toBe(store.dialect === 'postgres');
+      const key = freshKey('origin');
+      await store.ledger.claim(key, 'w1', NOW, LEASE, true);
+      const rows = originRows(5);
+      await store.storePage(key, 'w1', originPage(rows), NOW, LEASE);
+      const empty = freshKey('shield').zone;
+      const newest = store.health.newestEntries({ origin: [key.zone], shield: [empty] });
+      const read = await newest();
+      expect(read.get(zoneKey('origin', key.zone))).toBe(Math.max(...rows.map((r) => r.timestamp)));
+      expect(read.has(zoneKey('shield', empty))).toBe(false);
+      // The reader is prepared once and read per call: a later page is seen.
+      const later = originRows(1, 99);
+      expect(later[0]!.timestamp).toBeGreaterThan(Math.max(...rows.map((r) => r.timestamp)));
+      await store.storePage(key, 'w1', originPage(later), NOW, LEASE);
+      expect((await newest()).get(zoneKey('origin', key.zone))).toBe(later[0]!.timestamp);
+      expect(await store.health.newestEntries({ origin: [], shield: [] })()).toEqual(new Map());
+    });
+
+    it('gives the readers the ledger, the latest guardian snapshot, alerts and reports', async () => {
+      const key = freshKey('shield');
+      await store.ledger.claim(key, 'w1', NOW, LEASE, true);
+      await store.storePage(key, 'w1', shieldPage(shieldRows(3), 1, null), NOW, LEASE);
+      const g = ++zone;
+      await store.guardian.add(g, new Date(NOW), null, { errorKey: 'old' });
+      await store.guardian.add(g, new Date(NOW + HOUR), null, { errorKey: 'new' });
+      const reader = await t.reader();
+      try {
+        const ledger = await reader.status.ledgerRows(['shield'], [key.zone]);
+        expect(ledger).toEqual(await store.ledger.list({ source: 'shield', zone: key.zone }));
+        expect(await reader.status.ledgerRows([], null)).toEqual([]);
+        expect(await reader.status.latestGuardian([g])).toEqual([
+          { zone: g, lastSnapshot: new Date(NOW + HOUR).toISOString(), lastError: '{"errorKey":"new"}' },
+        ]);
+        const newest = await reader.status.newestEntries({ origin: [], shield: [key.zone] });
+        expect(newest).toEqual(await store.health.newestEntries({ origin: [], shield: [key.zone] })());
+        expect(await reader.alerts.listStates()).toEqual(await store.alerts.listStates());
+        expect(await reader.alerts.notifications(5)).toEqual(await store.alerts.notifications(5));
+        const counted = await reader.queries.readOnly(
+          `SELECT count(*) AS n FROM shield_event_logs WHERE shield_zone_id = ${key.zone}`,
+          { timeoutMs: 10_000 },
+          async (cursor) => [...(await cursor.next(10)), ...(await cursor.next(10))],
+        );
+        expect(counted.map((r) => Number(r[0]))).toEqual([3]);
+        await expect(
+          reader.queries.readOnly('DELETE FROM ingest_ledger', { timeoutMs: 10_000 }, (c) => c.next(1)),
+        ).rejects.toBeInstanceOf(StoreQueryError);
+        const scope = { zone: key.zone, startMs: DAY_START, endMs: DAY_START + DAY_MS };
+        const written: string[] = [];
+        const sink = { write: (text: string) => Promise.resolve(void written.push(text)) };
+        const totals = await reader.report(sink, async (r, out) => {
+          await out.write('x');
+          return r.snapshot((reads) => reads.zoneTotals('shield', scope));
+        });
+        expect(totals).toEqual([{ zone: key.zone, count: 3 }]);
+        expect(written).toEqual(['x']);
+      } finally {
+        await reader.close();
+      }
     });
 
     it('saves alert state and its notices once, and measures rules on the rollups', async () => {

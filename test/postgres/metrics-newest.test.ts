@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startEngine, type Engine } from '../../src/engine.js';
 import type { DayResult } from '../../src/ingest/day-ingestor.js';
 import { silentLogger } from '../../src/logger.js';
-import { newestEntriesSql } from '../../src/metrics/newest-entries.js';
+import { newestEntriesSql } from '../../src/store/archive-reads.js';
 import type { QueryStore } from '../../src/store/store.js';
 import { addDays } from '../../src/time/utc-day.js';
 import { harness, NOW, TODAY, type Harness } from '../support/harness.js';

@@ -1,11 +1,9 @@
-// Pure helpers of the stores: COPY text, the ledger's claim rule and state rules, query values, rows
-// PostgreSQL cannot store, and the connection settings (TLS, pool size).
+// Pure helpers of the PostgreSQL store: COPY text, query values, rows PostgreSQL cannot store, and the
+// connection settings (TLS, pool size). The ledger's rules: test/unit/ledger-rules.test.ts.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { decideClaim, keepArchived, keepComplete } from '../../src/store/ledger-rules.js';
-import type { DayState } from '../../src/store/ledger-types.js';
 import { poolConfig, poolSize, serverOptions, tlsConfig } from '../../src/store/postgres/connection.js';
 import { copyField, copyRows } from '../../src/store/postgres/copy-text.js';
 import {
@@ -34,49 +32,6 @@ describe('COPY text', () => {
       [2, 'b\tc', 'd'],
     ];
     expect(copyRows(2, 3, (i, c) => rows[i]![c]!)).toBe('1\ta\t\\N\n2\tb\\tc\td\n');
-  });
-});
-
-describe('ledger rules', () => {
-  const row = (over: Partial<Parameters<typeof decideClaim>[0] & object> = {}) => ({
-    lease_owner: null,
-    lease_until: null,
-    next_token: null,
-    pages: 0,
-    ...over,
-  });
-  const never = () => false;
-
-  it.each([
-    ['no row', undefined, true, { kind: 'start' }],
-    ['free row', row(), true, { kind: 'start' }],
-    [
-      'live lease of another',
-      row({ lease_owner: 'b', lease_until: 1001 }),
-      true,
-      { kind: 'busy', owner: 'b', until: 1001 },
-    ],
-    ['lease ending now', row({ lease_owner: 'b', lease_until: 1000 }), true, { kind: 'start' }],
-    ['own live lease', row({ lease_owner: 'a', lease_until: 5000 }), true, { kind: 'start' }],
-    ['checkpoint', row({ next_token: 't3', pages: 2 }), true, { kind: 'resume' }],
-    ['checkpoint, resume off', row({ next_token: 't3', pages: 2 }), false, { kind: 'start' }],
-    ['first-page checkpoint', row({ next_token: '', pages: 0 }), true, { kind: 'start' }],
-    ['dropped checkpoint', row({ next_token: null, pages: 4 }), true, { kind: 'start' }],
-  ] as const)('%s', (_name, r, resume, expected) => {
-    expect(decideClaim(r, 'a', 1000, resume, never)).toEqual(expected);
-  });
-
-  it('takes a live lease whose holder is known to be gone', () => {
-    const held = row({ lease_owner: 'b', lease_until: 9999, next_token: 't', pages: 1 });
-    expect(decideClaim(held, 'a', 1000, true, (o) => o === 'b')).toEqual({ kind: 'resume' });
-  });
-
-  const states: DayState[] = ['running', 'partial', 'complete', 'incomplete', 'failed', 'expired'];
-  it.each(states)('keeps what %s says the archive holds', (current) => {
-    expect(keepArchived(current, 'failed')).toBe(
-      current === 'complete' || current === 'partial' ? current : 'failed',
-    );
-    expect(keepComplete(current, 'expired')).toBe(current === 'complete' ? 'complete' : 'expired');
   });
 });
 

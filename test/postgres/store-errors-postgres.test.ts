@@ -3,7 +3,7 @@
 // and the fix, as the SQLite archive's errors do. Skipped, with a line saying so, without a server.
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { SyncSummary } from '../../src/commands/sync.js';
+import type { SyncSummary } from '../../src/sync/sync-summary.js';
 import { addDays } from '../../src/time/utc-day.js';
 import { runCli, writeConfig, type CliResult } from '../support/cli.js';
 import { harness, redisUrl, TODAY, type Harness } from '../support/harness.js';

@@ -5,7 +5,7 @@
 // write it (a `__proto__` key included, which no object literal could carry).
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
-import { MAX_KEY_BYTES, MAX_NESTING, MAX_ROLLUP_KEY_BYTES } from '../../src/store/storable.js';
+import { MAX_KEY_BYTES, MAX_NESTING, MAX_ROLLUP_KEY_BYTES } from '../../src/values/storable.js';
 
 export const DAY = '2026-11-20';
 export const DAY_START = Date.parse(`${DAY}T00:00:00Z`);

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import type { RawLogEntry } from '../../src/api/index.js';
 import { parseOriginEntry, parseShieldEntry } from '../../src/ingest/parse-entries.js';
-import type { Output } from '../../src/query/output.js';
+import type { Output } from '../../src/format/output.js';
 import { openArchive, type Archive } from '../../src/store/sqlite/archive.js';
 import { dayOf } from '../../src/time/utc-day.js';
 

@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openReadOnly } from '../../src/query/read-only.js';
+import { openReadOnly } from '../../src/store/sqlite/read-only.js';
 import { buildGuardianReport } from '../../src/report/guardian-report.js';
 import { buildOriginReport } from '../../src/report/origin-report.js';
 import { renderReport, runReport } from '../../src/report/run-report.js';

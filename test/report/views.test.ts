@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openReadOnly } from '../../src/query/read-only.js';
+import { openReadOnly } from '../../src/store/sqlite/read-only.js';
 import { buildOriginReport } from '../../src/report/origin-report.js';
 import { buildShieldReport } from '../../src/report/shield-report.js';
 import { reportWindow } from '../../src/report/window.js';

@@ -5,7 +5,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { GUARDIAN_COUNTER_COLUMNS } from '../../src/api/guardian-counters.js';
+import { GUARDIAN_COUNTER_COLUMNS } from '../../src/values/guardian-counters.js';
 import { decodeShieldPage, OriginBodyDecoder } from '../../src/ingest/decode-page.js';
 import { openStore } from '../../src/store/open-store.js';
 import { ORIGIN_FIELDS, SHIELD_FIELDS, SOURCE_TABLES } from '../../src/store/rows.js';

@@ -4,8 +4,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/index.js';
-import { createMetrics } from '../../src/metrics/index.js';
-import { collectProcessMetrics } from '../../src/metrics/process-metrics.js';
+import { createMetrics } from '../../src/monitoring/index.js';
+import { collectProcessMetrics } from '../../src/monitoring/process-metrics.js';
 
 const read = (name: string) => readFileSync(new URL(`../../deploy/${name}`, import.meta.url), 'utf8');
 

@@ -8,10 +8,10 @@ import {
   ResponseError,
   TimeoutError,
 } from '../../src/errors/index.js';
-import { InterruptedError, LeaseBusyError } from '../../src/ingest/errors.js';
-import { daysAtRisk } from '../../src/metrics/at-risk.js';
-import { dayJobOutcome } from '../../src/metrics/day-outcome.js';
-import { retryReason, statusClass } from '../../src/metrics/labels.js';
+import { InterruptedError, LeaseBusyError } from '../../src/errors/index.js';
+import { daysAtRisk } from '../../src/monitoring/at-risk.js';
+import { dayJobOutcome } from '../../src/telemetry/day-outcome.js';
+import { retryReason, statusClass } from '../../src/telemetry/labels.js';
 import type { DayState } from '../../src/store/sqlite/ledger.js';
 
 const status = (n: number) => new HttpStatusError(`HTTP ${n}`, { status: n, body: null, context: {} });

@@ -1,7 +1,7 @@
 // /readyz's judgement over probe results: ready only when every check passes, and each failed check
 // says what is wrong and what to do.
 import { describe, expect, it } from 'vitest';
-import { judgeReadiness, type CheckName, type ProbeResults } from '../../src/metrics/readiness.js';
+import { judgeReadiness, type CheckName, type ProbeResults } from '../../src/monitoring/readiness.js';
 
 const files = [
   { id: 1, name: '0001_archive.sql', checksum: 'a' },

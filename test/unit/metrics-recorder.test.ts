@@ -2,7 +2,7 @@
 // served at 0 from the start (so rate() sees their first increase).
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/index.js';
-import { createMetrics } from '../../src/metrics/index.js';
+import { createMetrics } from '../../src/monitoring/index.js';
 import { parsePromText, sampleValue } from '../support/prom-text.js';
 
 function metrics() {

@@ -1,8 +1,8 @@
-// Pure: the rules of what an archive holds (src/store/storable.ts), by tables; and the JSON text of a
-// value too deep for JSON.stringify (src/store/json-text.ts).
+// Pure: the rules of what an archive holds (src/values/storable.ts), by tables; and the JSON text of a
+// value too deep for JSON.stringify (src/values/json-text.ts).
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { jsonText } from '../../src/store/json-text.js';
+import { jsonText } from '../../src/values/json-text.js';
 import {
   guardianCounters,
   keyProblem,
@@ -17,7 +17,7 @@ import {
   storableMessage,
   storableStatusCode,
   textProblem,
-} from '../../src/store/storable.js';
+} from '../../src/values/storable.js';
 
 const nest = (n: number): unknown => JSON.parse('['.repeat(n) + ']'.repeat(n));
 

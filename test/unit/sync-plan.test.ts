@@ -1,6 +1,6 @@
 // syncPlan: which day jobs a `sync` asks for, and the option mistakes it refuses before anything runs.
 import { describe, expect, it } from 'vitest';
-import { syncPlan } from '../../src/commands/sync.js';
+import { syncPlan } from '../../src/sync/sync-plan.js';
 import { parseConfig } from '../../src/config/index.js';
 import { UsageError } from '../../src/errors/index.js';
 import type { Day } from '../../src/time/utc-day.js';

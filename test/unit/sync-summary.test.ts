@@ -1,6 +1,6 @@
 // What `edgelog sync` prints when done: errors said once and whole, hostile text escaped.
 import { describe, expect, it } from 'vitest';
-import { errorCell, renderSummary, type SyncDay, type SyncSummary } from '../../src/commands/sync-summary.js';
+import { errorCell, renderSummary, type SyncDay, type SyncSummary } from '../../src/sync/sync-summary.js';
 import { RAW_CONTROL } from '../support/terminal.js';
 
 const day = (zone: number, extra: Partial<SyncDay> = {}): SyncDay => ({

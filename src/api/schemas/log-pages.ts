@@ -8,9 +8,9 @@
 // names the field. Each entry is then checked on its own: one with a usable key (a non-empty `logId`
 // and an integer millisecond `timestamp`) is kept, its odd fields normalised without loss; one without
 // is set aside with its JSON and the reason (keyedEntry). Nothing here recurses over an entry's values:
-// one nested 20,000 levels deep is set aside with a reason (store/storable.ts), not a stack overflow.
-import { jsonText } from '../../store/json-text.js';
-import { MAX_NESTING, nestedDeeperThan, nestingProblem } from '../../store/storable.js';
+// one nested 20,000 levels deep is set aside with a reason (values/storable.ts), not a stack overflow.
+import { jsonText } from '../../values/json-text.js';
+import { MAX_NESTING, nestedDeeperThan, nestingProblem } from '../../values/storable.js';
 
 /** One log entry as the API sends it, after validation. */
 export interface RawLogEntry {

@@ -15,7 +15,7 @@ import { daysOf } from '../postgres/partition-plan.js';
 import { Partitions } from '../postgres/partitions.js';
 import { sqlState, transaction, UNIQUE_VIOLATION } from '../postgres/transaction.js';
 import type { EntryTable } from '../postgres/entry-tables.js';
-import { rollupValue } from '../storable.js';
+import { rollupValue } from '../../values/storable.js';
 import { copyDirectSql, copyStageSql, createStageSql, mergeSql, rollupArraysSql } from './copy-sql.js';
 import { mergeLedgerBatch } from './ledger-merge.js';
 import type { CopyColumns, TableSpec, TargetColumn, Total } from './tables.js';

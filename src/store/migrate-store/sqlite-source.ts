@@ -7,7 +7,8 @@ import { resolve } from 'node:path';
 import { setImmediate } from 'node:timers/promises';
 import { MigrateStoreError } from '../../errors/index.js';
 import { openDatabase, type Db } from '../sqlite/database.js';
-import { MIGRATIONS_DIR, readMigrations } from '../sqlite/migrate.js';
+import { MIGRATIONS_DIR } from '../sqlite/migrate.js';
+import { readMigrations } from '../migration-files.js';
 import { NOT_COPIED, TABLES, type Total } from './tables.js';
 import { groupKey } from './verify.js';
 

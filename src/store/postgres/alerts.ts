@@ -1,22 +1,24 @@
-// alert_state, alert_notifications and the figures alert rules measure, on PostgreSQL (the same
-// behaviour as src/store/sqlite/alerts.ts on SQLite).
+// alert_state and the outbox (alert_notifications) on PostgreSQL (the same behaviour as sqlite/alerts.ts);
+// what the rules measure is rule-reads.ts's.
 import type pg from 'pg';
 import type {
-  AlertsStore,
   AlertStateRow,
-  CounterReading,
+  AlertStateStore,
   NoticeRecord,
   NotificationRow,
   OutboxCursor,
-  SpikeFilter,
+  OutboxStore,
   StoredAlertState,
 } from '../store.js';
 import {
   afterValues,
+  noticeValues,
+  pendingNotice,
+  storedAlertState,
   undeliveredNotice,
   type UndeliveredNotice,
   type UndeliveredRow,
-} from '../outbox-rows.js';
+} from '../alert-rows.js';
 import { transaction } from './transaction.js';
 
 const STATE_COLUMNS = `rule, zone_id, source, state, since, fingerprint, first_evaluated_at, last_evaluated_at,
@@ -41,7 +43,9 @@ const UPDATE_STATE = `UPDATE alert_state SET
 const INSERT_NOTICE = `INSERT INTO alert_notifications (id, hook, rule, zone_id, status, notice, created_at)
   VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (id, hook) DO NOTHING`;
 
-export class PostgresAlerts<N extends NoticeRecord = NoticeRecord> implements AlertsStore<N> {
+export class PostgresAlerts<N extends NoticeRecord = NoticeRecord>
+  implements AlertStateStore<N>, OutboxStore<N>
+{
   constructor(private readonly pool: pg.Pool) {}
 
   async getState(rule: string, zone: number): Promise<StoredAlertState | undefined> {
@@ -49,15 +53,7 @@ export class PostgresAlerts<N extends NoticeRecord = NoticeRecord> implements Al
       'SELECT * FROM alert_state WHERE rule = $1 AND zone_id = $2',
       [rule, zone],
     );
-    const row = rows[0];
-    return row
-      ? {
-          state: row.state,
-          since: row.since,
-          lastNotifiedAt: row.last_notified_at,
-          firstEvaluatedAt: row.first_evaluated_at,
-        }
-      : undefined;
+    return storedAlertState(rows[0]);
   }
 
   async save(
@@ -86,15 +82,7 @@ export class PostgresAlerts<N extends NoticeRecord = NoticeRecord> implements Al
             ]);
       if (saved.rowCount !== 1) return false;
       for (const { hook, notice } of notices) {
-        await c.query(INSERT_NOTICE, [
-          notice.id,
-          hook,
-          notice.rule,
-          notice.zone,
-          notice.status,
-          JSON.stringify(notice),
-          now,
-        ]);
+        await c.query(INSERT_NOTICE, noticeValues(hook, notice, now));
       }
       return true;
     });
@@ -109,7 +97,7 @@ export class PostgresAlerts<N extends NoticeRecord = NoticeRecord> implements Al
       'SELECT id, hook, notice FROM alert_notifications WHERE enqueued_at IS NULL ORDER BY created_at LIMIT $1',
       [limit],
     );
-    return rows.map((r) => ({ id: r.id, hook: r.hook, notice: JSON.parse(r.notice) as N }));
+    return rows.map((r) => pendingNotice<N>(r));
   }
 
   async undelivered(
@@ -164,58 +152,5 @@ export class PostgresAlerts<N extends NoticeRecord = NoticeRecord> implements Al
       [limit],
     );
     return rows;
-  }
-
-  async coverage(source: string, zone: number): Promise<Map<string, number>> {
-    const { rows } = await this.pool.query<{ log_date: string; covered_until: number }>(
-      `SELECT log_date, covered_until FROM ingest_ledger
-       WHERE source = $1 AND zone_id = $2 AND covered_until IS NOT NULL`,
-      [source, zone],
-    );
-    return new Map(rows.map((r) => [r.log_date, r.covered_until]));
-  }
-
-  async count(
-    source: 'origin' | 'shield',
-    zone: number,
-    from: number,
-    to: number,
-    f: SpikeFilter,
-  ): Promise<number> {
-    const sql =
-      source === 'origin'
-        ? `SELECT coalesce(sum(count), 0)::bigint AS n FROM origin_hourly
-           WHERE pull_zone_id = $1 AND hour >= $2 AND hour < $3
-             AND status_code BETWEEN $4 AND $5 AND ($6::text IS NULL OR error_code = $6)`
-        : `SELECT coalesce(sum(count), 0)::bigint AS n FROM shield_hourly
-           WHERE shield_zone_id = $1 AND hour >= $2 AND hour < $3
-             AND ($4::text IS NULL OR severity = $4) AND ($5::text IS NULL OR rule_id = $5)
-             AND ($6::text IS NULL OR status = $6)`;
-    const params =
-      source === 'origin'
-        ? [zone, from, to, f.statusCodeMin ?? 0, f.statusCodeMax ?? 999, f.errorCode ?? null]
-        : [zone, from, to, f.severity ?? null, f.ruleId ?? null, f.status ?? null];
-    const { rows } = await this.pool.query<{ n: number }>(sql, params);
-    return rows[0]!.n;
-  }
-
-  async lastSuccess(source: string, zone: number): Promise<number | null> {
-    const { rows } = await this.pool.query<{ t: number | null }>(
-      `SELECT max(finished_at) AS t FROM ingest_ledger
-       WHERE source = $1 AND zone_id = $2 AND state IN ('complete', 'partial')`,
-      [source, zone],
-    );
-    return rows[0]!.t;
-  }
-
-  async latestSnapshot(zone: number, column: string, until?: string): Promise<CounterReading | undefined> {
-    if (!/^total_[a-z_]+$/.test(column)) throw new Error(`not a snapshot counter: ${column}`);
-    const { rows } = await this.pool.query<CounterReading>(
-      `SELECT taken_at, ${column} AS value FROM api_guardian_snapshots
-       WHERE shield_zone_id = $1 AND ${column} IS NOT NULL AND ($2::text IS NULL OR taken_at <= $2)
-       ORDER BY taken_at DESC, id DESC LIMIT 1`,
-      [zone, until ?? null],
-    );
-    return rows[0];
   }
 }

@@ -1,8 +1,9 @@
 // Pure: how each source's page maps onto its entry table and hourly rollup (column names, types, and
-// which batch field fills each column), so one writer serves both sources.
+// which batch field fills each column), so one writer serves both sources. The tables' names are the
+// ones both dialects share (rows.ts SOURCE_TABLES).
 import type { LogSource } from '../ledger-types.js';
-import { ORIGIN_FIELDS, SHIELD_FIELDS, type OriginBatch, type ShieldBatch } from '../rows.js';
-import { rollupValue } from '../storable.js';
+import { ORIGIN_FIELDS, SHIELD_FIELDS, SOURCE_TABLES, type OriginBatch, type ShieldBatch } from '../rows.js';
+import { rollupValue } from '../../values/storable.js';
 
 export type AnyBatch = OriginBatch | ShieldBatch;
 type Value = string | number | null;
@@ -33,13 +34,13 @@ const snake = (field: string) => field.replace(/[A-Z]/g, (c) => `_${c.toLowerCas
 
 export const ORIGIN_TABLE: EntryTable = {
   source: 'origin',
-  table: 'origin_error_logs',
-  zoneColumn: 'pull_zone_id',
+  table: SOURCE_TABLES.origin.raw,
+  zoneColumn: SOURCE_TABLES.origin.zone,
   columns: ORIGIN_FIELDS.map(snake),
   types: ORIGIN_FIELDS.map((f) => (f === 'timestamp' || f === 'statusCode' ? 'bigint' : 'text')),
   fields: ORIGIN_FIELDS,
   rollup: {
-    table: 'origin_hourly',
+    table: SOURCE_TABLES.origin.rollup,
     keys: ['status_code', 'error_code'],
     keyTypes: ['bigint', 'text'],
     empty: [0, ''],
@@ -52,13 +53,13 @@ export const ORIGIN_TABLE: EntryTable = {
 
 export const SHIELD_TABLE: EntryTable = {
   source: 'shield',
-  table: 'shield_event_logs',
-  zoneColumn: 'shield_zone_id',
+  table: SOURCE_TABLES.shield.raw,
+  zoneColumn: SOURCE_TABLES.shield.zone,
   columns: SHIELD_FIELDS.map(snake),
   types: SHIELD_FIELDS.map((f) => (f === 'timestamp' ? 'bigint' : 'text')),
   fields: SHIELD_FIELDS,
   rollup: {
-    table: 'shield_hourly',
+    table: SOURCE_TABLES.shield.rollup,
     keys: ['rule_id', 'severity', 'status'],
     keyTypes: ['text', 'text', 'text'],
     empty: ['', '', ''],

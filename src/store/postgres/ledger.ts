@@ -3,17 +3,15 @@
 // a lease expires by time alone (or when its holder is known to be gone).
 import type pg from 'pg';
 import { redact } from '../../redact.js';
-import { decideClaim } from '../ledger-rules.js';
+import { decideClaim, keepArchivedSql, keepCompleteSql } from '../ledger-rules.js';
 import type { Claim, DayKey, FinishState, LedgerRow, LogSource, StopState } from '../ledger-types.js';
 import type { LedgerStore } from '../store.js';
 import { transaction } from './transaction.js';
 import { storableText } from './unstorable.js';
 
 // A state the archive already reached is never taken back by a later pass (ledger-rules.ts).
-const KEEP_ARCHIVED = (next: string) =>
-  `CASE WHEN ingest_ledger.state IN ('complete', 'partial') THEN ingest_ledger.state ELSE ${next} END`;
-const KEEP_COMPLETE = (next: string) =>
-  `CASE WHEN ingest_ledger.state = 'complete' THEN ingest_ledger.state ELSE ${next} END`;
+const KEEP_ARCHIVED = (next: string) => keepArchivedSql('ingest_ledger.state', next);
+const KEEP_COMPLETE = (next: string) => keepCompleteSql('ingest_ledger.state', next);
 
 const WHERE = 'WHERE source = $1 AND zone_id = $2 AND log_date = $3';
 

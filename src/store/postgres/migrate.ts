@@ -2,17 +2,14 @@
 // its own transaction, and recorded with its checksum, as src/store/sqlite/migrate.ts does for SQLite. Workers
 // starting together take turns (a transaction-scoped advisory lock), and each re-reads what is recorded
 // once it has the lock, so a migration is never applied twice.
-import { fileURLToPath } from 'node:url';
 import type pg from 'pg';
 import { coerceError } from '../../errors/index.js';
-import { readMigrations } from '../sqlite/migrate.js';
+import { MIGRATIONS_DIRS, readMigrations } from '../migration-files.js';
 import type { MigrationResult } from '../store.js';
 import { sqlState, transaction } from './transaction.js';
 
 /** The PostgreSQL migrations shipped with edgelog (`migrations/postgres/`, from both src/ and dist/). */
-export const POSTGRES_MIGRATIONS_DIR = fileURLToPath(
-  new URL('../../../migrations/postgres/', import.meta.url),
-);
+export const POSTGRES_MIGRATIONS_DIR = MIGRATIONS_DIRS.postgres;
 
 /** pg_advisory_xact_lock key of migrations ('edgelog migrate'). */
 const MIGRATION_LOCK = 0x65_64_67_6d;

@@ -5,8 +5,11 @@
 import type { ArchiveStore } from '../store.js';
 import { asPostgresStoreError } from './postgres-error.js';
 
-/** Parts of the store left as they are: read-only queries sort their own failures (StoreQueryError). */
-const UNWRAPPED = new Set<PropertyKey>(['queries']);
+/**
+ * Parts of the store left as they are: read-only queries sort their own failures (StoreQueryError), and
+ * the health reads go through them (health.ts names the one that uses the pool).
+ */
+const UNWRAPPED = new Set<PropertyKey>(['queries', 'health']);
 
 /** `store`, its methods' and its repositories' failures named after `store.location`. */
 export function withNamedErrors(store: ArchiveStore): ArchiveStore {

@@ -13,10 +13,12 @@ import type {
   ReportStore,
 } from '../store.js';
 import { PostgresAlerts } from './alerts.js';
+import { PostgresRuleReads } from './rule-reads.js';
 import { displayDatabaseUrl, openPool, poolConfig, type PostgresOptions } from './connection.js';
 
 export { serverOptions } from './connection.js';
 import { PostgresGuardian } from './guardian.js';
+import { postgresHealth } from './health.js';
 import { PostgresLedger } from './ledger.js';
 import { withNamedErrors } from './named-errors.js';
 import { StoreError } from '../store-error.js';
@@ -77,16 +79,19 @@ export async function openPostgresStore(opts: PostgresStoreOptions): Promise<Arc
     });
   }
   const writer = new PageWriter(pool, partitions);
+  const ledger = new PostgresLedger(pool);
+  const queries = new PostgresQueries(queryClientConfig(poolConfig(opts)));
   let closed: Promise<void> | null = null;
   return withNamedErrors({
     dialect: 'postgres',
     location,
-    ledger: new PostgresLedger(pool),
+    ledger,
     quarantine: new PostgresQuarantine(pool),
     guardian: new PostgresGuardian(pool),
-    alerts: new PostgresAlerts(pool),
+    alerts: alertsStore(new PostgresAlerts(pool), new PostgresRuleReads(pool)),
     reports: new PostgresReports(pool),
-    queries: new PostgresQueries(queryClientConfig(poolConfig(opts))),
+    queries,
+    health: postgresHealth(ledger, queries, location),
     storePage: (key, owner, page, at, leaseMs) => writer.store(key, owner, page, at, leaseMs),
     prepareAhead: (at) => partitions.ensureDays(daysAround(at, ahead)),
     prune: (beforeMs) => prune(pool, partitions, beforeMs),
@@ -190,5 +195,25 @@ async function prune(pool: pg.Pool, partitions: Partitions, beforeMs: number): P
     origin: rows.origin_error_logs ?? 0,
     shield: rows.shield_event_logs ?? 0,
     quarantined: rows.quarantined_entries ?? 0,
+  };
+}
+
+/** The rule state and outbox, and what the rules measure, as one AlertsStore. */
+function alertsStore(repo: PostgresAlerts, reads: PostgresRuleReads): AlertsStore {
+  return {
+    getState: (rule, zone) => repo.getState(rule, zone),
+    save: (key, from, to, measured, notices, now) => repo.save(key, from, to, measured, notices, now),
+    listStates: () => repo.listStates(),
+    unqueued: (limit) => repo.unqueued(limit),
+    undelivered: (maxAttempts, limit, after) => repo.undelivered(maxAttempts, limit, after),
+    delivered: (id, hook) => repo.delivered(id, hook),
+    createdSince: (since) => repo.createdSince(since),
+    markEnqueued: (id, hook, now) => repo.markEnqueued(id, hook, now),
+    markAttempt: (id, hook, now, error) => repo.markAttempt(id, hook, now, error),
+    notifications: (limit) => repo.notifications(limit),
+    coverage: (source, zone) => reads.coverage(source, zone),
+    count: (source, zone, from, to, filter) => reads.count(source, zone, from, to, filter),
+    lastSuccess: (source, zone) => reads.lastSuccess(source, zone),
+    latestSnapshot: (zone, column, until) => reads.latestSnapshot(zone, column, until),
   };
 }

@@ -1,32 +1,30 @@
-// alert_state, alert_notifications, and the counts the rules read (rollups, ledger, snapshots).
+// alert_state and the outbox (alert_notifications); what the rules measure is rule-reads.ts's.
 // The store owns these types (store.ts); the alerts layer above gives the notice its full shape (N).
 import type {
   AlertStateRow,
   NoticeRecord,
   NotificationRow,
-  CounterReading,
   OutboxCursor,
-  SpikeFilter,
   StoredAlertState as AlertState,
 } from '../store.js';
 import {
   afterValues,
+  noticeValues,
+  pendingNotice,
+  storedAlertState,
   undeliveredNotice,
   type UndeliveredNotice,
   type UndeliveredRow,
-} from '../outbox-rows.js';
+} from '../alert-rows.js';
 import type { Db } from './database.js';
 
-export type { AlertStateRow, SpikeFilter };
+export type { AlertStateRow };
 
 export interface PendingNotification<N extends NoticeRecord = NoticeRecord> {
   id: string;
   hook: string;
   notice: N;
 }
-
-/** Per day (YYYY-MM-DD): the ledger's covered_until. */
-export type Coverage = ReadonlyMap<string, number>;
 
 export class AlertsRepository<N extends NoticeRecord = NoticeRecord> {
   private readonly selectState;
@@ -55,15 +53,7 @@ export class AlertsRepository<N extends NoticeRecord = NoticeRecord> {
   }
 
   getState(rule: string, zone: number): AlertState | undefined {
-    const row = this.selectState.get(rule, zone) as AlertStateRow | undefined;
-    return row
-      ? {
-          state: row.state,
-          since: row.since,
-          lastNotifiedAt: row.last_notified_at,
-          firstEvaluatedAt: row.first_evaluated_at,
-        }
-      : undefined;
+    return storedAlertState(this.selectState.get(rule, zone) as AlertStateRow | undefined);
   }
 
   /**
@@ -103,15 +93,7 @@ export class AlertsRepository<N extends NoticeRecord = NoticeRecord> {
               });
         if (saved.changes !== 1) return false;
         for (const { hook, notice } of notices) {
-          this.insertNotice.run(
-            notice.id,
-            hook,
-            notice.rule,
-            notice.zone,
-            notice.status,
-            JSON.stringify(notice),
-            now,
-          );
+          this.insertNotice.run(...noticeValues(hook, notice, now));
         }
         return true;
       })
@@ -129,7 +111,7 @@ export class AlertsRepository<N extends NoticeRecord = NoticeRecord> {
         'SELECT id, hook, notice FROM alert_notifications WHERE enqueued_at IS NULL ORDER BY created_at LIMIT ?',
       )
       .all(limit) as Array<{ id: string; hook: string; notice: string }>;
-    return rows.map((r) => ({ id: r.id, hook: r.hook, notice: JSON.parse(r.notice) as N }));
+    return rows.map((r) => pendingNotice<N>(r));
   }
 
   /** Notices not delivered with fewer than `maxAttempts` attempts, oldest first, the `limit` after `after`. */
@@ -186,76 +168,5 @@ export class AlertsRepository<N extends NoticeRecord = NoticeRecord> {
         'SELECT id, hook, rule, zone_id, status, delivered_at, attempts, last_error FROM alert_notifications ORDER BY created_at DESC LIMIT ?',
       )
       .all(limit) as NotificationRow[];
-  }
-
-  // --- What the rules measure -------------------------------------------------------------------
-
-  /** Per-day coverage of a zone's archive (ledger covered_until). */
-  coverage(source: string, zone: number): Coverage {
-    const rows = this.db
-      .prepare(
-        'SELECT log_date, covered_until FROM ingest_ledger WHERE source = ? AND zone_id = ? AND covered_until IS NOT NULL',
-      )
-      .all(source, zone) as Array<{ log_date: string; covered_until: number }>;
-    return new Map(rows.map((r) => [r.log_date, r.covered_until]));
-  }
-
-  /** Entries matching a filter in [from, to), from the hourly rollups (a few rows per hour). */
-  count(source: 'origin' | 'shield', zone: number, from: number, to: number, f: SpikeFilter): number {
-    if (source === 'origin') {
-      return this.db
-        .prepare(
-          `SELECT coalesce(sum(count), 0) FROM origin_hourly
-           WHERE pull_zone_id = @zone AND hour >= @from AND hour < @to
-             AND status_code BETWEEN @min AND @max AND (@errorCode IS NULL OR error_code = @errorCode)`,
-        )
-        .pluck()
-        .get({
-          zone,
-          from,
-          to,
-          min: f.statusCodeMin ?? 0,
-          max: f.statusCodeMax ?? 999,
-          errorCode: f.errorCode ?? null,
-        }) as number;
-    }
-    return this.db
-      .prepare(
-        `SELECT coalesce(sum(count), 0) FROM shield_hourly
-         WHERE shield_zone_id = @zone AND hour >= @from AND hour < @to
-           AND (@severity IS NULL OR severity = @severity) AND (@ruleId IS NULL OR rule_id = @ruleId)
-           AND (@status IS NULL OR status = @status)`,
-      )
-      .pluck()
-      .get({
-        zone,
-        from,
-        to,
-        severity: f.severity ?? null,
-        ruleId: f.ruleId ?? null,
-        status: f.status ?? null,
-      }) as number;
-  }
-
-  /** End of the zone's last successful pass (ms), or null if it never had one. */
-  lastSuccess(source: string, zone: number): number | null {
-    return this.db
-      .prepare(
-        `SELECT max(finished_at) FROM ingest_ledger WHERE source = ? AND zone_id = ? AND state IN ('complete', 'partial')`,
-      )
-      .pluck()
-      .get(source, zone) as number | null;
-  }
-
-  /** The newest snapshot holding `column`, taken at or before `until` (ISO) when given. */
-  latestSnapshot(zone: number, column: string, until?: string): CounterReading | undefined {
-    if (!/^total_[a-z_]+$/.test(column)) throw new Error(`not a snapshot counter: ${column}`);
-    return this.db
-      .prepare(
-        `SELECT taken_at, ${column} AS value FROM api_guardian_snapshots
-         WHERE shield_zone_id = ? AND ${column} IS NOT NULL AND (? IS NULL OR taken_at <= ?)
-         ORDER BY taken_at DESC, id DESC LIMIT 1`,
-      )
-      .get(zone, until ?? null, until ?? null) as CounterReading | undefined;
   }
 }

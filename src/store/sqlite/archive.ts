@@ -5,9 +5,9 @@ import { openDatabase, type Db } from './database.js';
 import { GuardianRepository } from './guardian.js';
 import { LedgerRepository } from './ledger.js';
 import { assertMigrated, migrate } from './migrate.js';
-import { OriginLogsRepository } from './origin-logs.repository.js';
+import { OriginLogsRepository } from './origin-logs.js';
 import { QuarantineRepository } from './quarantine.js';
-import { ShieldLogsRepository } from './shield-logs.repository.js';
+import { ShieldLogsRepository } from './shield-logs.js';
 
 export interface Archive {
   db: Db;

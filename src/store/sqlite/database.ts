@@ -16,7 +16,7 @@ export interface OpenOptions {
   /**
    * With `readonly`: read the file as SQLite's `immutable` snapshot, with no locks and no `-wal`/`-shm`
    * files (none is read, none is created). Only correct when the file holds every commit (there is no
-   * `-wal` beside it) and nothing writes it meanwhile; query/read-only.ts decides and checks that.
+   * `-wal` beside it) and nothing writes it meanwhile; read-only.ts decides and checks that.
    * @defaultValue false
    */
   immutable?: boolean;

@@ -1,13 +1,9 @@
 // ingest_ledger: per (source, zone, day) the state of its archive, the checkpoint of the pass in
-// progress, and the day's totals over every pass.
-//
-// States say what the archive holds, and a later pass never makes them say less: `complete` stays
-// complete whatever a re-run meets (its error is still recorded in last_error), and `partial` stays
-// partial unless a pass completes the day or the API no longer serves it (`expired`). Otherwise the last
-// pass decides: `running` (in progress or interrupted; the checkpoint is kept), `failed`, `incomplete`
-// (the API's paging broke off; what it sent is stored), `expired`.
+// progress, and the day's totals over every pass. The state rules are ledger-rules.ts's, which both
+// dialects call.
 import { redact } from '../../redact.js';
-import { storableMessage } from '../storable.js';
+import { storableMessage } from '../../values/storable.js';
+import { decideClaim, keepArchivedSql, keepCompleteSql } from '../ledger-rules.js';
 import type { Db } from './database.js';
 
 import type {
@@ -22,9 +18,9 @@ import type {
 
 export type { Claim, DayKey, DayState, LedgerRow, LogSource, PageProgress, StopState };
 
-// A state the archive already reached is never taken back by a later pass (see the file's comment).
-const KEEP_ARCHIVED = `CASE WHEN state IN ('complete', 'partial') THEN state ELSE @state END`;
-const KEEP_COMPLETE = `CASE WHEN state = 'complete' THEN state ELSE @state END`;
+// A state the archive already reached is never taken back by a later pass (ledger-rules.ts).
+const KEEP_ARCHIVED = keepArchivedSql('state', '@state');
+const KEEP_COMPLETE = keepCompleteSql('state', '@state');
 
 export class LedgerRepository {
   private readonly select;
@@ -43,11 +39,11 @@ export class LedgerRepository {
         (source, zone_id, log_date, state, pass_started_at, next_token, lease_owner, lease_until, updated_at)
       VALUES (@source, @zone, @day, 'running', @now, '', @owner, @until, @now)
       ON CONFLICT (source, zone_id, log_date) DO UPDATE SET
-        state = ${KEEP_ARCHIVED.replace('@state', "'running'")}, pass_started_at = @now, next_token = '',
+        state = ${keepArchivedSql('state', "'running'")}, pass_started_at = @now, next_token = '',
         pages = 0, entries = 0, new_entries = 0, malformed = 0, quarantined = 0, first_ts = NULL, last_ts = NULL,
         last_error = NULL, lease_owner = @owner, lease_until = @until, updated_at = @now`);
     this.resume = db.prepare(`UPDATE ingest_ledger SET
-        state = ${KEEP_ARCHIVED.replace('@state', "'running'")}, lease_owner = @owner, lease_until = @until,
+        state = ${keepArchivedSql('state', "'running'")}, lease_owner = @owner, lease_until = @until,
         updated_at = @now ${where}`);
     this.renewStmt = db.prepare(`UPDATE ingest_ledger SET lease_until = @until, updated_at = @now
       ${where} AND lease_owner = @owner`);
@@ -94,14 +90,10 @@ export class LedgerRepository {
   ): Claim {
     return this.db
       .transaction((): Claim => {
-        const row = this.get(key);
-        const held =
-          row && row.lease_owner !== null && row.lease_owner !== owner && (row.lease_until ?? 0) > now;
-        if (held && !abandoned(row.lease_owner!)) {
-          return { kind: 'busy', owner: row.lease_owner!, until: row.lease_until ?? now };
-        }
+        const decision = decideClaim(this.get(key), owner, now, resume, abandoned);
+        if (decision.kind === 'busy') return decision;
         const params = { ...key, owner, now, until: now + leaseMs };
-        if (resume && row && row.next_token !== null && row.pages > 0) {
+        if (decision.kind === 'resume') {
           this.resume.run(params);
           return { kind: 'claimed', resumed: true, row: this.get(key)! };
         }

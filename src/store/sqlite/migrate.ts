@@ -1,51 +1,11 @@
 // Numbered plain-SQL migrations: each file applied once, in order, in its own transaction, and recorded.
-import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { coerceError } from '../../errors/index.js';
+import { MIGRATIONS_DIRS, readMigrations } from '../migration-files.js';
+import type { MigrationResult } from '../store.js';
 import type { Db } from './database.js';
 
-/** The migrations shipped with edgelog (top-level `migrations/`, from both src/ and dist/). */
-export const MIGRATIONS_DIR = fileURLToPath(new URL('../../../migrations/sqlite/', import.meta.url));
-
-export interface MigrationResult {
-  id: number;
-  name: string;
-  status: 'applied' | 'already-applied' | 'failed' | 'not-run' | 'changed-after-apply';
-  error?: string;
-}
-
-interface MigrationFile {
-  id: number;
-  name: string;
-  sql: string;
-  checksum: string;
-}
-
-const FILE = /^(\d+)_[\w-]+\.sql$/;
-
-export function readMigrations(dir = MIGRATIONS_DIR): MigrationFile[] {
-  const files = readdirSync(dir)
-    .filter((f) => FILE.test(f))
-    .sort();
-  const migrations = files.map((name) => {
-    const sql = readFileSync(`${dir}/${name}`, 'utf8');
-    return {
-      id: Number(FILE.exec(name)![1]),
-      name,
-      sql,
-      checksum: createHash('sha256').update(sql).digest('hex'),
-    };
-  });
-  for (let i = 1; i < migrations.length; i++) {
-    if (migrations[i]!.id === migrations[i - 1]!.id) {
-      throw new Error(
-        `two migrations share the number ${migrations[i]!.id}: ${migrations[i - 1]!.name}, ${migrations[i]!.name}`,
-      );
-    }
-  }
-  return migrations;
-}
+/** The SQLite migrations shipped with edgelog (`migrations/sqlite/`). */
+export const MIGRATIONS_DIR = MIGRATIONS_DIRS.sqlite;
 
 /**
  * Applies every migration not yet recorded. Never throws for a failing migration: the result says which

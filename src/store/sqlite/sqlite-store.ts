@@ -7,22 +7,16 @@
 // shares the writer's connection (a page's transaction cannot start inside another). `queries.readOnly`
 // takes no time bound here: `edgelog query` bounds a SQLite query from its own child process (src/query/).
 import { AlertsRepository } from './alerts.js';
+import { RuleReadsRepository } from './rule-reads.js';
 import { openArchive, type Archive, type ArchiveOptions } from './archive.js';
 import { openDatabase } from './database.js';
+import { sqliteHealth } from './health.js';
 import type { DayKey } from '../ledger-types.js';
 import { migrate } from './migrate.js';
+import { readOnlyQuery } from './read-only-query.js';
 import { sqliteReportStore } from './reports.js';
-import { StoreQueryError } from '../store-query-error.js';
 import { pageCounts } from '../store.js';
-import type {
-  AlertsStore,
-  ArchiveStore,
-  LeaseLost,
-  PageInput,
-  PageStored,
-  QueryCursor,
-  QueryValue,
-} from '../store.js';
+import type { AlertsStore, ArchiveStore, LeaseLost, PageInput, PageStored } from '../store.js';
 
 /** Thrown inside a page's transaction to roll it back when the lease is lost. */
 class LeaseLostSignal extends Error {}
@@ -42,6 +36,7 @@ export function openSqliteStore(path: string, opts: ArchiveOptions = {}): Sqlite
   const archive = openArchive(path, opts);
   const { db } = archive;
   const alerts = new AlertsRepository(db);
+  const ruleReads = new RuleReadsRepository(db);
   return {
     dialect: 'sqlite',
     archive,
@@ -64,7 +59,7 @@ export function openSqliteStore(path: string, opts: ArchiveOptions = {}): Sqlite
         settle(() => archive.guardian.add(zone, takenAt, metrics, error)),
       list: (zone, from, to) => settle(() => archive.guardian.list(zone, from, to)),
     },
-    alerts: alertsStore(alerts),
+    alerts: alertsStore(alerts, ruleReads),
     reports: {
       async snapshot(read) {
         // An in-memory archive has no file to open twice: its one connection reads.
@@ -79,6 +74,7 @@ export function openSqliteStore(path: string, opts: ArchiveOptions = {}): Sqlite
     queries: {
       readOnly: (sql, _opts, consume) => readOnlyQuery(path, sql, consume),
     },
+    health: sqliteHealth(db),
     storePage: (key, owner, page, now, leaseMs) =>
       settle(() => storePage(archive, key, owner, page, now, leaseMs)),
     prepareAhead: () => Promise.resolve(),
@@ -140,7 +136,8 @@ function storePage(
   }
 }
 
-function alertsStore(repo: AlertsRepository): AlertsStore {
+/** The rule state and outbox, and what the rules measure, as one AlertsStore. */
+function alertsStore(repo: AlertsRepository, reads: RuleReadsRepository): AlertsStore {
   return {
     getState: (rule, zone) => settle(() => repo.getState(rule, zone)),
     save: (key, from, to, measured, notices, now) =>
@@ -153,49 +150,9 @@ function alertsStore(repo: AlertsRepository): AlertsStore {
     markEnqueued: (id, hook, now) => settle(() => repo.markEnqueued(id, hook, now)),
     markAttempt: (id, hook, now, error) => settle(() => repo.markAttempt(id, hook, now, error)),
     notifications: (limit) => settle(() => repo.notifications(limit)),
-    coverage: (source, zone) => settle(() => new Map(repo.coverage(source, zone))),
-    count: (source, zone, from, to, filter) => settle(() => repo.count(source, zone, from, to, filter)),
-    lastSuccess: (source, zone) => settle(() => repo.lastSuccess(source, zone)),
-    latestSnapshot: (zone, column, until) => settle(() => repo.latestSnapshot(zone, column, until)),
+    coverage: (source, zone) => settle(() => new Map(reads.coverage(source, zone))),
+    count: (source, zone, from, to, filter) => settle(() => reads.count(source, zone, from, to, filter)),
+    lastSuccess: (source, zone) => settle(() => reads.lastSuccess(source, zone)),
+    latestSnapshot: (zone, column, until) => settle(() => reads.latestSnapshot(zone, column, until)),
   };
-}
-
-async function readOnlyQuery<T>(
-  path: string,
-  sql: string,
-  consume: (cursor: QueryCursor) => Promise<T>,
-): Promise<T> {
-  const db = openDatabase(path, { readonly: true });
-  try {
-    db.pragma('query_only = ON');
-    let stmt;
-    try {
-      stmt = db.prepare(sql);
-    } catch (err) {
-      throw new StoreQueryError('failed', `query failed: ${(err as Error).message}`, { cause: err });
-    }
-    if (!stmt.readonly) {
-      throw new StoreQueryError(
-        'refused',
-        'query refused: it would modify the archive (edgelog query is read-only)',
-      );
-    }
-    if (!stmt.reader) throw new StoreQueryError('refused', 'query refused: the statement returns no rows');
-    const columns = stmt.columns().map((c) => c.name);
-    const rows = stmt.raw(true).safeIntegers(true).iterate() as IterableIterator<QueryValue[]>;
-    return await consume({
-      columns,
-      next: (max) =>
-        settle(() => {
-          const out: QueryValue[][] = [];
-          for (let r = rows.next(); !r.done; r = rows.next()) {
-            out.push(r.value);
-            if (out.length >= max) break;
-          }
-          return out;
-        }),
-    });
-  } finally {
-    db.close();
-  }
 }

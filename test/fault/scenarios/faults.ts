@@ -2,7 +2,7 @@
 // ends retried to success or in a clear, permanent state that `edgelog status` shows, never a hang. The
 // API echoes the key in its error bodies, and some mixes send a wrong key: the secrets are scanned too.
 // On either store.
-import type { SyncDay, SyncSummary } from '../../../src/commands/sync.js';
+import type { SyncDay, SyncSummary } from '../../../src/sync/sync-summary.js';
 import { FAULT_KINDS } from '../../../src/simulator/index.js';
 import type { LedgerRow } from '../../../src/store/sqlite/ledger.js';
 import { addDays, type Day } from '../../../src/time/utc-day.js';

@@ -1,7 +1,7 @@
 // Scenario 1: SIGKILL at random instants during one many-page, many-zone sync on an API with transient
 // faults, each kill followed by a restart into the same archive; then the archive equals the oracle
 // exactly, the ledger's totals equal the rows, and the store finds the archive sound. On either store.
-import type { SyncSummary } from '../../../src/commands/sync.js';
+import type { SyncSummary } from '../../../src/sync/sync-summary.js';
 import type { FaultSpec } from '../../../src/simulator/index.js';
 import { archiveProblems, type DayRef } from '../lib/archive-check.js';
 import { pastDays } from '../lib/clock.js';

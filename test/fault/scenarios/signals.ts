@@ -1,7 +1,7 @@
 // Scenario 2: SIGINT and SIGTERM at random instants on `sync` and on `run`: the process exits within
 // worker.shutdownTimeout (and a little for the process itself to end), and a later run completes the
 // archive exactly.
-import type { SyncSummary } from '../../../src/commands/sync.js';
+import type { SyncSummary } from '../../../src/sync/sync-summary.js';
 import { dayOf } from '../../../src/time/utc-day.js';
 import { archiveProblems, checkDay, type DayRef } from '../lib/archive-check.js';
 import { clearOfMidnight, pastDays } from '../lib/clock.js';

@@ -2,11 +2,18 @@
 // rows (a statement stuck in one step is the watchdog thread's: test/e2e/query-timeout.test.ts).
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { EdgelogError } from '../../src/errors/index.js';
-import { OutputClosedError, type Output } from '../../src/query/output.js';
+import { OutputClosedError, type Output } from '../../src/format/output.js';
 import { QueryError } from '../../src/query/query-error.js';
 import { runBoundedQuery, type QueryRequest } from '../../src/query/run-bounded.js';
 import { QueryTimeoutError } from '../../src/query/query-timeout-error.js';
-import { memoryOutput, originEntry, storeOrigin, tempArchive, times, type TempArchive } from './fixture.js';
+import {
+  memoryOutput,
+  originEntry,
+  storeOrigin,
+  tempArchive,
+  times,
+  type TempArchive,
+} from '../report/fixture.js';
 
 let t: TempArchive;
 beforeEach(() => {

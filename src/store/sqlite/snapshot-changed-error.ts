@@ -1,4 +1,4 @@
-import { EdgelogError } from '../errors/edgelog-error.js';
+import { EdgelogError } from '../../errors/edgelog-error.js';
 
 /**
  * An archive read as an immutable snapshot (no `-wal` was there) was written while it was read: SQLite

@@ -1,5 +1,4 @@
 // Pure: label values, each from a fixed set, so a series is never made per day, URL, token or status.
-import type { OperationName } from '../api/paths.js';
 import { HttpStatusError, NetworkError, ResponseError, TimeoutError } from '../errors/index.js';
 import type { RetryReason } from './events.js';
 
@@ -33,19 +32,6 @@ export function retryReason(err: unknown): RetryReason {
   if (err instanceof ResponseError) return 'bad_body';
   return 'other';
 }
-
-// A record, so that the compiler refuses a list that misses or invents an operation.
-const OPERATION_SET: Record<OperationName, true> = {
-  videoPlayData: true,
-  originErrorLogs: true,
-  edgeScript: true,
-  apiGuardianMetrics: true,
-  ddosEnums: true,
-  shieldEventLogs: true,
-  rateLimit: true,
-};
-
-export const OPERATIONS = Object.keys(OPERATION_SET) as OperationName[];
 
 /** `value` when it is one of `allowed`, else `other`: an unexpected value never makes a new series. */
 export function bounded(value: string, allowed: ReadonlySet<string>): string {

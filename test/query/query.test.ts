@@ -1,13 +1,20 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openReadOnly, openReadOnlyConnection, verifiedRead } from '../../src/query/read-only.js';
+import { openReadOnly, openReadOnlyConnection, verifiedRead } from '../../src/store/sqlite/read-only.js';
 import { QueryError } from '../../src/query/query-error.js';
-import { SnapshotChangedError } from '../../src/query/snapshot-changed-error.js';
+import { SnapshotChangedError } from '../../src/store/sqlite/snapshot-changed-error.js';
 import { openArchive } from '../../src/store/sqlite/archive.js';
 import { runQuery, type QueryOptions } from '../../src/query/run-query.js';
 import { openDatabase, type Db } from '../../src/store/sqlite/database.js';
-import { memoryOutput, originEntry, storeOrigin, tempArchive, times, type TempArchive } from './fixture.js';
+import {
+  memoryOutput,
+  originEntry,
+  storeOrigin,
+  tempArchive,
+  times,
+  type TempArchive,
+} from '../report/fixture.js';
 
 let t: TempArchive;
 let db: Db;

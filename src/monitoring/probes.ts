@@ -1,12 +1,7 @@
 // The I/O behind /readyz: each probe is bounded in time and turns its failure into a message, for
 // readiness.ts to judge.
-import { constants } from 'node:fs';
-import { access } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
 import { coerceError } from '../errors/index.js';
 import { pingRedis, type RedisTarget } from '../redis/connection.js';
-import { readMigrations } from '../store/sqlite/migrate.js';
-import type { SqliteStore } from '../store/sqlite/sqlite-store.js';
 import type { ArchiveStore } from '../store/store.js';
 import { within } from './collect.js';
 import type { Probe, ProbeResults } from './readiness.js';
@@ -40,51 +35,16 @@ async function attempt<T>(fn: () => Promise<T>): Promise<Probe<T>> {
 export async function probe(deps: ProbeDeps): Promise<ProbeResults> {
   const timeoutMs = deps.timeoutMs ?? 1000;
   const { store } = deps;
-  const file = store.dialect === 'sqlite' ? resolve(store.location) : store.location;
   const [redis, archive, migrations, schedulers] = await Promise.all([
     attempt(async () => {
       if (!(await pingRedis(deps.redis.target, timeoutMs))) throw new Error(`no PONG within ${timeoutMs} ms`);
       return true as const;
     }),
     attempt(async () => {
-      if (store.dialect !== 'sqlite') {
-        // A server: one round trip through the pool answers whether it is reachable.
-        await within(
-          store.ledger.get({ source: 'origin', zone: 0, day: '1970-01-01' }),
-          timeoutMs,
-          'the database',
-        );
-        return true as const;
-      }
-      const { db } = (store as SqliteStore).archive;
-      if (!db.open) throw new Error('the database connection is closed');
-      if (db.readonly) throw new Error('the database connection is read-only');
-      // SQLite writes the -wal and -shm files beside the database: the directory must be writable too.
-      await access(file, constants.W_OK);
-      await access(dirname(file), constants.W_OK);
+      await within(store.health.writable(), timeoutMs, 'the database');
       return true as const;
     }),
-    attempt(async () => {
-      if (store.dialect === 'sqlite') {
-        const { db } = (store as SqliteStore).archive;
-        return {
-          files: readMigrations(),
-          applied: db.prepare('SELECT id, checksum FROM schema_migrations').all() as Array<{
-            id: number;
-            checksum: string;
-          }>,
-        };
-      }
-      const { POSTGRES_MIGRATIONS_DIR } = await import('../store/postgres/migrate.js');
-      const applied = await within(
-        store.queries.readOnly('SELECT id, checksum FROM schema_migrations', { timeoutMs }, async (c) =>
-          (await c.next(10_000)).map((r) => ({ id: Number(r[0]), checksum: String(r[1]) })),
-        ),
-        timeoutMs,
-        'reading the applied migrations',
-      );
-      return { files: readMigrations(POSTGRES_MIGRATIONS_DIR), applied };
-    }),
+    attempt(() => within(store.health.migrations(timeoutMs), timeoutMs, 'reading the applied migrations')),
     attempt(async () => {
       // The queue's connection waits for Redis forever: ask only one that is up.
       const present = await within(
@@ -98,5 +58,12 @@ export async function probe(deps: ProbeDeps): Promise<ProbeResults> {
       return { wanted: deps.wantedSchedulers, present: present.map((s) => s.key) };
     }),
   ]);
-  return { redisDisplay: deps.redis.display, redis, archivePath: file, archive, migrations, schedulers };
+  return {
+    redisDisplay: deps.redis.display,
+    redis,
+    archivePath: store.location,
+    archive,
+    migrations,
+    schedulers,
+  };
 }

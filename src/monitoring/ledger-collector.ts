@@ -1,16 +1,16 @@
 // Per configured zone, from the ledger and the entry tables at scrape time: the last complete day, the
 // newest archived entry, the ingestion lag and the days at risk. Prepared once; each read is an index
 // lookup or a scan of the ledger's few rows per zone, and the newest entries of all zones are one read.
-import type { DayState, LedgerStore } from '../store/store.js';
+import type { DayState, LedgerStore, NewestEntries } from '../store/store.js';
 import { addDays, dayEndMs, dayOf, type Day } from '../time/utc-day.js';
 import { daysAtRisk } from './at-risk.js';
 import type { Collector } from './collect.js';
 import type { MetricSet } from './definitions.js';
-import { zoneKey, type NewestEntries } from './newest-entries.js';
+import { zoneKey } from '../store/archive-reads.js';
 
 export interface LedgerCollectorOptions {
   ledger: Pick<LedgerStore, 'list'>;
-  /** The newest archived entry's timestamp of every zone (newest-entries.ts). */
+  /** The newest archived entry's timestamp of every zone (store.health.newestEntries). */
   newest: NewestEntries;
   now: () => number;
   pullZones: readonly number[];

@@ -3,7 +3,7 @@ import { originBatch, type OriginBatch, type OriginRow } from '../rows.js';
 import type { Db } from './database.js';
 import { BatchInsert, storeBatch, type StoreResult } from './batch-insert.js';
 import { RollupCounter, hourStart } from '../hourly-rollup.js';
-import { rollupValue } from '../storable.js';
+import { rollupValue } from '../../values/storable.js';
 
 const COLUMNS = [
   'pull_zone_id',

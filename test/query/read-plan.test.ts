@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readPlan, type ArchiveFiles } from '../../src/query/read-plan.js';
+import { readPlan, type ArchiveFiles } from '../../src/store/sqlite/read-plan.js';
 
 const F = '/srv/edgelog/archive.db';
 const files = (f: Partial<ArchiveFiles>): ArchiveFiles => ({

@@ -17,7 +17,7 @@ import {
   GUARDIAN_COUNTER_COLUMNS,
   GUARDIAN_COUNTER_NAMES,
   type GuardianCounterColumn,
-} from '../api/guardian-counters.js';
+} from './guardian-counters.js';
 
 /** Status codes are HTTP statuses, written with one to four digits (the labels carry them as text). */
 export const MAX_STATUS_CODE = 9999;

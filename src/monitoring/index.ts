@@ -12,7 +12,7 @@ import { archiveCollector } from './archive-collector.js';
 import { scrape } from './collect.js';
 import { defineMetrics, type MetricSet } from './definitions.js';
 import { ledgerCollector } from './ledger-collector.js';
-import { newestEntries } from './newest-entries.js';
+
 import { probe, type SchedulerQueue } from './probes.js';
 import { collectProcessMetrics } from './process-metrics.js';
 import { queueCollector, type CountableQueue } from './queue-collector.js';
@@ -20,8 +20,8 @@ import { judgeReadiness } from './readiness.js';
 import { MetricsRecorder } from './recorder.js';
 import { startMetricsServer, type MetricsServer } from './server.js';
 
-export type { IngestMetrics } from './events.js';
-export { NO_METRICS } from './events.js';
+export type { IngestMetrics } from '../telemetry/events.js';
+export { NO_METRICS } from '../telemetry/events.js';
 export type { MetricSet } from './definitions.js';
 export type { MetricsServer } from './server.js';
 
@@ -82,7 +82,7 @@ export function serveMetrics(metrics: Metrics, opts: ServeOptions): Promise<Metr
   const collectors = [
     ledgerCollector(set, {
       ledger: store.ledger,
-      newest: newestEntries(store, { origin: pullZones, shield: shieldZones }),
+      newest: store.health.newestEntries({ origin: pullZones, shield: shieldZones }),
       now: opts.now,
       pullZones,
       shieldZones,

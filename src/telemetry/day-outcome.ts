@@ -1,10 +1,14 @@
 // Pure: how a day job ended, as a label, from its result or its error (see queue/runtime.ts).
-import { EdgelogError } from '../errors/index.js';
-import type { DayResult } from '../ingest/day-ingestor.js';
-import { InterruptedError, LeaseBusyError } from '../ingest/errors.js';
+import { EdgelogError, InterruptedError, LeaseBusyError } from '../errors/index.js';
 import type { DayJobMetrics, DayJobOutcome } from './events.js';
 
-export type DayJobEnd = { result: Pick<DayResult, 'outcome' | 'skipped'> } | { error: unknown };
+/** The slice of a day pass's result (ingest's DayResult) that names how it ended. */
+export interface DayPassEnd {
+  outcome: 'complete' | 'partial' | 'incomplete' | 'expired';
+  skipped?: boolean;
+}
+
+export type DayJobEnd = { result: DayPassEnd } | { error: unknown };
 
 /**
  * A finished pass: its outcome, or `skipped` (fetched since the job was made). A failure: `deferred`
@@ -21,7 +25,7 @@ export function dayJobOutcome(end: DayJobEnd, finalAttempt: boolean): DayJobOutc
 }
 
 /** Runs a day job and counts how it ended; its result or error passes through unchanged. */
-export async function countDayJob<R extends Pick<DayResult, 'outcome' | 'skipped'>>(
+export async function countDayJob<R extends DayPassEnd>(
   metrics: DayJobMetrics,
   source: 'origin' | 'shield',
   finalAttempt: boolean,

@@ -2,9 +2,9 @@
 // a user who may read the archive but not write its directory.
 import { accessSync, constants, statSync, type BigIntStats } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { EdgelogError } from '../errors/edgelog-error.js';
-import { openDatabase, type Db } from '../store/sqlite/database.js';
-import { OutputClosedError, type Output } from './output.js';
+import { EdgelogError } from '../../errors/edgelog-error.js';
+import { openDatabase, type Db } from './database.js';
+import { OutputClosedError, type Output } from '../../format/output.js';
 import { readPlan, type ArchiveFiles } from './read-plan.js';
 import { SnapshotChangedError } from './snapshot-changed-error.js';
 

@@ -1,8 +1,15 @@
 // Turns what the ingest core reports (events.ts) into samples, with every label bounded: a zone that is
 // not configured, an unknown operation or hook, is counted as `other`.
-import type { DayJobOutcome, DeliveryOutcome, IngestMetrics, PageCounts, RetryReason } from './events.js';
+import type {
+  DayJobOutcome,
+  DeliveryOutcome,
+  IngestMetrics,
+  PageCounts,
+  RetryReason,
+} from '../telemetry/events.js';
 import type { MetricSet } from './definitions.js';
-import { bounded, OPERATIONS, RETRY_REASONS, statusClass } from './labels.js';
+import { OPERATIONS } from '../api/paths.js';
+import { bounded, RETRY_REASONS, statusClass } from '../telemetry/labels.js';
 
 export interface KnownLabels {
   pullZones: readonly number[];

@@ -1,0 +1,50 @@
+// Ad-hoc read-only statements on the SQLite archive (QueryStore): each on a read-only connection of its
+// own, with `query_only` on, refused unless the statement reads and returns rows.
+import { StoreQueryError } from '../store-query-error.js';
+import type { QueryCursor, QueryValue } from '../store.js';
+import { openDatabase } from './database.js';
+
+// An async function turns a synchronous throw into a rejected promise.
+// eslint-disable-next-line @typescript-eslint/require-await
+const settle = async <T>(work: () => T): Promise<T> => work();
+
+/** A read-only statement on its own connection to the file at `path` (ArchiveStore.queries, the readers'). */
+export async function readOnlyQuery<T>(
+  path: string,
+  sql: string,
+  consume: (cursor: QueryCursor) => Promise<T>,
+): Promise<T> {
+  const db = openDatabase(path, { readonly: true });
+  try {
+    db.pragma('query_only = ON');
+    let stmt;
+    try {
+      stmt = db.prepare(sql);
+    } catch (err) {
+      throw new StoreQueryError('failed', `query failed: ${(err as Error).message}`, { cause: err });
+    }
+    if (!stmt.readonly) {
+      throw new StoreQueryError(
+        'refused',
+        'query refused: it would modify the archive (edgelog query is read-only)',
+      );
+    }
+    if (!stmt.reader) throw new StoreQueryError('refused', 'query refused: the statement returns no rows');
+    const columns = stmt.columns().map((c) => c.name);
+    const rows = stmt.raw(true).safeIntegers(true).iterate() as IterableIterator<QueryValue[]>;
+    return await consume({
+      columns,
+      next: (max) =>
+        settle(() => {
+          const out: QueryValue[][] = [];
+          for (let r = rows.next(); !r.done; r = rows.next()) {
+            out.push(r.value);
+            if (out.length >= max) break;
+          }
+          return out;
+        }),
+    });
+  } finally {
+    db.close();
+  }
+}
