@@ -4,8 +4,15 @@ import { OutputClosedError, streamOutput, type Stdout } from '../query/output.js
 import { DEFAULT_QUERY_TIMEOUT_MS, runBoundedQuery } from '../query/run-bounded.js';
 import { DEFAULT_TABLE_LIMIT, QUERY_FORMATS, type QueryFormat } from '../query/run-query.js';
 import { durationArg, intArg, jsonOption, outputFormat } from './args.js';
-import { readerServer } from '../config/reader-config.js';
+import { historyPath } from '../config/history-path.js';
+import { readerServer, type ReaderConfig } from '../config/reader-config.js';
+import { UsageError } from '../errors/usage-error.js';
+import type { QueryStore } from '../store/store.js';
 import { readerConfig } from './reader-context.js';
+
+/** Where `query` runs a statement: DuckDB over the history and the newer rows, or the store's engine. */
+export type QueryEngine = 'history' | 'store';
+export const QUERY_ENGINES: readonly QueryEngine[] = ['history', 'store'];
 
 interface QueryCliOptions {
   format: QueryFormat;
@@ -14,6 +21,7 @@ interface QueryCliOptions {
   timeout?: number;
   csvRaw?: boolean;
   wide?: boolean;
+  engine?: QueryEngine;
 }
 
 /** A duration, or a bare 0 for no bound. */
@@ -52,8 +60,20 @@ export function queryCommand(
       "csv: every cell exactly as stored (by default a cell starting with = + - @ tab or CR gets a leading ' so spreadsheets do not run it)",
     )
     .option('--wide', 'table: every cell whole (by default the table fits the terminal, long cells cut)')
+    .addOption(
+      new Option(
+        '--engine <engine>',
+        'history: DuckDB over the Parquet history and the rows not yet in it (entry tables and quarantine); store: the archive database itself (also the ledger, rollups and alert tables) (default: history when history.path is set, else store)',
+      ).choices(QUERY_ENGINES),
+    )
     .action(async (sql: string, opts: QueryCliOptions, cmd: Command) => {
       const config = readerConfig(cmd);
+      const history = historyPath(config);
+      const engine = opts.engine ?? (history === null ? 'store' : 'history');
+      if (engine === 'history' && history === null)
+        throw new UsageError(
+          '--engine history: history.path is null in the configuration (no history is kept)',
+        );
       const { limit, timeout } = opts;
       const format = outputFormat(opts) as QueryFormat;
       const timeoutMs = timeout ?? DEFAULT_QUERY_TIMEOUT_MS;
@@ -68,6 +88,17 @@ export function queryCommand(
       };
       const server = readerServer(config.database);
       try {
+        if (engine === 'history' && history !== null) {
+          // DuckDB and the history's engine, loaded only here (see src/history/duckdb.ts).
+          const [{ historyQueries }, { runStoreQuery }, store] = await Promise.all([
+            import('../history/history-queries.js'),
+            import('../query/run-store-query.js'),
+            storeRows(config, server, warn),
+          ]);
+          const queries = historyQueries({ root: history, store });
+          await runStoreQuery(queries, sql, { ...request, timeoutMs }, streamOutput(stdout));
+          return;
+        }
         if (server !== null) {
           // PostgreSQL, loaded only here: a SQLite query does not pay for pg at start-up.
           const [{ postgresQueries, serverOptions }, { runStoreQuery }, { readerRoleWarning }] =
@@ -94,4 +125,31 @@ export function queryCommand(
         if (!(err instanceof OutputClosedError)) throw err;
       }
     });
+}
+
+/** The store's read-only path the history engine reads the rows not yet in history through. */
+async function storeRows(
+  config: ReaderConfig,
+  server: string | null,
+  warn: WarningLine,
+): Promise<QueryStore> {
+  if (server === null) {
+    const { sqliteRowReader } = await import('../history/sqlite-row-reader.js');
+    return sqliteRowReader(config.database.path);
+  }
+  const [{ postgresQueries, serverOptions }, { readerRoleWarning }] = await Promise.all([
+    import('../store/postgres/postgres-store.js'),
+    import('../store/postgres/reader-role.js'),
+  ]);
+  let warned = false;
+  return postgresQueries(
+    { ...serverOptions({ url: server, ssl: config.database.ssl }), applicationName: 'edgelog query' },
+    {
+      onRole: (role) => {
+        const warning = readerRoleWarning(role);
+        if (warning && !warned) warn(`edgelog: warning: ${warning}\n`);
+        warned = true;
+      },
+    },
+  );
 }
