@@ -63,13 +63,18 @@ export function queryCommand(
     .addOption(
       new Option(
         '--engine <engine>',
-        'history: DuckDB over the Parquet history and the rows not yet in it (entry tables and quarantine); store: the archive database itself (also the ledger, rollups and alert tables) (default: history when history.path is set, else store)',
+        'history: DuckDB over the Parquet history and the rows not yet in it (entry tables and quarantine; DuckDB SQL); store: the archive database alone (every table, its own SQL) (default: history for a SELECT over entry tables the history holds files of, else store)',
       ).choices(QUERY_ENGINES),
     )
     .action(async (sql: string, opts: QueryCliOptions, cmd: Command) => {
       const config = readerConfig(cmd);
       const history = historyPath(config);
-      const engine = opts.engine ?? (history === null ? 'store' : 'history');
+      // Not told: DuckDB only for a SELECT over entries the history holds files of (engine-choice.ts).
+      const engine =
+        opts.engine ??
+        (history === null
+          ? 'store'
+          : await import('../history/engine-choice.js').then((m) => m.chooseEngine(sql, history)));
       if (engine === 'history' && history === null)
         throw new UsageError(
           '--engine history: history.path is null in the configuration (no history is kept)',

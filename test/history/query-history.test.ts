@@ -132,6 +132,20 @@ describeStores('edgelog query --engine history', (store) => {
     );
   });
 
+  it('runs what reads no entry table on the store by default: ledger, rollups, PRAGMA-like statements', async () => {
+    const ledger = ndjson(
+      await query(a.configPath, '--format', 'ndjson', 'SELECT count(*) AS n FROM ingest_ledger'),
+    );
+    expect(ledger).toEqual([{ n: 6 }]);
+    await expect(query(a.configPath, 'DELETE FROM origin_error_logs')).rejects.toThrow(
+      /query refused: (it would modify the archive|edgelog query runs SELECT, WITH)/,
+    );
+    // Told to, the history engine refuses it with its own words.
+    await expect(
+      query(a.configPath, '--engine', 'history', 'SELECT count(*) FROM ingest_ledger'),
+    ).rejects.toThrow(/--engine store reads the ledger/);
+  });
+
   it('reads a pruned zone-day from its file', async () => {
     await prune(a.h, 'origin_error_logs', 'pull_zone_id', 101, DAYS[0]!);
     const history = ndjson(await query(a.configPath, '--format', 'ndjson', PER_DAY));
@@ -165,11 +179,11 @@ describe('edgelog query --engine history: read-only and bounded', () => {
     ['CREATE TABLE', `CREATE TABLE t AS SELECT 1`, /query refused.*read-only/],
     ['two statements', `SELECT 1; SELECT 2`, /one statement per call/],
   ])('refuses %s with a clear error', async (_what, sql, error) => {
-    await expect(query(a.configPath, sql)).rejects.toThrow(error);
+    await expect(query(a.configPath, '--engine', 'history', sql)).rejects.toThrow(error);
   });
 
   it('tells where the store-only tables are', async () => {
-    await expect(query(a.configPath, 'SELECT * FROM origin_hourly')).rejects.toThrow(
+    await expect(query(a.configPath, '--engine', 'history', 'SELECT * FROM origin_hourly')).rejects.toThrow(
       /--engine store reads the ledger/,
     );
   });
@@ -177,15 +191,24 @@ describe('edgelog query --engine history: read-only and bounded', () => {
   it('stops a statement at --timeout', async () => {
     const started = Date.now();
     await expect(
-      query(a.configPath, '--timeout', '300ms', 'SELECT count(*) FROM range(100000000000) a'),
+      query(
+        a.configPath,
+        '--engine',
+        'history',
+        '--timeout',
+        '300ms',
+        'SELECT count(*) FROM range(100000000000) a',
+      ),
     ).rejects.toThrow(/stopped after/);
     expect(Date.now() - started).toBeLessThan(10_000);
   });
 
   it('keeps the CSV formula guard and --csv-raw', async () => {
     const sql = `SELECT '=HYPERLINK(1)' AS f, -5 AS n`;
-    expect(await query(a.configPath, '--format', 'csv', sql)).toBe("f,n\r\n'=HYPERLINK(1),-5\r\n");
-    expect(await query(a.configPath, '--format', 'csv', '--csv-raw', sql)).toBe(
+    expect(await query(a.configPath, '--engine', 'history', '--format', 'csv', sql)).toBe(
+      "f,n\r\n'=HYPERLINK(1),-5\r\n",
+    );
+    expect(await query(a.configPath, '--engine', 'history', '--format', 'csv', '--csv-raw', sql)).toBe(
       'f,n\r\n=HYPERLINK(1),-5\r\n',
     );
   });
@@ -193,6 +216,8 @@ describe('edgelog query --engine history: read-only and bounded', () => {
   it('keeps the table format, its limit and the values of each type', async () => {
     const text = await query(
       a.configPath,
+      '--engine',
+      'history',
       '--limit',
       '2',
       'SELECT pull_zone_id, time FROM origin_error_logs ORDER BY timestamp',
@@ -201,6 +226,8 @@ describe('edgelog query --engine history: read-only and bounded', () => {
     expect(text).toMatch(/there are more/);
     const values = await query(
       a.configPath,
+      '--engine',
+      'history',
       '--format',
       'ndjson',
       `SELECT 9007199254740993::BIGINT AS big, 1.5::DOUBLE AS d, true AS b, NULL AS z, 12.25::DECIMAL(9,2) AS dec, DATE '2026-11-20' AS day, TIMESTAMP '2026-11-20 01:02:03.5' AS t`,
