@@ -2,37 +2,22 @@
 // published Parquet files of each zone-day with the store's rows of every zone-day that has no file yet,
 // so each archived entry is counted exactly once and is visible as soon as its page is stored.
 //
-// For each history table the statement reads (and only those): list the published files, read the
-// store's other rows (one statement, one snapshot) into a DuckDB table by chunks, list the files again
-// and drop the rows of any zone-day published meanwhile (its file is read instead: the store may have
-// pruned its rows by now, never before the file existed), then a view unions the two. Only then is
-// DuckDB locked down: it may read those files and nothing else, and its settings cannot change.
-import { DuckDBDataChunk, StatementType, type DuckDBConnection, type DuckDBResult } from '@duckdb/node-api';
+// The views (history-views.ts) are made for the history tables the statement reads, and only those.
+// Only then is DuckDB locked down: it may read those files and nothing else, and its settings cannot
+// change; then the statement is prepared, and runs only if it is a SELECT.
+import { StatementType, type DuckDBConnection, type DuckDBResult } from '@duckdb/node-api';
 import { StoreQueryError } from '../store/store-query-error.js';
 import type { QueryCursor, QueryStore, QueryValue, ReadOnlyQueryOptions } from '../store/store.js';
-import { HISTORY_COLUMNS } from './columns.js';
 import { sqlValue } from './duckdb-values.js';
 import { DEFAULT_DUCKDB_OPTIONS, openDuckDb, type DuckDbOptions } from './duckdb.js';
+import { createHistoryViews, type HistoryViewsOptions } from './history-views.js';
 import type { HistoryTable } from './layout.js';
-import { dayKey, publishedDays, type PublishedDay } from './published-days.js';
 import { historyTablesIn, sqlStringLiteral, type SerializedSql } from './statement-tables.js';
-import { storeRowsSql, zoneDayPredicate } from './store-rows-sql.js';
 import { WorkBudget } from './work-budget.js';
 
-/** The schema holding the store's rows inside DuckDB (the views in `main` read it). */
-const STORE_SCHEMA = 'edgelog_store';
-/** Rows read from the store and appended to DuckDB at a time. */
-const APPEND_ROWS = 2048;
-
-export interface HistoryQueriesOptions {
-  /** The history directory (historyPath). */
-  root: string;
-  /** The store's read-only query path: the rows of zone-days the history does not hold come from it. */
-  store: QueryStore;
+export interface HistoryQueriesOptions extends Omit<HistoryViewsOptions, 'scope'> {
   /** @defaultValue DEFAULT_DUCKDB_OPTIONS */
   duckdb?: DuckDbOptions;
-  /** Told, per table, how many rows came from the store and in how long (bench, tests). */
-  onStoreRows?: (table: HistoryTable, rows: number, ms: number) => void | Promise<void>;
 }
 
 /** A QueryStore whose statements run on DuckDB over the history and the store's newer rows. */
@@ -73,9 +58,7 @@ async function runOnHistory<T>(
       if (statements.count === 0)
         throw new StoreQueryError('refused', 'query refused: the SQL holds no statement');
       if (statements.count > 1) throw new StoreQueryError('refused', 'query refused: one statement per call');
-      const files: string[] = [];
-      for (const table of await tablesRead(conn, sql))
-        files.push(...(await loadTable(conn, opts, table, budget, ro)));
+      const files = await createHistoryViews(conn, opts, await tablesRead(conn, sql), budget);
       await lockDown(conn, files);
       const prepared = await statements.prepare(0).catch((err: unknown) => {
         throw queryFailure(err);
@@ -105,98 +88,6 @@ async function tablesRead(conn: DuckDBConnection, sql: string): Promise<HistoryT
     );
   }
   return historyTablesIn(tree.statements);
-}
-
-/** The view of one table over its files and the store's other rows; returns the files it reads. */
-async function loadTable(
-  conn: DuckDBConnection,
-  opts: HistoryQueriesOptions,
-  table: HistoryTable,
-  budget: WorkBudget,
-  ro: ReadOnlyQueryOptions,
-): Promise<string[]> {
-  const { columns, timeFrom } = HISTORY_COLUMNS[table];
-  const before = await publishedDays(opts.root, table);
-  const stored = `${STORE_SCHEMA}.${table}`;
-  await conn.run(`CREATE SCHEMA IF NOT EXISTS ${STORE_SCHEMA}`);
-  await conn.run(`CREATE TABLE ${stored} (${columns.map(([n, t]) => `"${n}" ${t}`).join(', ')})`);
-  const started = performance.now();
-  const rows = await appendStoreRows(conn, opts.store, table, before, budget, ro);
-  await opts.onStoreRows?.(table, rows, performance.now() - started);
-
-  // A zone-day published while the store was read: its file holds its rows, which were read above too.
-  const seen = new Set(before.map(dayKey));
-  const after = await publishedDays(opts.root, table);
-  const newly = after.filter((d) => !seen.has(dayKey(d)));
-  const twice = zoneDayPredicate(table, newly);
-  if (twice !== null) await conn.run(`DELETE FROM ${stored} WHERE ${twice}`);
-
-  const names = columns.map(([n]) => `"${n}"`);
-  const list = (from: string) =>
-    [...names, ...(timeFrom ? [`epoch_ms("${timeFrom}") AS "time"`] : [])].join(', ') + ` FROM ${from}`;
-  const parts = [`SELECT ${list(stored)}`];
-  if (after.length > 0) {
-    const paths = after.map((d) => sqlStringLiteral(d.file)).join(', ');
-    // Cast as the store's types, so a file written by another tool still unions with the store's rows.
-    const cast = columns.map(([n, t]) => `CAST("${n}" AS ${t}) AS "${n}"`).join(', ');
-    parts.unshift(
-      `SELECT ${list(`(SELECT ${cast} FROM read_parquet([${paths}], hive_partitioning = false))`)}`,
-    );
-  }
-  await conn.run(`CREATE VIEW main.${table} AS ${parts.join(' UNION ALL ')}`);
-  return after.map((d) => d.file);
-}
-
-/** The store's rows of `table` outside `inHistory`, appended to DuckDB a chunk at a time. */
-async function appendStoreRows(
-  conn: DuckDBConnection,
-  store: QueryStore,
-  table: HistoryTable,
-  inHistory: readonly PublishedDay[],
-  budget: WorkBudget,
-  ro: ReadOnlyQueryOptions,
-): Promise<number> {
-  const { columns } = HISTORY_COLUMNS[table];
-  const appender = await conn.createAppender(table, STORE_SCHEMA);
-  const types = Array.from({ length: columns.length }, (_, i) => appender.columnType(i));
-  const bigint = columns.map(([, t]) => t === 'BIGINT');
-  let count = 0;
-  try {
-    await store.readOnly(
-      storeRowsSql(table, inHistory),
-      { timeoutMs: budget.remaining() ?? ro.timeoutMs },
-      async (cursor) => {
-        for (
-          let rows = await cursor.next(APPEND_ROWS);
-          rows.length > 0;
-          rows = await cursor.next(APPEND_ROWS)
-        ) {
-          budget.check();
-          const chunk = DuckDBDataChunk.create(types, rows.length);
-          chunk.setRows(rows.map((row) => row.map((v, i) => storeValue(v, bigint[i]!))));
-          appender.appendDataChunk(chunk);
-          count += rows.length;
-        }
-      },
-    );
-    appender.flushSync();
-  } finally {
-    appender.closeSync();
-  }
-  return count;
-}
-
-/** A store value in the history's type: integers as bigint, text as text (SQLite may hand either). */
-function storeValue(value: QueryValue, bigint: boolean): bigint | string | null {
-  if (value === null) return null;
-  if (bigint) {
-    if (typeof value === 'bigint') return value;
-    if (typeof value === 'number' && Number.isInteger(value)) return BigInt(value);
-    throw new StoreQueryError('failed', `query failed: the store holds a non-integer where one is expected`);
-  }
-  if (typeof value === 'string') return value;
-  if (value instanceof Uint8Array) return Buffer.from(value).toString();
-  return String(value);
 }
 
 /** After the views exist: DuckDB may read the history's files and nothing else, and stays so. */

@@ -44,9 +44,41 @@ export function zoneDayPredicate(table: HistoryTable, days: readonly PublishedDa
   return [...groups.values()].map((g) => `(${g.head} AND log_date IN (${g.days.join(', ')}))`).join(' OR ');
 }
 
-/** The store's rows of `table` outside the zone-days in `inHistory`, with the history's columns. */
-export function storeRowsSql(table: HistoryTable, inHistory: readonly PublishedDay[]): string {
+/** Which zone-days a read covers: days from–to (inclusive) and, when given, only these zones. */
+export interface ZoneDayScope {
+  from?: string;
+  to?: string;
+  zones?: readonly number[];
+}
+
+/** Pure: whether a zone-day is in the scope. */
+export function inScope(scope: ZoneDayScope, d: Pick<PublishedDay, 'zone' | 'day'>): boolean {
+  if (scope.from !== undefined && d.day < scope.from) return false;
+  if (scope.to !== undefined && d.day > scope.to) return false;
+  return scope.zones === undefined || scope.zones.includes(d.zone);
+}
+
+/** The scope as SQL conditions on `table`'s columns (none for an empty scope). */
+function scopeConditions(table: HistoryTable, scope: ZoneDayScope): string[] {
+  const { zoneColumn } = HISTORY_COLUMNS[table];
+  const out: string[] = [];
+  if (scope.from !== undefined) out.push(`log_date >= ${dayLiteral(scope.from)}`);
+  if (scope.to !== undefined) out.push(`log_date <= ${dayLiteral(scope.to)}`);
+  if (scope.zones !== undefined)
+    out.push(
+      scope.zones.length === 0 ? 'FALSE' : `${zoneColumn} IN (${scope.zones.map(zoneLiteral).join(', ')})`,
+    );
+  return out;
+}
+
+/** The store's rows of `table` in `scope` outside the zone-days in `inHistory`, with the history's columns. */
+export function storeRowsSql(
+  table: HistoryTable,
+  inHistory: readonly PublishedDay[],
+  scope: ZoneDayScope = {},
+): string {
   const columns = HISTORY_COLUMNS[table].columns.map(([name]) => name).join(', ');
   const held = zoneDayPredicate(table, inHistory);
-  return `SELECT ${columns} FROM ${table}${held === null ? '' : ` WHERE NOT (${held})`}`;
+  const where = [...scopeConditions(table, scope), ...(held === null ? [] : [`NOT (${held})`])];
+  return `SELECT ${columns} FROM ${table}${where.length === 0 ? '' : ` WHERE ${where.join(' AND ')}`}`;
 }
