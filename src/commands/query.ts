@@ -5,9 +5,8 @@ import { DEFAULT_QUERY_TIMEOUT_MS, runBoundedQuery } from '../query/run-bounded.
 import { DEFAULT_TABLE_LIMIT, QUERY_FORMATS, type QueryFormat } from '../query/run-query.js';
 import { durationArg, intArg, jsonOption, outputFormat } from './args.js';
 import { historyPath } from '../config/history-path.js';
-import { readerServer, type ReaderConfig } from '../config/reader-config.js';
+import { readerServer } from '../config/reader-config.js';
 import { UsageError } from '../errors/usage-error.js';
-import type { QueryStore } from '../store/store.js';
 import { readerConfig } from './reader-context.js';
 
 /** Where `query` runs a statement: DuckDB over the history and the newer rows, or the store's engine. */
@@ -98,7 +97,9 @@ export function queryCommand(
           const [{ historyQueries }, { runStoreQuery }, store] = await Promise.all([
             import('../history/history-queries.js'),
             import('../query/run-store-query.js'),
-            storeRows(config, server, warn),
+            import('./history-store.js').then((m) =>
+              m.historyStoreRows(config, server, warn, 'edgelog query'),
+            ),
           ]);
           const queries = historyQueries({ root: history, store });
           await runStoreQuery(queries, sql, { ...request, timeoutMs }, streamOutput(stdout));
@@ -130,31 +131,4 @@ export function queryCommand(
         if (!(err instanceof OutputClosedError)) throw err;
       }
     });
-}
-
-/** The store's read-only path the history engine reads the rows not yet in history through. */
-async function storeRows(
-  config: ReaderConfig,
-  server: string | null,
-  warn: WarningLine,
-): Promise<QueryStore> {
-  if (server === null) {
-    const { sqliteRowReader } = await import('../history/sqlite-row-reader.js');
-    return sqliteRowReader(config.database.path);
-  }
-  const [{ postgresQueries, serverOptions }, { readerRoleWarning }] = await Promise.all([
-    import('../store/postgres/postgres-store.js'),
-    import('../store/postgres/reader-role.js'),
-  ]);
-  let warned = false;
-  return postgresQueries(
-    { ...serverOptions({ url: server, ssl: config.database.ssl }), applicationName: 'edgelog query' },
-    {
-      onRole: (role) => {
-        const warning = readerRoleWarning(role);
-        if (warning && !warned) warn(`edgelog: warning: ${warning}\n`);
-        warned = true;
-      },
-    },
-  );
 }

@@ -22,8 +22,8 @@ const STORE_SCHEMA = 'edgelog_store';
 const APPEND_ROWS = 2048;
 
 export interface HistoryViewsOptions {
-  /** The history directory (historyPath). */
-  root: string;
+  /** The history directory (historyPath); null: no history, every row comes from the store. */
+  root: string | null;
   /** The store's read-only query path: the rows of zone-days the history does not hold come from it. */
   store: QueryStore;
   /** Only these zone-days (export's --from/--to/--zone). @defaultValue every zone-day */
@@ -53,7 +53,9 @@ async function createView(
 ): Promise<string[]> {
   const scope = opts.scope ?? {};
   const { columns, timeFrom } = HISTORY_COLUMNS[table];
-  const listed = async () => (await publishedDays(opts.root, table)).filter((d) => inScope(scope, d));
+  const root = opts.root;
+  const listed = async () =>
+    root === null ? [] : (await publishedDays(root, table)).filter((d) => inScope(scope, d));
   const before = await listed();
   const stored = `${STORE_SCHEMA}.${table}`;
   await conn.run(`CREATE TABLE ${stored} (${columns.map(([n, t]) => `"${n}" ${t}`).join(', ')})`);
