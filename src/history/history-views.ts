@@ -78,13 +78,23 @@ async function createView(
   const parts = [`SELECT ${list(stored)}`];
   if (after.length > 0) {
     const paths = after.map((d) => sqlStringLiteral(d.file)).join(', ');
-    // Cast to the store's types, so a file written by another tool still unions with the store's rows.
-    const cast = columns.map(([n, t]) => `CAST("${n}" AS ${t}) AS "${n}"`).join(', ');
-    const files = `read_parquet([${paths}], hive_partitioning = false)`;
-    parts.unshift(`SELECT ${list(`(SELECT ${cast} FROM ${files})`)}`);
+    parts.unshift(`SELECT ${list(filesOf(table, paths))}`);
   }
   await conn.run(`CREATE VIEW main.${table} AS ${parts.join(' UNION ALL ')}`);
   return after.map((d: PublishedDay) => d.file);
+}
+
+/**
+ * The files as a relation with the table's columns. An entry table's zone comes from the `zone=` of the
+ * path (the same value as the file's column, by the layout), so that DuckDB skips the files of other
+ * zones without opening them when a statement filters on the zone. The quarantine's `source=` would
+ * collide with its own `source` column: its files are read without partitions.
+ */
+function filesOf(table: HistoryTable, paths: string): string {
+  const { columns, zoneColumn } = HISTORY_COLUMNS[table];
+  if (table === 'quarantined_entries') return `read_parquet([${paths}], hive_partitioning = false)`;
+  const select = columns.map(([n]) => (n === zoneColumn ? `"zone" AS "${n}"` : `"${n}"`)).join(', ');
+  return `(SELECT ${select} FROM read_parquet([${paths}], hive_partitioning = true, hive_types = {'zone': BIGINT, 'day': VARCHAR}))`;
 }
 
 /** The rows `sql` reads from the store, appended to `<STORE_SCHEMA>.<table>` a chunk at a time. */
