@@ -153,6 +153,8 @@ async function main(): Promise<void> {
   const emptyStore = join(DIR, 'history-store-empty.db');
   for (const suffix of ['', '-wal', '-shm']) rmSync(emptyStore + suffix, { force: true });
   await openArchive(emptyStore).close();
+  // Out of WAL mode: a read-only open then needs no -shm beside it.
+  new Database(emptyStore).pragma('journal_mode = DELETE');
   const config = join(DIR, 'history-bench.config.json');
   writeFileSync(config, JSON.stringify({ database: { path: emptyStore }, history: { path: root } }));
   const env: NodeJS.ProcessEnv = { ...process.env, EDGELOG_CONFIG: config };
