@@ -37,7 +37,9 @@ function queryFailure(err: unknown): StoreQueryError {
     return new StoreQueryError('refused', `query refused: ${text.split('\n')[0]}`, { cause: err });
   const hint = /^Catalog Error: Table with name \w+ does not exist/.test(text)
     ? ' (the history engine has origin_error_logs, shield_event_logs and quarantined_entries; --engine store reads the ledger, rollups and alert tables)'
-    : '';
+    : /^(Binder Error|Catalog Error: Scalar Function)/.test(text)
+      ? " (the history engine runs DuckDB's SQL, and its tables have no id: docs/SQL.md, On the history engine; --engine store runs the store's SQL)"
+      : '';
   return new StoreQueryError('failed', `query failed: ${text}${hint}`, { cause: err });
 }
 

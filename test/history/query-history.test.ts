@@ -188,6 +188,15 @@ describe('edgelog query --engine history: read-only and bounded', () => {
     );
   });
 
+  it("says that a statement in the store's SQL needs --engine store", async () => {
+    await expect(
+      query(a.configPath, '--engine', 'history', 'SELECT id FROM origin_error_logs'),
+    ).rejects.toThrow(/Binder Error.*DuckDB's SQL, and its tables have no id.*--engine store/s);
+    await expect(
+      query(a.configPath, '--engine', 'history', "SELECT unixepoch('now') FROM origin_error_logs"),
+    ).rejects.toThrow(/Scalar Function.*--engine store runs the store's SQL/s);
+  });
+
   it('stops a statement at --timeout', async () => {
     const started = Date.now();
     await expect(
