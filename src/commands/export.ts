@@ -4,6 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import {
+  chmodSync,
   createReadStream,
   createWriteStream,
   existsSync,
@@ -159,6 +160,8 @@ async function writeVia(
   const temp = join(dirname(file), `.${basename(file)}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`);
   try {
     const rows = await write(temp);
+    // Entries hold what clients sent (cookies, tokens): the file is the owner's alone, as a backup is.
+    chmodSync(temp, 0o600);
     if (force) renameSync(temp, file);
     else {
       try {

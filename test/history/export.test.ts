@@ -1,6 +1,6 @@
 // `edgelog export` on both stores: one table's rows of a range of days from the history and the rows not
 // yet in it, each once, as NDJSON, CSV (formula guard) or Parquet, never overwriting a file unless told.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -113,6 +113,7 @@ describeStores('edgelog export', (store) => {
       file,
     ];
     await exported(a.configPath, ...args);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
     const conn = await openDuckDb();
     try {
       const reader = await conn.runAndReadAll(
@@ -153,6 +154,7 @@ describe('edgelog export as CSV', () => {
     const args = ['--from', DAYS[2]!, '--to', DAYS[2]!, '--source', 'origin', '--format', 'csv'];
     await exported(a.configPath, ...args, '--output', file);
     const csv = readFileSync(file, 'utf8');
+    expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(csv.split('\r\n')[0]).toMatch(/^pull_zone_id,log_id,log_date,timestamp,request_url,.*,time$/);
     expect(csv).toContain(`,"'=HYPERLINK(""http://x"")",`);
     expect((await exported(a.configPath, ...args, '--csv-raw')).text).toContain(
