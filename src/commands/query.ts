@@ -1,4 +1,5 @@
 // `edgelog query "<SQL>"`: one read-only statement against the archive, as a table, JSON, NDJSON or CSV.
+import { existsSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import { OutputClosedError, streamOutput, type Stdout } from '../query/output.js';
 import { DEFAULT_QUERY_TIMEOUT_MS, runBoundedQuery } from '../query/run-bounded.js';
@@ -71,7 +72,7 @@ export function queryCommand(
       // Not told: DuckDB only for a SELECT over entries the history holds files of (engine-choice.ts).
       const engine =
         opts.engine ??
-        (history === null
+        (history === null || !existsSync(history)
           ? 'store'
           : await import('../history/engine-choice.js').then((m) => m.chooseEngine(sql, history)));
       if (engine === 'history' && history === null)
