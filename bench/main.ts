@@ -287,9 +287,12 @@ async function main(): Promise<Result> {
 
     const runs = num('startup-runs');
     say(`7/7 start-up: edgelog --help and a one-row query against node -e 0, ${runs} runs each…`);
-    const startup = measureStartup(join(ROOT, 'bin', 'edgelog.js'), join(DIR, 'startup'), runs);
+    const startup = await measureStartup(join(ROOT, 'bin', 'edgelog.js'), join(DIR, 'startup'), runs);
     say(
       `    node -e 0 ${startup.nodeMs} ms, --help ${startup.helpMs} ms (${startup.helpRatio}×), query ${startup.queryMs} ms (${startup.queryRatio}×)`,
+    );
+    say(
+      `    query --engine store ${startup.storeQueryMs} ms vs node + better-sqlite3 ${startup.sqliteFloorMs} ms (${startup.storeQueryRatio}×); query on history ${startup.historyQueryMs} ms vs node + DuckDB select 1 ${startup.duckdbFloorMs} ms (${startup.historyQueryRatio}×)`,
     );
     sqliteOnly = { queryMs, cliStartupRatio: startup.cliStartupRatio, startup };
   }
@@ -369,6 +372,13 @@ function table(r: Result): string {
       [
         '  --help / query "select 1" / node -e 0 (ms)',
         `${r.startup.helpMs} / ${r.startup.queryMs} / ${r.startup.nodeMs}`,
+        '',
+      ],
+      ['query --engine store ÷ node + better-sqlite3', r.startup.storeQueryRatio.toFixed(2), ''],
+      ['query on history ÷ node + DuckDB select 1', r.startup.historyQueryRatio.toFixed(2), '≤ 2'],
+      [
+        '  store / sqlite floor / history / duckdb floor (ms)',
+        `${r.startup.storeQueryMs} / ${r.startup.sqliteFloorMs} / ${r.startup.historyQueryMs} / ${r.startup.duckdbFloorMs}`,
         '',
       ],
     );

@@ -63,6 +63,13 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./commands/query.js')).queryCommand(),
   },
   {
+    name: 'export',
+    term: 'export [options]',
+    description:
+      "write one table's entries of a range of UTC days as Parquet, NDJSON or CSV (history and newer rows)",
+    load: async () => (await import('./commands/export.js')).exportCommand(),
+  },
+  {
     name: 'report',
     term: 'report [options] <report>',
     description: 'reports with terminal charts: origin errors, Shield (WAF) events, API Guardian counters',

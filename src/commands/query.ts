@@ -1,11 +1,18 @@
 // `edgelog query "<SQL>"`: one read-only statement against the archive, as a table, JSON, NDJSON or CSV.
+import { existsSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import { OutputClosedError, streamOutput, type Stdout } from '../format/output.js';
 import { DEFAULT_QUERY_TIMEOUT_MS, runBoundedQuery } from '../query/run-bounded.js';
 import { DEFAULT_TABLE_LIMIT, QUERY_FORMATS, type QueryFormat } from '../query/run-query.js';
 import { durationArg, intArg, jsonOption, outputFormat } from './args.js';
+import { historyPath } from '../config/history-path.js';
 import { readerServer } from '../config/reader-config.js';
+import { UsageError } from '../errors/usage-error.js';
 import { readerConfig } from './reader-context.js';
+
+/** Where `query` runs a statement: DuckDB over the history and the newer rows, or the store's engine. */
+export type QueryEngine = 'history' | 'store';
+export const QUERY_ENGINES: readonly QueryEngine[] = ['history', 'store'];
 
 interface QueryCliOptions {
   format: QueryFormat;
@@ -14,6 +21,7 @@ interface QueryCliOptions {
   timeout?: number;
   csvRaw?: boolean;
   wide?: boolean;
+  engine?: QueryEngine;
 }
 
 /** A duration, or a bare 0 for no bound. */
@@ -52,8 +60,25 @@ export function queryCommand(
       "csv: every cell exactly as stored (by default a cell starting with = + - @ tab or CR gets a leading ' so spreadsheets do not run it)",
     )
     .option('--wide', 'table: every cell whole (by default the table fits the terminal, long cells cut)')
+    .addOption(
+      new Option(
+        '--engine <engine>',
+        'history: DuckDB over the Parquet history and the rows not yet in it (entry tables and quarantine; DuckDB SQL); store: the archive database alone (every table, its own SQL) (default: history for a SELECT over entry tables the history holds files of, else store)',
+      ).choices(QUERY_ENGINES),
+    )
     .action(async (sql: string, opts: QueryCliOptions, cmd: Command) => {
       const config = readerConfig(cmd);
+      const history = historyPath(config);
+      // Not told: DuckDB only for a SELECT over entries the history holds files of (engine-choice.ts).
+      const engine =
+        opts.engine ??
+        (history === null || !existsSync(history)
+          ? 'store'
+          : await import('../history/engine-choice.js').then((m) => m.chooseEngine(sql, history)));
+      if (engine === 'history' && history === null)
+        throw new UsageError(
+          '--engine history: history.path is null in the configuration (no history is kept)',
+        );
       const { limit, timeout } = opts;
       const format = outputFormat(opts) as QueryFormat;
       const timeoutMs = timeout ?? DEFAULT_QUERY_TIMEOUT_MS;
@@ -68,6 +93,19 @@ export function queryCommand(
       };
       const server = readerServer(config.database);
       try {
+        if (engine === 'history' && history !== null) {
+          // DuckDB and the history's engine, loaded only here (see src/history/duckdb.ts).
+          const [{ historyQueries }, { runStoreQuery }, store] = await Promise.all([
+            import('../history/history-queries.js'),
+            import('../query/run-store-query.js'),
+            import('./history-store.js').then((m) =>
+              m.historyStoreRows(config, server, warn, 'edgelog query'),
+            ),
+          ]);
+          const queries = historyQueries({ root: history, store });
+          await runStoreQuery(queries, sql, { ...request, timeoutMs }, streamOutput(stdout));
+          return;
+        }
         if (server !== null) {
           // PostgreSQL, loaded only here: a SQLite query does not pay for pg at start-up.
           const [{ openReader }, { runStoreQuery }] = await Promise.all([

@@ -17,6 +17,8 @@ export interface ReaderConfig {
     readerUrl: string | null;
     ssl?: { rejectUnauthorized?: boolean; ca?: string };
   };
+  /** `history.path` as configured (undefined: the default beside the archive; null: no history). */
+  history: { path?: string | null };
   /** Where the configuration came from: a file path, or "defaults". */
   origin: string;
 }
@@ -36,8 +38,10 @@ export function loadReaderConfig(opts: LoadConfigOptions = {}): ReaderConfig {
   const url = postgresUrlAt('url', database?.url, origin);
   const readerUrl = postgresUrlAt('readerUrl', database?.readerUrl, origin);
   const ssl = readerSsl(database?.ssl, origin);
+  const history = readerHistory(input.history, origin);
   return Object.freeze({
     database: Object.freeze({ path, url, readerUrl, ...(ssl ? { ssl } : {}) }),
+    history,
     origin,
   });
 }
@@ -58,6 +62,17 @@ function postgresUrlAt(key: 'url' | 'readerUrl', value: unknown, origin: string)
     );
   }
   return value;
+}
+
+function readerHistory(history: unknown, origin: string): { path?: string | null } {
+  if (history === undefined) return Object.freeze({});
+  const bad = (what: string) => new ConfigError(`Invalid configuration (${origin}):\n  - history${what}`);
+  if (!isPlainObject(history)) throw bad(': expected an object');
+  const { path } = history;
+  if (path === undefined) return Object.freeze({});
+  if (path !== null && (typeof path !== 'string' || path === ''))
+    throw bad('.path: expected a directory, e.g. "data/history", or null for no history');
+  return Object.freeze({ path });
 }
 
 function readerSsl(ssl: unknown, origin: string): { rejectUnauthorized?: boolean; ca?: string } | undefined {

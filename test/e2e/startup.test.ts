@@ -68,4 +68,19 @@ describe('start-up', () => {
       'commands/reader-context.js',
     ]);
   });
+
+  // DuckDB costs ~250 ms to load: only a statement the history answers may pay for it.
+  it('`edgelog query --engine store` and a query with no history file do not load DuckDB', async () => {
+    await openArchive(join(dir, 'small.db')).close();
+    for (const args of [
+      ['query', '--engine', 'store', 'select count(*) from origin_error_logs'],
+      ['query', 'select count(*) from origin_error_logs'],
+    ]) {
+      const { packages } = imports('store', args);
+      expect(packages).toContain('better-sqlite3');
+      expect([...packages].filter((p) => p.startsWith('@duckdb/'))).toEqual([]);
+    }
+    const history = imports('history', ['query', '--engine', 'history', 'select 1']);
+    expect(history.packages).toContain('@duckdb/node-api');
+  });
 });

@@ -1,0 +1,233 @@
+// Ad-hoc queries on the generated archive (bench/archive.ts) moved to history, against the same SQL on the
+// SQLite archive, in the same run: the 7-day `GROUP BY request_url`, a 30-day count per day and status
+// code, and a one-zone one-hour filter. Warm: the median of a few runs after one that fills the caches.
+// Cold: the files' pages dropped from the page cache first (`dd iflag=nocache`, which needs no root),
+// one run. The history side runs both inside one process (a fresh DuckDB per query, as `edgelog query`
+// opens one: its fixed start-up is measured apart with `select 1`) and as `edgelog query` from spawn.
+// The store of the history side holds no entries (every day in history and pruned, hotDays 0); what the
+// store part costs when it does hold rows is measured apart, in rows per second.
+//
+//   npx tsx bench/history-queries.ts [--rows 10000000] [--runs 3]     (build first: npm run build)
+import Database from 'better-sqlite3';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { DuckDBDataChunk } from '@duckdb/node-api';
+import { HISTORY_COLUMNS } from '../src/history/columns.js';
+import { openDuckDb } from '../src/history/duckdb.js';
+import { historyQueries } from '../src/history/history-queries.js';
+import { createHistoryViews } from '../src/history/history-views.js';
+import { dataFile, dayDir, tempFile } from '../src/history/layout.js';
+import { sqliteRowReader } from '../src/history/sqlite-row-reader.js';
+import { sqlStringLiteral } from '../src/history/statement-tables.js';
+import { WorkBudget } from '../src/history/work-budget.js';
+import { runStoreQuery } from '../src/query/run-store-query.js';
+import { openArchive } from '../src/store/sqlite/archive.js';
+import { addDays, dayEndMs, dayStartMs } from '../src/time/utc-day.js';
+import { ARCHIVE_DAYS, ARCHIVE_LAST_DAY, ARCHIVE_ZONES, generatedArchive } from './archive.js';
+import { argOf } from './args.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const DIR = join(ROOT, '.bench');
+const ROWS = Number(argOf('rows', '10000000'));
+const RUNS = Number(argOf('runs', '3'));
+const say = (line: string) => void process.stderr.write(`${line}\n`);
+
+const first = addDays(ARCHIVE_LAST_DAY, -(ARCHIVE_DAYS - 1));
+const weekFrom = dayStartMs(addDays(ARCHIVE_LAST_DAY, -6));
+const lastEnd = dayEndMs(ARCHIVE_LAST_DAY);
+const hour = dayStartMs(ARCHIVE_LAST_DAY) + 13 * 3_600_000;
+/** The same SQL on both engines (integers and text only, no dialect functions). */
+export const HISTORY_BENCH_QUERIES = {
+  '7-day GROUP BY request_url': `SELECT request_url, count(*) AS errors FROM origin_error_logs WHERE timestamp >= ${weekFrom} AND timestamp < ${lastEnd} AND status_code >= 500 GROUP BY request_url ORDER BY errors DESC, request_url LIMIT 10`,
+  '30-day count per day and status': `SELECT log_date, status_code, count(*) AS n FROM origin_error_logs GROUP BY log_date, status_code ORDER BY log_date, status_code`,
+  'one zone, one hour': `SELECT log_id, timestamp, request_url, status_code FROM origin_error_logs WHERE pull_zone_id = 7 AND timestamp >= ${hour} AND timestamp < ${hour + 3_600_000} ORDER BY timestamp, log_id`,
+} as const;
+type QueryName = keyof typeof HISTORY_BENCH_QUERIES;
+
+/** The history of the generated archive, one file per zone-day as the compactor writes it (cached). */
+async function historyOf(archivePath: string, root: string): Promise<void> {
+  if (existsSync(join(root, '.complete'))) return;
+  rmSync(root, { recursive: true, force: true });
+  const db = new Database(archivePath, { readonly: true });
+  const { columns } = HISTORY_COLUMNS.origin_error_logs;
+  const names = columns.map(([n]) => n).join(', ');
+  // The generator's timestamps lie inside their day, so the key index finds a zone-day's rows.
+  const read = db
+    .prepare(
+      `SELECT ${names} FROM origin_error_logs WHERE pull_zone_id = ? AND timestamp >= ? AND timestamp < ?`,
+    )
+    .raw(true)
+    .safeIntegers(true);
+  const conn = await openDuckDb({ memoryLimit: '1GB', threads: 2 });
+  const started = performance.now();
+  let rows = 0;
+  try {
+    await conn.run(`CREATE TABLE day (${columns.map(([n, t]) => `"${n}" ${t}`).join(', ')})`);
+    for (let d = 0; d < ARCHIVE_DAYS; d++) {
+      const day = addDays(first, d);
+      for (let zone = 1; zone <= ARCHIVE_ZONES; zone++) {
+        const appender = await conn.createAppender('day');
+        const types = columns.map((_, i) => appender.columnType(i));
+        let batch: unknown[][] = [];
+        const flush = () => {
+          const chunk = DuckDBDataChunk.create(types, batch.length);
+          chunk.setRows(batch as Array<Array<bigint | string | null>>);
+          appender.appendDataChunk(chunk);
+          rows += batch.length;
+          batch = [];
+        };
+        for (const row of read.iterate(zone, dayStartMs(day), dayEndMs(day)) as Iterable<unknown[]>) {
+          batch.push(row);
+          if (batch.length === 2048) flush();
+        }
+        if (batch.length > 0) flush();
+        appender.closeSync();
+        const dir = dayDir(root, 'origin_error_logs', zone, day);
+        mkdirSync(dir, { recursive: true });
+        const temp = tempFile(dir, 'bench');
+        await conn.run(
+          `COPY (SELECT * FROM day ORDER BY timestamp, log_id) TO ${sqlStringLiteral(temp)} (FORMAT parquet, COMPRESSION zstd)`,
+        );
+        renameSync(temp, dataFile(root, 'origin_error_logs', zone, day));
+        await conn.run('DELETE FROM day');
+      }
+      say(
+        `  history: ${d + 1}/${ARCHIVE_DAYS} days, ${rows} rows (${Math.round((performance.now() - started) / 1000)} s)`,
+      );
+    }
+  } finally {
+    conn.closeSync();
+    db.close();
+  }
+  writeFileSync(join(root, '.complete'), '');
+}
+
+function bytesUnder(dir: string): number {
+  let total = 0;
+  for (const e of readdirSync(dir, { recursive: true, withFileTypes: true }))
+    if (e.isFile()) total += statSync(join(e.parentPath, e.name)).size;
+  return total;
+}
+
+/** Drops a file's (or every file's under a directory) pages from the page cache. */
+function dropCache(path: string): void {
+  const files = statSync(path).isDirectory()
+    ? readdirSync(path, { recursive: true, withFileTypes: true })
+        .filter((e) => e.isFile())
+        .map((e) => join(e.parentPath, e.name))
+    : [path, `${path}-wal`].filter(existsSync);
+  for (const f of files) spawnSync('dd', [`if=${f}`, 'iflag=nocache', 'count=0', 'status=none']);
+}
+
+const nullOutput = { write: () => Promise.resolve() };
+
+async function timed(fn: () => unknown): Promise<number> {
+  const t = performance.now();
+  await fn();
+  return performance.now() - t;
+}
+
+async function warm(fn: () => unknown): Promise<number> {
+  await fn();
+  const times: number[] = [];
+  for (let i = 0; i < RUNS; i++) times.push(await timed(fn));
+  return times.sort((a, b) => a - b)[Math.floor(times.length / 2)]!;
+}
+
+function cliMs(args: string[], env: NodeJS.ProcessEnv): number {
+  const t = performance.now();
+  const r = spawnSync(join(ROOT, 'bin', 'edgelog.js'), args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  if (r.status !== 0) throw new Error(`edgelog ${args.join(' ')}: ${String(r.stderr)}`);
+  return performance.now() - t;
+}
+
+const r1 = (x: number) => Math.round(x * 10) / 10;
+
+async function main(): Promise<void> {
+  say(`archive of ${ROWS} origin rows (${ARCHIVE_ZONES} zones × ${ARCHIVE_DAYS} days)…`);
+  const archivePath = generatedArchive(DIR, ROWS, say);
+  const root = join(DIR, `history-${ROWS}`);
+  await historyOf(archivePath, root);
+  const emptyStore = join(DIR, 'history-store-empty.db');
+  for (const suffix of ['', '-wal', '-shm']) rmSync(emptyStore + suffix, { force: true });
+  await openArchive(emptyStore).close();
+  // Out of WAL mode: a read-only open then needs no -shm beside it.
+  new Database(emptyStore).pragma('journal_mode = DELETE');
+  const config = join(DIR, 'history-bench.config.json');
+  writeFileSync(config, JSON.stringify({ database: { path: emptyStore }, history: { path: root } }));
+  const env: NodeJS.ProcessEnv = { ...process.env, EDGELOG_CONFIG: config };
+  delete env.EDGELOG_DB;
+
+  const sqliteBytes = statSync(archivePath).size;
+  const historyBytes = bytesUnder(root);
+  say(
+    `sizes: SQLite ${sqliteBytes} B, history ${historyBytes} B (${r1(sqliteBytes / historyBytes)}× smaller)`,
+  );
+
+  const sqlite = new Database(archivePath, { readonly: true });
+  const queries = historyQueries({ root, store: sqliteRowReader(emptyStore) });
+  const onHistory = (sql: string) => runStoreQuery(queries, sql, { format: 'csv', timeoutMs: 0 }, nullOutput);
+  const select1 = await warm(() => onHistory('SELECT 1'));
+  say(`history engine, fixed cost per query (fresh DuckDB, no table): ${r1(select1)} ms`);
+
+  const results: Record<string, Record<string, number>> = {};
+  for (const [name, sql] of Object.entries(HISTORY_BENCH_QUERIES) as Array<[QueryName, string]>) {
+    const stmt = sqlite.prepare(sql).raw(true).safeIntegers(true);
+    const onSqlite = () => stmt.all();
+    // Cold first (dropped caches), then warm.
+    dropCache(archivePath);
+    const sqliteCold = await timed(onSqlite);
+    dropCache(root);
+    const historyCold = await timed(() => onHistory(sql));
+    const sqliteWarm = await warm(onSqlite);
+    const historyWarm = await warm(() => onHistory(sql));
+    const args = ['query', '--format', 'csv', sql];
+    cliMs(args, env);
+    const cli: number[] = [];
+    for (let i = 0; i < RUNS; i++) cli.push(cliMs(args, env));
+    const historyCli = cli.sort((a, b) => a - b)[Math.floor(cli.length / 2)]!;
+    results[name] = {
+      sqliteWarmMs: r1(sqliteWarm),
+      historyWarmMs: r1(historyWarm),
+      warmSpeedup: r1(sqliteWarm / historyWarm),
+      historyCliWarmMs: r1(historyCli),
+      cliSpeedup: r1(sqliteWarm / historyCli),
+      sqliteColdMs: r1(sqliteCold),
+      historyColdMs: r1(historyCold),
+      coldRatio: Number((historyCold / sqliteCold).toFixed(3)),
+    };
+    say(`${name}: ${JSON.stringify(results[name])}`);
+  }
+  sqlite.close();
+
+  // The store part: one day not yet in history read from a store that holds every row (hotDays null,
+  // the worst case: the statement scans the table to leave out the days in history).
+  const conn = await openDuckDb();
+  let storeRows = { rows: 0, ms: 0 };
+  try {
+    await createHistoryViews(
+      conn,
+      {
+        root: null,
+        store: sqliteRowReader(archivePath),
+        scope: { from: ARCHIVE_LAST_DAY, to: ARCHIVE_LAST_DAY },
+        onStoreRows: (_t, rows, ms) => void (storeRows = { rows, ms }),
+      },
+      ['origin_error_logs'],
+      new WorkBudget(null, () => {}),
+    );
+  } finally {
+    conn.closeSync();
+  }
+  const storeRate = Math.round(storeRows.rows / (storeRows.ms / 1000));
+  say(
+    `store part: ${storeRows.rows} rows of one day in ${r1(storeRows.ms)} ms (${storeRate} rows/s, scanning ${ROWS} rows)`,
+  );
+  process.stdout.write(
+    `${JSON.stringify({ rows: ROWS, sqliteBytes, historyBytes, select1Ms: r1(select1), results, storeRows: { ...storeRows, rowsPerSecond: storeRate } }, null, 2)}\n`,
+  );
+}
+
+await main();

@@ -1,0 +1,80 @@
+// `edgelog export`: one table's rows of a range of days (and zones) over the same union as the history
+// query, streamed: Parquet written by DuckDB itself, NDJSON and CSV encoded a DuckDB chunk at a time, so
+// memory stays flat however many rows there are (no row cap). Rows come in no particular order (sorting
+// would hold the whole export).
+import type { DuckDBConnection } from '@duckdb/node-api';
+import type { Output } from '../query/output.js';
+import { ENCODERS, type EncoderOptions } from '../query/row-encoders.js';
+import { sqlValue } from './duckdb-values.js';
+import { DEFAULT_DUCKDB_OPTIONS, openDuckDb, type DuckDbOptions } from './duckdb.js';
+import { createHistoryViews, type HistoryViewsOptions } from './history-views.js';
+import type { HistoryTable } from './layout.js';
+import { sqlStringLiteral } from './statement-tables.js';
+import type { ZoneDayScope } from './store-rows-sql.js';
+import { WorkBudget } from './work-budget.js';
+
+export type ExportFormat = 'parquet' | 'ndjson' | 'csv';
+
+export interface ExportRequest extends Omit<HistoryViewsOptions, 'scope'> {
+  table: HistoryTable;
+  /** Days (log_date) from–to, inclusive, and optionally only some zones. */
+  scope: Required<Pick<ZoneDayScope, 'from' | 'to'>> & Pick<ZoneDayScope, 'zones'>;
+  /** @defaultValue DEFAULT_DUCKDB_OPTIONS */
+  duckdb?: DuckDbOptions;
+}
+
+/** Where the rows go: Parquet to a file DuckDB writes; text formats to an output, chunk by chunk. */
+export type ExportTarget =
+  { format: 'parquet'; file: string } | { format: 'ndjson' | 'csv'; out: Output; encoding?: EncoderOptions };
+
+/** Text is handed to the output in chunks of about this many characters. */
+const CHUNK = 64 * 1024;
+
+/** Exports the rows; returns how many. */
+export async function exportRows(req: ExportRequest, target: ExportTarget): Promise<number> {
+  const conn = await openDuckDb(req.duckdb ?? DEFAULT_DUCKDB_OPTIONS);
+  try {
+    await conn.run(`SET TimeZone = 'UTC'`);
+    const budget = new WorkBudget(null, () => conn.interrupt());
+    await createHistoryViews(conn, { ...req, scope: req.scope }, [req.table], budget);
+    // The views already hold only the scope's zone-days (their files and store rows).
+    const select = `SELECT * FROM main.${req.table}`;
+    if (target.format === 'parquet') return await copyToParquet(conn, select, target.file);
+    return await streamText(conn, select, target);
+  } finally {
+    conn.closeSync();
+  }
+}
+
+async function copyToParquet(conn: DuckDBConnection, select: string, file: string): Promise<number> {
+  // Keeping the rows' order would make DuckDB hold row groups back while its threads finish theirs.
+  await conn.run('SET preserve_insertion_order = false');
+  const result = await conn.run(
+    `COPY (${select}) TO ${sqlStringLiteral(file)} (FORMAT parquet, COMPRESSION zstd)`,
+  );
+  return result.rowsChanged;
+}
+
+async function streamText(
+  conn: DuckDBConnection,
+  select: string,
+  target: Extract<ExportTarget, { out: Output }>,
+): Promise<number> {
+  const result = await conn.stream(select);
+  const encoder = ENCODERS[target.format](result.columnNames(), target.encoding);
+  let text = encoder.start();
+  let count = 0;
+  for (
+    let chunk = await result.fetchChunk();
+    chunk && chunk.rowCount > 0;
+    chunk = await result.fetchChunk()
+  ) {
+    for (const row of chunk.getRows()) text += encoder.row(row.map(sqlValue), count++);
+    if (text.length >= CHUNK) {
+      await target.out.write(text);
+      text = '';
+    }
+  }
+  await target.out.write(text + encoder.end(count));
+  return count;
+}

@@ -1,0 +1,124 @@
+// `edgelog query` over the history: one read-only statement run by DuckDB on views that join the
+// published Parquet files of each zone-day with the store's rows of every zone-day that has no file yet,
+// so each archived entry is counted exactly once and is visible as soon as its page is stored.
+//
+// The views (history-views.ts) are made for the history tables the statement reads, and only those.
+// Only then is DuckDB locked down: it may read those files and nothing else, and its settings cannot
+// change; then the statement is prepared, and runs only if it is a SELECT.
+import { StatementType, type DuckDBConnection, type DuckDBResult } from '@duckdb/node-api';
+import { StoreQueryError } from '../store/store-query-error.js';
+import type { QueryCursor, QueryStore, QueryValue, ReadOnlyQueryOptions } from '../store/store.js';
+import { sqlValue } from './duckdb-values.js';
+import { DEFAULT_DUCKDB_OPTIONS, openDuckDb, type DuckDbOptions } from './duckdb.js';
+import { createHistoryViews, type HistoryViewsOptions } from './history-views.js';
+import type { HistoryTable } from './layout.js';
+import { historyTablesIn, sqlStringLiteral, type SerializedSql } from './statement-tables.js';
+import { WorkBudget } from './work-budget.js';
+
+export interface HistoryQueriesOptions extends Omit<HistoryViewsOptions, 'scope'> {
+  /** @defaultValue DEFAULT_DUCKDB_OPTIONS */
+  duckdb?: DuckDbOptions;
+}
+
+/** A QueryStore whose statements run on DuckDB over the history and the store's newer rows. */
+export function historyQueries(opts: HistoryQueriesOptions): QueryStore {
+  return { readOnly: (sql, ro, consume) => runOnHistory(opts, sql, ro, consume) };
+}
+
+const message = (err: unknown): string => (err instanceof Error ? err.message : String(err));
+
+const READ_ONLY = 'query refused: edgelog query runs one SELECT statement over the history (it is read-only)';
+
+/** DuckDB's failures as the store's query errors; a file access it refused is a refusal. */
+function queryFailure(err: unknown): StoreQueryError {
+  if (err instanceof StoreQueryError) return err;
+  const text = message(err);
+  if (/^Permission Error/.test(text))
+    return new StoreQueryError('refused', `query refused: ${text.split('\n')[0]}`, { cause: err });
+  const hint = /^Catalog Error: Table with name \w+ does not exist/.test(text)
+    ? ' (the history engine has origin_error_logs, shield_event_logs and quarantined_entries; --engine store reads the ledger, rollups and alert tables)'
+    : /^(Binder Error|Catalog Error: Scalar Function)/.test(text)
+      ? " (the history engine runs DuckDB's SQL, and its tables have no id: docs/SQL.md, On the history engine; --engine store runs the store's SQL)"
+      : '';
+  return new StoreQueryError('failed', `query failed: ${text}${hint}`, { cause: err });
+}
+
+async function runOnHistory<T>(
+  opts: HistoryQueriesOptions,
+  sql: string,
+  ro: ReadOnlyQueryOptions,
+  consume: (cursor: QueryCursor) => Promise<T>,
+): Promise<T> {
+  const conn = await openDuckDb(opts.duckdb ?? DEFAULT_DUCKDB_OPTIONS);
+  const budget = new WorkBudget(ro.timeoutMs, () => conn.interrupt());
+  try {
+    const result = await budget.run(async () => {
+      await conn.run(`SET TimeZone = 'UTC'`);
+      const statements = await conn.extractStatements(sql).catch((err: unknown) => {
+        throw queryFailure(err);
+      });
+      if (statements.count === 0)
+        throw new StoreQueryError('refused', 'query refused: the SQL holds no statement');
+      if (statements.count > 1) throw new StoreQueryError('refused', 'query refused: one statement per call');
+      const files = await createHistoryViews(conn, opts, await tablesRead(conn, sql), budget);
+      await lockDown(conn, files);
+      const prepared = await statements.prepare(0).catch((err: unknown) => {
+        throw queryFailure(err);
+      });
+      if (prepared.statementType !== StatementType.SELECT) throw new StoreQueryError('refused', READ_ONLY);
+      return prepared.stream().catch((err: unknown) => {
+        throw queryFailure(err);
+      });
+    });
+    return await consume(resultCursor(result, budget));
+  } catch (err) {
+    throw queryFailure(err);
+  } finally {
+    conn.closeSync();
+  }
+}
+
+/** The history tables the statement reads; a statement DuckDB cannot serialize is not a SELECT. */
+async function tablesRead(conn: DuckDBConnection, sql: string): Promise<HistoryTable[]> {
+  const reader = await conn.runAndReadAll(`SELECT json_serialize_sql(${sqlStringLiteral(sql)})`);
+  const tree = JSON.parse(String(reader.getRows()[0]?.[0])) as SerializedSql;
+  if (tree.error) {
+    if (/only select/i.test(tree.error_message ?? '')) throw new StoreQueryError('refused', READ_ONLY);
+    throw new StoreQueryError(
+      'failed',
+      `query failed: ${tree.error_message ?? 'cannot parse the statement'}`,
+    );
+  }
+  return historyTablesIn(tree.statements);
+}
+
+/** After the views exist: DuckDB may read the history's files and nothing else, and stays so. */
+async function lockDown(conn: DuckDBConnection, files: readonly string[]): Promise<void> {
+  if (files.length > 0) await conn.run(`SET allowed_paths = [${files.map(sqlStringLiteral).join(', ')}]`);
+  await conn.run('SET enable_external_access = false');
+  await conn.run('SET lock_configuration = true');
+}
+
+/** The streaming result as a cursor of store-like values, each fetch on the budget. */
+function resultCursor(result: DuckDBResult, budget: WorkBudget): QueryCursor {
+  const columns = result.columnNames();
+  let buffered: QueryValue[][] = [];
+  let done = false;
+  return {
+    columns,
+    async next(max) {
+      while (!done && buffered.length < max) {
+        const chunk = await budget
+          .run(() => result.fetchChunk())
+          .catch((err: unknown) => {
+            throw queryFailure(err);
+          });
+        if (chunk === null || chunk.rowCount === 0) done = true;
+        else for (const row of chunk.getRows()) buffered.push(row.map(sqlValue));
+      }
+      const out = buffered.slice(0, max);
+      buffered = buffered.slice(max);
+      return out;
+    },
+  };
+}

@@ -1,0 +1,145 @@
+// The views the history engine answers from: for each table, the published Parquet files of its
+// zone-days UNION ALL the store's rows of every other zone-day, so each archived entry appears exactly
+// once and is visible as soon as its page is stored.
+//
+// For each table: list the published files, read the store's other rows (one statement, one snapshot)
+// into a DuckDB table by chunks, list the files again and drop the rows of any zone-day published
+// meanwhile (its file holds them; the store may have pruned them by now, never before the file existed),
+// then a view unions the two. `time` is a TIMESTAMP computed from `timestamp` (UTC).
+import { DuckDBDataChunk, type DuckDBConnection } from '@duckdb/node-api';
+import { StoreQueryError } from '../store/store-query-error.js';
+import type { QueryStore, QueryValue } from '../store/store.js';
+import { HISTORY_COLUMNS } from './columns.js';
+import type { HistoryTable } from './layout.js';
+import { dayKey, publishedDays, type PublishedDay } from './published-days.js';
+import { sqlStringLiteral } from './statement-tables.js';
+import { inScope, storeRowsSql, zoneDayPredicate, type ZoneDayScope } from './store-rows-sql.js';
+import type { WorkBudget } from './work-budget.js';
+
+/** The schema holding the store's rows inside DuckDB (the views in `main` read it). */
+const STORE_SCHEMA = 'edgelog_store';
+/** Rows read from the store and appended to DuckDB at a time. */
+const APPEND_ROWS = 2048;
+
+export interface HistoryViewsOptions {
+  /** The history directory (historyPath); null: no history, every row comes from the store. */
+  root: string | null;
+  /** The store's read-only query path: the rows of zone-days the history does not hold come from it. */
+  store: QueryStore;
+  /** Only these zone-days (export's --from/--to/--zone). @defaultValue every zone-day */
+  scope?: ZoneDayScope;
+  /** Told, per table, how many rows came from the store and in how long (bench, tests). */
+  onStoreRows?: (table: HistoryTable, rows: number, ms: number) => void | Promise<void>;
+}
+
+/** Creates `main.<table>` for each of `tables`; returns the files the views read. */
+export async function createHistoryViews(
+  conn: DuckDBConnection,
+  opts: HistoryViewsOptions,
+  tables: readonly HistoryTable[],
+  budget: WorkBudget,
+): Promise<string[]> {
+  const files: string[] = [];
+  if (tables.length > 0) await conn.run(`CREATE SCHEMA IF NOT EXISTS ${STORE_SCHEMA}`);
+  for (const table of tables) files.push(...(await createView(conn, opts, table, budget)));
+  return files;
+}
+
+async function createView(
+  conn: DuckDBConnection,
+  opts: HistoryViewsOptions,
+  table: HistoryTable,
+  budget: WorkBudget,
+): Promise<string[]> {
+  const scope = opts.scope ?? {};
+  const { columns, timeFrom } = HISTORY_COLUMNS[table];
+  const root = opts.root;
+  const listed = async () =>
+    root === null ? [] : (await publishedDays(root, table)).filter((d) => inScope(scope, d));
+  const before = await listed();
+  const stored = `${STORE_SCHEMA}.${table}`;
+  await conn.run(`CREATE TABLE ${stored} (${columns.map(([n, t]) => `"${n}" ${t}`).join(', ')})`);
+  const started = performance.now();
+  const rows = await appendStoreRows(conn, opts.store, table, storeRowsSql(table, before, scope), budget);
+  await opts.onStoreRows?.(table, rows, performance.now() - started);
+
+  // A zone-day published while the store was read: its file holds its rows, which were read above too.
+  const seen = new Set(before.map(dayKey));
+  const after = await listed();
+  const twice = zoneDayPredicate(
+    table,
+    after.filter((d) => !seen.has(dayKey(d))),
+  );
+  if (twice !== null) await conn.run(`DELETE FROM ${stored} WHERE ${twice}`);
+
+  const names = columns.map(([n]) => `"${n}"`);
+  const list = (from: string) =>
+    [...names, ...(timeFrom ? [`epoch_ms("${timeFrom}") AS "time"`] : [])].join(', ') + ` FROM ${from}`;
+  const parts = [`SELECT ${list(stored)}`];
+  if (after.length > 0) {
+    const paths = after.map((d) => sqlStringLiteral(d.file)).join(', ');
+    parts.unshift(`SELECT ${list(filesOf(table, paths))}`);
+  }
+  await conn.run(`CREATE VIEW main.${table} AS ${parts.join(' UNION ALL ')}`);
+  return after.map((d: PublishedDay) => d.file);
+}
+
+/**
+ * The files as a relation with the table's columns. An entry table's zone comes from the `zone=` of the
+ * path (the same value as the file's column, by the layout), so that DuckDB skips the files of other
+ * zones without opening them when a statement filters on the zone. The quarantine's `source=` would
+ * collide with its own `source` column: its files are read without partitions.
+ */
+function filesOf(table: HistoryTable, paths: string): string {
+  const { columns, zoneColumn } = HISTORY_COLUMNS[table];
+  if (table === 'quarantined_entries') return `read_parquet([${paths}], hive_partitioning = false)`;
+  const select = columns.map(([n]) => (n === zoneColumn ? `"zone" AS "${n}"` : `"${n}"`)).join(', ');
+  return `(SELECT ${select} FROM read_parquet([${paths}], hive_partitioning = true, hive_types = {'zone': BIGINT, 'day': VARCHAR}))`;
+}
+
+/** The rows `sql` reads from the store, appended to `<STORE_SCHEMA>.<table>` a chunk at a time. */
+async function appendStoreRows(
+  conn: DuckDBConnection,
+  store: QueryStore,
+  table: HistoryTable,
+  sql: string,
+  budget: WorkBudget,
+): Promise<number> {
+  const { columns } = HISTORY_COLUMNS[table];
+  const appender = await conn.createAppender(table, STORE_SCHEMA);
+  const types = Array.from({ length: columns.length }, (_, i) => appender.columnType(i));
+  const bigint = columns.map(([, t]) => t === 'BIGINT');
+  let count = 0;
+  try {
+    await store.readOnly(sql, { timeoutMs: budget.remaining() }, async (cursor) => {
+      for (
+        let rows = await cursor.next(APPEND_ROWS);
+        rows.length > 0;
+        rows = await cursor.next(APPEND_ROWS)
+      ) {
+        budget.check();
+        const chunk = DuckDBDataChunk.create(types, rows.length);
+        chunk.setRows(rows.map((row) => row.map((v, i) => storeValue(v, bigint[i]!))));
+        appender.appendDataChunk(chunk);
+        count += rows.length;
+      }
+    });
+    appender.flushSync();
+  } finally {
+    appender.closeSync();
+  }
+  return count;
+}
+
+/** A store value in the history's type: integers as bigint, text as text (SQLite may hand either). */
+function storeValue(value: QueryValue, bigint: boolean): bigint | string | null {
+  if (value === null) return null;
+  if (bigint) {
+    if (typeof value === 'bigint') return value;
+    if (typeof value === 'number' && Number.isInteger(value)) return BigInt(value);
+    throw new StoreQueryError('failed', 'query failed: the store holds a non-integer where one is expected');
+  }
+  if (typeof value === 'string') return value;
+  if (value instanceof Uint8Array) return Buffer.from(value).toString();
+  return String(value);
+}

@@ -1,0 +1,84 @@
+// Pure: the SQL that reads a table's rows from the store (SQLite or PostgreSQL: the same text runs on
+// both) for every zone-day the history does not hold, and the predicate that picks zone-days. Zone ids
+// and days are checked again here and written as literals: the store's read-only query path takes one
+// statement without parameters, and a checked integer or YYYY-MM-DD cannot carry anything else.
+import { HISTORY_COLUMNS } from './columns.js';
+import type { HistoryTable } from './layout.js';
+import type { PublishedDay } from './published-days.js';
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+export class ZoneDayError extends Error {
+  override name = 'ZoneDayError';
+}
+
+function zoneLiteral(zone: number): string {
+  if (!Number.isSafeInteger(zone) || zone < 0) throw new ZoneDayError(`not a zone id: ${zone}`);
+  return String(zone);
+}
+
+function dayLiteral(day: string): string {
+  if (!DAY.test(day)) throw new ZoneDayError(`not a YYYY-MM-DD day: ${JSON.stringify(day)}`);
+  return `'${day}'`;
+}
+
+/**
+ * `(zone = 101 AND log_date IN ('2026-11-20', …)) OR …` over `days` (a quarantine day also by its
+ * source), or null when there are none.
+ */
+export function zoneDayPredicate(table: HistoryTable, days: readonly PublishedDay[]): string | null {
+  const { zoneColumn, sourceColumn } = HISTORY_COLUMNS[table];
+  const groups = new Map<string, { head: string; days: string[] }>();
+  for (const d of days) {
+    let head = `${zoneColumn} = ${zoneLiteral(d.zone)}`;
+    if (sourceColumn !== undefined) {
+      if (d.source !== 'origin' && d.source !== 'shield')
+        throw new ZoneDayError(`a quarantine day needs its source: ${d.zone}/${d.day}`);
+      head = `${sourceColumn} = '${d.source}' AND ${head}`;
+    }
+    const group = groups.get(head) ?? { head, days: [] };
+    group.days.push(dayLiteral(d.day));
+    groups.set(head, group);
+  }
+  if (groups.size === 0) return null;
+  return [...groups.values()].map((g) => `(${g.head} AND log_date IN (${g.days.join(', ')}))`).join(' OR ');
+}
+
+/** Which zone-days a read covers: days from–to (inclusive) and, when given, only these zones. */
+export interface ZoneDayScope {
+  from?: string;
+  to?: string;
+  zones?: readonly number[];
+}
+
+/** Pure: whether a zone-day is in the scope. */
+export function inScope(scope: ZoneDayScope, d: Pick<PublishedDay, 'zone' | 'day'>): boolean {
+  if (scope.from !== undefined && d.day < scope.from) return false;
+  if (scope.to !== undefined && d.day > scope.to) return false;
+  return scope.zones === undefined || scope.zones.includes(d.zone);
+}
+
+/** The scope as SQL conditions on `table`'s columns (none for an empty scope). */
+function scopeConditions(table: HistoryTable, scope: ZoneDayScope): string[] {
+  const { zoneColumn } = HISTORY_COLUMNS[table];
+  const out: string[] = [];
+  if (scope.from !== undefined) out.push(`log_date >= ${dayLiteral(scope.from)}`);
+  if (scope.to !== undefined) out.push(`log_date <= ${dayLiteral(scope.to)}`);
+  if (scope.zones !== undefined)
+    out.push(
+      scope.zones.length === 0 ? 'FALSE' : `${zoneColumn} IN (${scope.zones.map(zoneLiteral).join(', ')})`,
+    );
+  return out;
+}
+
+/** The store's rows of `table` in `scope` outside the zone-days in `inHistory`, with the history's columns. */
+export function storeRowsSql(
+  table: HistoryTable,
+  inHistory: readonly PublishedDay[],
+  scope: ZoneDayScope = {},
+): string {
+  const columns = HISTORY_COLUMNS[table].columns.map(([name]) => name).join(', ');
+  const held = zoneDayPredicate(table, inHistory);
+  const where = [...scopeConditions(table, scope), ...(held === null ? [] : [`NOT (${held})`])];
+  return `SELECT ${columns} FROM ${table}${where.length === 0 ? '' : ` WHERE ${where.join(' AND ')}`}`;
+}
