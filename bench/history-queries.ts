@@ -19,11 +19,11 @@ import { openDuckDb } from '../src/history/duckdb.js';
 import { historyQueries } from '../src/history/history-queries.js';
 import { createHistoryViews } from '../src/history/history-views.js';
 import { dataFile, dayDir, tempFile } from '../src/history/layout.js';
-import { sqliteRowReader } from '../src/history/sqlite-row-reader.js';
 import { sqlStringLiteral } from '../src/history/statement-tables.js';
 import { WorkBudget } from '../src/history/work-budget.js';
 import { runStoreQuery } from '../src/query/run-store-query.js';
 import { openArchive } from '../src/store/sqlite/archive.js';
+import { sqliteReader } from '../src/store/sqlite/reader.js';
 import { addDays, dayEndMs, dayStartMs } from '../src/time/utc-day.js';
 import { ARCHIVE_DAYS, ARCHIVE_LAST_DAY, ARCHIVE_ZONES, generatedArchive } from './archive.js';
 import { argOf } from './args.js';
@@ -167,7 +167,7 @@ async function main(): Promise<void> {
   );
 
   const sqlite = new Database(archivePath, { readonly: true });
-  const queries = historyQueries({ root, store: sqliteRowReader(emptyStore) });
+  const queries = historyQueries({ root, store: sqliteReader(emptyStore).queries });
   const onHistory = (sql: string) => runStoreQuery(queries, sql, { format: 'csv', timeoutMs: 0 }, nullOutput);
   const select1 = await warm(() => onHistory('SELECT 1'));
   say(`history engine, fixed cost per query (fresh DuckDB, no table): ${r1(select1)} ms`);
@@ -211,7 +211,7 @@ async function main(): Promise<void> {
       conn,
       {
         root: null,
-        store: sqliteRowReader(archivePath),
+        store: sqliteReader(archivePath).queries,
         scope: { from: ARCHIVE_LAST_DAY, to: ARCHIVE_LAST_DAY },
         onStoreRows: (_t, rows, ms) => void (storeRows = { rows, ms }),
       },

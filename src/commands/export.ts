@@ -18,11 +18,10 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { Command, Option } from 'commander';
 import { historyPath } from '../config/history-path.js';
-import { readerServer } from '../config/reader-config.js';
 import { UsageError } from '../errors/usage-error.js';
 import { thousands } from '../format/table.js';
 import type { HistoryTable } from '../history/layout.js';
-import { OutputClosedError, streamOutput, type Stdout } from '../query/output.js';
+import { OutputClosedError, streamOutput, type Stdout } from '../format/output.js';
 import type { Day } from '../time/utc-day.js';
 import { dayArg, idListArg } from './args.js';
 import { readerConfig } from './reader-context.js';
@@ -87,12 +86,15 @@ export function exportCommand(
         throw new UsageError(`${opts.output} exists: choose another --output, or --force to replace it`);
 
       const config = readerConfig(cmd);
-      const server = readerServer(config.database);
-      const [{ exportRows }, { historyStoreRows }] = await Promise.all([
+      const [{ exportRows }, { openReader }] = await Promise.all([
         import('../history/export-rows.js'),
-        import('./history-store.js'),
+        import('../store/open-reader.js'),
       ]);
-      const store = await historyStoreRows(config, server, stderr, 'edgelog export');
+      const reader = await openReader(config.database, {
+        applicationName: 'edgelog export',
+        roleWarning: (warning) => stderr(`edgelog: warning: ${warning}\n`),
+      });
+      const store = reader.queries;
       const request = {
         root: historyPath(config),
         store,
@@ -128,6 +130,8 @@ export function exportCommand(
         // The reader closed the pipe (`| head`): what it wanted was written.
         if (err instanceof OutputClosedError) return;
         throw err;
+      } finally {
+        await reader.close();
       }
       stderr(`edgelog: exported ${thousands(rows)} rows of ${table} to ${file ?? 'stdout'}\n`);
     });

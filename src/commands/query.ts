@@ -94,16 +94,23 @@ export function queryCommand(
       const server = readerServer(config.database);
       try {
         if (engine === 'history' && history !== null) {
-          // DuckDB and the history's engine, loaded only here (see src/history/duckdb.ts).
-          const [{ historyQueries }, { runStoreQuery }, store] = await Promise.all([
+          // DuckDB and the history's engine, loaded only here (see src/history/duckdb.ts); the rows not
+          // yet in history are read through the store's own read-only query port.
+          const [{ historyQueries }, { runStoreQuery }, { openReader }] = await Promise.all([
             import('../history/history-queries.js'),
             import('../query/run-store-query.js'),
-            import('./history-store.js').then((m) =>
-              m.historyStoreRows(config, server, warn, 'edgelog query'),
-            ),
+            import('../store/open-reader.js'),
           ]);
-          const queries = historyQueries({ root: history, store });
-          await runStoreQuery(queries, sql, { ...request, timeoutMs }, streamOutput(stdout));
+          const reader = await openReader(config.database, {
+            applicationName: 'edgelog query',
+            roleWarning: (warning) => warn(`edgelog: warning: ${warning}\n`),
+          });
+          try {
+            const queries = historyQueries({ root: history, store: reader.queries });
+            await runStoreQuery(queries, sql, { ...request, timeoutMs }, streamOutput(stdout));
+          } finally {
+            await reader.close();
+          }
           return;
         }
         if (server !== null) {

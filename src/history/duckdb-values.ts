@@ -13,7 +13,7 @@ import {
   DuckDBTimestampValue,
   type DuckDBValue,
 } from '@duckdb/node-api';
-import type { SqlValue } from '../query/values.js';
+import type { SqlValue } from '../format/values.js';
 
 /** Dates a JavaScript Date holds (±8.64e15 ms); outside them DuckDB's own text is shown. */
 const MAX_MS = 8_640_000_000_000_000n;

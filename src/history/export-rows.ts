@@ -3,8 +3,8 @@
 // memory stays flat however many rows there are (no row cap). Rows come in no particular order (sorting
 // would hold the whole export).
 import type { DuckDBConnection } from '@duckdb/node-api';
-import type { Output } from '../query/output.js';
-import { ENCODERS, type EncoderOptions } from '../query/row-encoders.js';
+import type { Output } from '../format/output.js';
+import { ENCODERS, type EncoderOptions } from '../format/row-encoders.js';
 import { sqlValue } from './duckdb-values.js';
 import { DEFAULT_DUCKDB_OPTIONS, openDuckDb, type DuckDbOptions } from './duckdb.js';
 import { createHistoryViews, type HistoryViewsOptions } from './history-views.js';

@@ -3,7 +3,7 @@ import type { Statement } from 'better-sqlite3';
 import { coerceError } from '../errors/coerce-error.js';
 import type { SqliteConnection as Db } from '../store/read-only-connection.js';
 import { QueryError } from './query-error.js';
-import type { SqlValue } from './values.js';
+import type { SqlValue } from '../format/values.js';
 
 /**
  * Prepares one statement and refuses it unless it only reads and returns rows. Preparing executes

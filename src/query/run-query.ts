@@ -4,9 +4,9 @@ import type { SqliteConnection as Db } from '../store/read-only-connection.js';
 import type { Output } from '../format/output.js';
 import { prepareQuery } from './prepare-query.js';
 import { QueryError } from './query-error.js';
-import { ENCODERS, type EncoderOptions, type StreamFormat } from './row-encoders.js';
+import { ENCODERS, type EncoderOptions, type StreamFormat } from '../format/row-encoders.js';
 import { queryTable, type QueryTableOptions } from './table-output.js';
-import type { SqlValue } from './values.js';
+import type { SqlValue } from '../format/values.js';
 
 export type QueryFormat = 'table' | StreamFormat;
 export const QUERY_FORMATS: readonly QueryFormat[] = ['table', 'json', 'ndjson', 'csv'];

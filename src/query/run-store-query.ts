@@ -7,10 +7,10 @@ import type { QueryCursor, QueryStore } from '../store/store.js';
 import type { Output } from '../format/output.js';
 import { QueryError } from './query-error.js';
 import { QueryTimeoutError } from './query-timeout-error.js';
-import { ENCODERS } from './row-encoders.js';
+import { ENCODERS } from '../format/row-encoders.js';
 import { DEFAULT_TABLE_LIMIT, type QueryOptions, type QueryResult } from './run-query.js';
 import { queryTable } from './table-output.js';
-import type { SqlValue } from './values.js';
+import type { SqlValue } from '../format/values.js';
 import { WorkClock } from './work-clock.js';
 
 /** Rows fetched from the server at a time. */

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { csvEncoder, jsonEncoder, ndjsonEncoder } from '../../src/query/row-encoders.js';
+import { csvEncoder, jsonEncoder, ndjsonEncoder } from '../../src/format/row-encoders.js';
 import { footer, queryTable } from '../../src/query/table-output.js';
 import { RAW_CONTROL } from '../support/terminal.js';
-import { blobHex, csvField, jsonValue, uniqueNames, type SqlValue } from '../../src/query/values.js';
+import { blobHex, csvField, jsonValue, uniqueNames, type SqlValue } from '../../src/format/values.js';
 
 const blob = new Uint8Array([0x00, 0xab, 0x10, 0xff]);
 

@@ -13,15 +13,17 @@ import {
   type HistorySource,
   type HistoryTable,
 } from '../../src/history/layout.js';
-import { sqliteRowReader } from '../../src/history/sqlite-row-reader.js';
 import { sqlStringLiteral } from '../../src/history/statement-tables.js';
 import { postgresQueries } from '../../src/store/postgres/postgres-store.js';
+import { sqliteReader } from '../../src/store/sqlite/reader.js';
 import type { QueryStore } from '../../src/store/store.js';
 import type { Harness } from './harness.js';
 
 /** The harness's store, read as `edgelog query` reads it. */
 export function storeQueries(h: Pick<Harness, 'dbPath' | 'databaseUrl'>): QueryStore {
-  return h.databaseUrl === undefined ? sqliteRowReader(h.dbPath) : postgresQueries({ url: h.databaseUrl });
+  return h.databaseUrl === undefined
+    ? sqliteReader(h.dbPath).queries
+    : postgresQueries({ url: h.databaseUrl });
 }
 
 /** Writes the store's rows of one table-zone-day to `<root>/…/data.parquet`; returns how many. */
