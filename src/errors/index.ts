@@ -11,3 +11,4 @@ export { TimeoutError } from './timeout-error.js';
 export { ResponseError } from './response-error.js';
 export { PagingError } from './paging-error.js';
 export { MigrateStoreError } from './migrate-store-error.js';
+export { HistoryError } from './history-error.js';

@@ -16,10 +16,12 @@ import type { OutboxCursor, UndeliveredNotice } from './outbox-rows.js';
 import type { ApiGuardianMetrics } from '../api/index.js';
 import type { Claim, DayKey, FinishState, LedgerRow, LogSource, StopState } from './ledger-types.js';
 import type { OriginBatch, ShieldBatch } from './rows.js';
+import type { HistoryStore } from './history-store.js';
 
 export type * from './ledger-types.js';
 export type { OriginBatch, OriginRow, RejectedEntry, ShieldBatch, ShieldRow } from './rows.js';
 export type { OutboxCursor, UndeliveredNotice } from './outbox-rows.js';
+export type * from './history-store.js';
 
 export type StoreDialect = 'sqlite' | 'postgres';
 
@@ -419,6 +421,8 @@ export interface ArchiveStore {
   readonly alerts: AlertsStore;
   readonly reports: ReportStore;
   readonly queries: QueryStore;
+  /** The record of the Parquet history, and the reads and deletes that compaction and pruning make. */
+  readonly history: HistoryStore;
   /**
    * Stores a page for `owner`, who must hold the day's lease: its rows (idempotently), the hourly
    * rollup counts of the new ones, its rejected entries in quarantine, and the ledger's progress

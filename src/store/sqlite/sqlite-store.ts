@@ -7,6 +7,7 @@
 // shares the writer's connection (a page's transaction cannot start inside another). `queries.readOnly`
 // takes no time bound here: `edgelog query` bounds a SQLite query from its own child process (src/query/).
 import { AlertsRepository } from './alerts.js';
+import { HistoryRepository } from './history.js';
 import { openArchive, type Archive, type ArchiveOptions } from './archive.js';
 import { openDatabase } from './database.js';
 import type { DayKey } from '../ledger-types.js';
@@ -42,6 +43,7 @@ export function openSqliteStore(path: string, opts: ArchiveOptions = {}): Sqlite
   const archive = openArchive(path, opts);
   const { db } = archive;
   const alerts = new AlertsRepository(db);
+  const history = new HistoryRepository(db);
   return {
     dialect: 'sqlite',
     archive,
@@ -78,6 +80,18 @@ export function openSqliteStore(path: string, opts: ArchiveOptions = {}): Sqlite
     },
     queries: {
       readOnly: (sql, _opts, consume) => readOnlyQuery(path, sql, consume),
+    },
+    history: {
+      list: (filter) => settle(() => history.list(filter)),
+      claim: (key, owner, now, leaseMs) => settle(() => history.claim(key, owner, now, leaseMs)),
+      release: (key, owner) => settle(() => history.release(key, owner)),
+      record: (key, owner, rec, now) => settle(() => history.record(key, owner, rec, now)),
+      markPruned: (key, owner, now) => settle(() => history.markPruned(key, owner, now)),
+      entryPage: (key, after, limit, bounds) => settle(() => history.entryPage(key, after, limit, bounds)),
+      quarantinePage: (key, after, limit) => settle(() => history.quarantinePage(key, after, limit)),
+      deleteEntries: (key, keys) => settle(() => history.deleteEntries(key, keys)),
+      deleteQuarantined: (key, keys) => settle(() => history.deleteQuarantined(key, keys)),
+      reclaim: (_beforeDay, maxPages) => settle(() => history.reclaim(maxPages)),
     },
     storePage: (key, owner, page, now, leaseMs) =>
       settle(() => storePage(archive, key, owner, page, now, leaseMs)),

@@ -1,0 +1,227 @@
+// Writes one table-zone-day's Parquet file and publishes it: the store's rows appended to DuckDB in
+// chunks, COPY to a temporary name beside data.parquet, fsync, read back and verified (row count and the
+// key checksum, computed independently from the store's rows as they came), renamed over data.parquet,
+// and the directory synced. A crash at any point leaves the old file or the new one, and at most a
+// temporary file that no reader matches (layout.ts) and the next compaction of the day removes.
+import { randomBytes } from 'node:crypto';
+import { closeSync, fsyncSync, openSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { DuckDBConnection, DuckDBType, DuckDBValue } from '@duckdb/node-api';
+import { HistoryError } from '../errors/index.js';
+import type { HistoryValue } from '../store/history-store.js';
+import { KeyChecksum, type KeyPart } from './checksum.js';
+import { keyIndexes, type HistoryTableShape } from './columns.js';
+import { DATA_FILE, isTempFile, tempFile } from './layout.js';
+import { parquetOptionsSql, type ParquetOptions } from './parquet-options.js';
+
+/** DuckDB's vector size: a data chunk holds at most this many rows. */
+const CHUNK_ROWS = 2048;
+const STAGING = 'history_rows';
+
+export interface DayFileInput {
+  shape: HistoryTableShape;
+  /** The table-zone-day's directory (layout.ts dayDir). */
+  dir: string;
+  /** The store's rows of the day, page by page, in the file's columns and order (columns.ts). */
+  pages: AsyncIterable<HistoryValue[][]>;
+  parquet: ParquetOptions;
+  /**
+   * Called after the file verified, right before it is renamed into place: throws to stop the
+   * publication (the lease was lost). Also where the fault tests stop the process.
+   */
+  beforePublish?: () => Promise<void>;
+  /** Rows appended so far (progress). */
+  onRows?: (n: number) => void;
+  /** True when the pages did not all come in file order (they are sorted then). @defaultValue never */
+  unsorted?: () => boolean;
+}
+
+export interface PublishedFile {
+  /** Rows in the file: the store's, and those of the file it replaced that the store no longer held. */
+  rows: number;
+  /** Of which came from the replaced file (the store's copy of them was pruned). */
+  kept: number;
+  bytes: number;
+  checksum: string;
+}
+
+const quote = (path: string) => `'${path.replaceAll("'", "''")}'`;
+
+/**
+ * One file as a table: its own columns only (DuckDB would otherwise add the zone=/day= directories as
+ * columns, hive partitioning being detected from the path).
+ */
+export const readFile = (path: string) => `read_parquet(${quote(path)}, hive_partitioning = false)`;
+
+/**
+ * Writes and publishes the day's file; null when there are no rows at all (no file is made, and an
+ * existing one is left as it is). A file already published for the day is never replaced by one that
+ * lacks any of its rows: rows the store no longer holds (pruned) are carried over into the new file.
+ */
+export async function publishDayFile(
+  duck: DuckDBConnection,
+  input: DayFileInput,
+): Promise<PublishedFile | null> {
+  const { shape, dir } = input;
+  const published = join(dir, DATA_FILE);
+  try {
+    await mkdir(dir, { recursive: true });
+    removeTempFiles(dir);
+  } catch (cause) {
+    throw writeError(dir, cause);
+  }
+  const { DuckDBDataChunk, BIGINT, VARCHAR } = await import('@duckdb/node-api');
+  const types: DuckDBType[] = shape.columns.map((c) => (c.kind === 'int' ? BIGINT : VARCHAR));
+  const columnsSql = shape.columns.map((c) => `"${c.name}" ${c.kind === 'int' ? 'BIGINT' : 'VARCHAR'}`);
+  await duck.run(`CREATE OR REPLACE TABLE ${STAGING} (${columnsSql.join(', ')})`);
+  const temp = tempFile(dir, `${process.pid}-${randomBytes(6).toString('hex')}`);
+  try {
+    const expected = new KeyChecksum();
+    const keys = keyIndexes(shape);
+    const ints = shape.columns.map((c) => c.kind === 'int');
+    const appender = await duck.createAppender(STAGING);
+    try {
+      for await (const page of input.pages) {
+        for (let start = 0; start < page.length; start += CHUNK_ROWS) {
+          const rows = page.slice(start, start + CHUNK_ROWS);
+          const columns: DuckDBValue[][] = shape.columns.map(() => new Array<DuckDBValue>(rows.length));
+          for (let r = 0; r < rows.length; r++) {
+            const row = rows[r]!;
+            expected.add(keys.map((k) => row[k] as KeyPart));
+            for (let c = 0; c < ints.length; c++) {
+              const v = row[c] ?? null;
+              columns[c]![r] = ints[c] && typeof v === 'number' ? BigInt(v) : (v);
+            }
+          }
+          const chunk = DuckDBDataChunk.create(types, rows.length);
+          chunk.setColumns(columns);
+          appender.appendDataChunk(chunk);
+        }
+        input.onRows?.(page.length);
+      }
+      appender.flushSync();
+    } finally {
+      appender.closeSync();
+    }
+    const kept = await carryOver(duck, shape, published, expected);
+    if (expected.count === 0) return null;
+    // The store's pages come in file order; rows carried over from the old file need a sort.
+    const source =
+      kept > 0 || input.unsorted?.() === true
+        ? `(SELECT * FROM ${STAGING} ORDER BY ${shape.order.join(', ')})`
+        : STAGING;
+    await duck.run(`COPY ${source} TO ${quote(temp)} (${parquetOptionsSql(input.parquet)})`);
+    syncFile(temp);
+    const found = await checksumOf(duck, shape, temp);
+    if (found !== expected.digest()) {
+      throw new HistoryError(
+        `${shape.table} ${dir}: the written file did not verify against the store ` +
+          `(file ${found}, store ${expected.digest()}); nothing was published`,
+      );
+    }
+    await input.beforePublish?.();
+    renameSync(temp, published);
+    syncFile(dir);
+    return { rows: expected.count, kept, bytes: statSync(published).size, checksum: expected.digest() };
+  } catch (cause) {
+    rmSync(temp, { force: true });
+    if (cause instanceof HistoryError || !isDiskError(cause)) throw cause;
+    throw writeError(dir, cause);
+  } finally {
+    await duck.run(`DROP TABLE IF EXISTS ${STAGING}`);
+  }
+}
+
+/**
+ * Rows of the published file that the staging table lacks (their store rows were pruned) are added to
+ * it, and to the expected checksum: the new file holds them too. Returns how many.
+ */
+async function carryOver(
+  duck: DuckDBConnection,
+  shape: HistoryTableShape,
+  published: string,
+  expected: KeyChecksum,
+): Promise<number> {
+  if (!exists(published)) return 0;
+  const on = shape.key.map((k) => `old."${k}" = s."${k}"`).join(' AND ');
+  const missing = `SELECT old.* FROM ${readFile(published)} AS old
+    WHERE NOT EXISTS (SELECT 1 FROM ${STAGING} AS s WHERE ${on})`;
+  await duck.run(`CREATE OR REPLACE TABLE history_kept AS ${missing}`);
+  try {
+    const before = expected.count;
+    await eachKey(duck, shape, 'history_kept', (parts) => expected.add(parts));
+    await duck.run(`INSERT INTO ${STAGING} SELECT * FROM history_kept`);
+    return expected.count - before;
+  } finally {
+    await duck.run('DROP TABLE IF EXISTS history_kept');
+  }
+}
+
+/** The key checksum of a Parquet file, read back by DuckDB (what a reader will see). */
+export async function checksumOf(
+  duck: DuckDBConnection,
+  shape: HistoryTableShape,
+  file: string,
+): Promise<string> {
+  const sum = new KeyChecksum();
+  await eachKey(duck, shape, readFile(file), (parts) => sum.add(parts));
+  return sum.digest();
+}
+
+async function eachKey(
+  duck: DuckDBConnection,
+  shape: HistoryTableShape,
+  from: string,
+  visit: (parts: KeyPart[]) => void,
+): Promise<void> {
+  const cols = shape.key.map((k) => `"${k}"`).join(', ');
+  const result = await duck.stream(`SELECT ${cols} FROM ${from}`);
+  for (;;) {
+    const chunk = await result.fetchChunk();
+    if (!chunk || chunk.rowCount === 0) break;
+    for (const row of chunk.getRows()) visit(row as KeyPart[]);
+  }
+}
+
+function exists(path: string): boolean {
+  try {
+    statSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** fsync of a file or a directory (a rename is durable once its directory is synced). */
+function syncFile(path: string): void {
+  const fd = openSync(path, 'r');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Temporary files of writers that died (the day's lease is this writer's: none is in use). */
+function removeTempFiles(dir: string): void {
+  for (const name of readdirSync(dir)) if (isTempFile(name)) rmSync(join(dir, name), { force: true });
+}
+
+const DISK =
+  /ENOSPC|EROFS|EACCES|EPERM|EDQUOT|No space left|Read-only file system|Permission denied|Disk quota/i;
+
+function isDiskError(err: unknown): boolean {
+  const e = err as { code?: unknown; message?: unknown } | null;
+  const text = (v: unknown) => (typeof v === 'string' ? v : '');
+  return DISK.test(text(e?.code)) || DISK.test(text(e?.message));
+}
+
+function writeError(dir: string, cause: unknown): HistoryError {
+  const why = cause instanceof Error ? cause.message : String(cause);
+  return new HistoryError(
+    `cannot write the history in ${dir}: ${why} (free space there or make it writable, or set ` +
+      'history.path to another directory, or to null to keep no history)',
+    { cause },
+  );
+}
