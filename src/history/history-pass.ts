@@ -1,7 +1,7 @@
 // One pass over the history: compacts the days the planner picks (plan.ts), then prunes the compacted
 // days older than history.hotDays and gives their space back. `edgelog compact` runs it by hand; the
 // worker's history job runs it for one zone-day and its periodic sweep for every day.
-import { addDays, type Day } from '../time/utc-day.js';
+import { addDays } from '../time/utc-day.js';
 import { compactDay, withDayLease, type HistoryDeps } from './compact-day.js';
 import { lastColdDay, planCompaction, planPruning, type DayFilter, type PlannedDay } from './plan.js';
 import { pruneDay } from './prune-day.js';

@@ -55,6 +55,7 @@ describe.skipIf(server === null)('PostgreSQL store', () => {
       '0002_rollup_views.sql',
       '0003_alerts.sql',
       '0004_values_that_fit.sql',
+      '0005_history.sql',
     ]);
     expect(recorded.every((r) => /^[0-9a-f]{64}$/.test(r.checksum as string))).toBe(true);
     const again = await store.migrate();
