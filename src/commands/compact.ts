@@ -1,12 +1,11 @@
 // `edgelog compact`: compacts the settled zone-days of the archive into the Parquet history (README
 // "History") now, then prunes the compacted days older than history.hotDays, and prints what it did.
-import { randomBytes } from 'node:crypto';
-import { hostname } from 'node:os';
 import { Command, Option } from 'commander';
 import { formatBytes } from '../format/bytes.js';
 import { startProgress, stderrLine } from '../format/progress.js';
 import { elapsed, thousands } from '../format/table.js';
 import type { PassSummary } from '../history/history-pass.js';
+import { ownerId } from '../ingest/lease-owner.js';
 import type { LogSource } from '../store/ledger-types.js';
 import type { Day } from '../time/utc-day.js';
 import { commandContext, dayArg, idListArg, printJson } from './shared.js';
@@ -87,7 +86,7 @@ export function compactCommand(): Command {
             store,
             root,
             duck,
-            owner: `compact-${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`,
+            owner: ownerId('compact'),
             now: Date.now,
             leaseMs: config.worker.lease,
             parquet: DEFAULT_PARQUET_OPTIONS,
