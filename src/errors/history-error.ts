@@ -8,10 +8,7 @@ import { EdgelogError, type ErrorContext } from './edgelog-error.js';
 export class HistoryError extends EdgelogError {
   override name = 'HistoryError';
 
-  constructor(
-    message: string,
-    opts: { retryable?: boolean; context?: ErrorContext; cause?: unknown } = {},
-  ) {
+  constructor(message: string, opts: { retryable?: boolean; context?: ErrorContext; cause?: unknown } = {}) {
     super(message, { ...opts, retryable: opts.retryable ?? true });
   }
 }

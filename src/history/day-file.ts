@@ -91,7 +91,7 @@ export async function publishDayFile(
             expected.add(keys.map((k) => row[k] as KeyPart));
             for (let c = 0; c < ints.length; c++) {
               const v = row[c] ?? null;
-              columns[c]![r] = ints[c] && typeof v === 'number' ? BigInt(v) : (v);
+              columns[c]![r] = ints[c] && typeof v === 'number' ? BigInt(v) : v;
             }
           }
           const chunk = DuckDBDataChunk.create(types, rows.length);
