@@ -1,6 +1,7 @@
 // Compacts one zone-day into the history: its entry file and its quarantine file, each verified against
 // the store and published (day-file.ts), then recorded in history_days with the ledger totals they were
 // made from. Runs under the day's history lease (the caller's withDayLease), renewed as it goes.
+import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { HistoryError } from '../errors/index.js';
 import type { HistoryDayKey, HistoryStore, HistoryValue, TimeBounds } from '../store/history-store.js';
@@ -24,6 +25,8 @@ export interface HistoryDeps {
   parquet: ParquetOptions;
   /** Rows per page read from the store. */
   pageRows: number;
+  /** Rows DuckDB holds at once (day-file.ts). @defaultValue 100000 */
+  partRows?: number;
   /** Rows appended so far, for progress. */
   onRows?: (n: number) => void;
   /** Where the fault tests stop the process: right before a file is renamed into place, and before a delete. */
@@ -99,6 +102,8 @@ export async function compactDay(deps: HistoryDeps, lease: DayLease): Promise<Da
     dir: dayDir(deps.root, table, key.zone, key.day),
     pages: entryPages(deps, lease, ledgerEntries, () => (unsorted = true)),
     parquet: deps.parquet,
+    scratchDir: join(deps.root, SCRATCH_DIR),
+    ...(deps.partRows ? { partRows: deps.partRows } : {}),
     beforePublish: publish(table),
     unsorted: () => unsorted,
     ...(deps.onRows ? { onRows: deps.onRows } : {}),
@@ -108,6 +113,7 @@ export async function compactDay(deps: HistoryDeps, lease: DayLease): Promise<Da
     dir: dayDir(deps.root, 'quarantined_entries', key.zone, key.day, key.source),
     pages: quarantinePages(deps, lease),
     parquet: deps.parquet,
+    scratchDir: join(deps.root, SCRATCH_DIR),
     beforePublish: publish('quarantined_entries'),
   });
   const files = [entries, quarantined].filter((f): f is PublishedFile => f !== null);
@@ -135,6 +141,9 @@ export async function compactDay(deps: HistoryDeps, lease: DayLease): Promise<Da
     throw new HistoryError(`${key.source} zone ${key.zone} ${key.day}: the day's history lease was lost`);
   return result;
 }
+
+/** DuckDB's spill directory, inside the history root (no reader's glob matches it). */
+export const SCRATCH_DIR = '.scratch';
 
 /** The checksum of no rows (checksum.ts). */
 export const EMPTY = '0:0000000000000000';

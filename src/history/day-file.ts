@@ -35,6 +35,10 @@ export interface DayFileInput {
   onRows?: (n: number) => void;
   /** True when the pages did not all come in file order (they are sorted then). @defaultValue never */
   unsorted?: () => boolean;
+  /** Rows per part file (what DuckDB holds in memory at once). @defaultValue 100000 */
+  partRows?: number;
+  /** Where DuckDB may spill (a sort of a re-published day). @defaultValue DuckDB's own */
+  scratchDir?: string;
 }
 
 export interface PublishedFile {
@@ -58,6 +62,10 @@ export const readFile = (path: string) => `read_parquet(${quote(path)}, hive_par
  * Writes and publishes the day's file; null when there are no rows at all (no file is made, and an
  * existing one is left as it is). A file already published for the day is never replaced by one that
  * lacks any of its rows: rows the store no longer holds (pruned) are carried over into the new file.
+ *
+ * Memory stays bounded whatever the day's size: the rows go through DuckDB `partRows` at a time, each
+ * part written to a temporary Parquet file (zstd level 1), and the day's file is then one streaming COPY
+ * of the parts in order (DuckDB spills to `scratchDir` if a sort is needed).
  */
 export async function publishDayFile(
   duck: DuckDBConnection,
@@ -68,19 +76,37 @@ export async function publishDayFile(
   try {
     await mkdir(dir, { recursive: true });
     removeTempFiles(dir);
+    if (input.scratchDir) await mkdir(input.scratchDir, { recursive: true });
   } catch (cause) {
     throw writeError(dir, cause);
   }
+  if (input.scratchDir) await duck.run(`SET temp_directory = ${quote(input.scratchDir)}`);
   const { DuckDBDataChunk, BIGINT, VARCHAR } = await import('@duckdb/node-api');
   const types: DuckDBType[] = shape.columns.map((c) => (c.kind === 'int' ? BIGINT : VARCHAR));
   const columnsSql = shape.columns.map((c) => `"${c.name}" ${c.kind === 'int' ? 'BIGINT' : 'VARCHAR'}`);
-  await duck.run(`CREATE OR REPLACE TABLE ${STAGING} (${columnsSql.join(', ')})`);
-  const temp = tempFile(dir, `${process.pid}-${randomBytes(6).toString('hex')}`);
+  const token = `${process.pid}-${randomBytes(6).toString('hex')}`;
+  const temp = tempFile(dir, token);
+  const parts: string[] = [];
+  const partRows = input.partRows ?? 100_000;
   try {
     const expected = new KeyChecksum();
     const keys = keyIndexes(shape);
     const ints = shape.columns.map((c) => c.kind === 'int');
-    const appender = await duck.createAppender(STAGING);
+    let staged = 0;
+    let appender = await stage(duck, columnsSql);
+    // The staged rows become the next part file, and the staging table starts empty again.
+    const cut = async () => {
+      appender.closeSync();
+      if (staged > 0) {
+        const part = tempFile(dir, `${token}.part-${String(parts.length).padStart(5, '0')}`);
+        parts.push(part);
+        await duck.run(
+          `COPY ${STAGING} TO ${quote(part)} (FORMAT parquet, COMPRESSION zstd, COMPRESSION_LEVEL 1)`,
+        );
+      }
+      staged = 0;
+      appender = await stage(duck, columnsSql);
+    };
     try {
       for await (const page of input.pages) {
         for (let start = 0; start < page.length; start += CHUNK_ROWS) {
@@ -97,20 +123,24 @@ export async function publishDayFile(
           const chunk = DuckDBDataChunk.create(types, rows.length);
           chunk.setColumns(columns);
           appender.appendDataChunk(chunk);
+          staged += rows.length;
         }
         input.onRows?.(page.length);
+        if (staged >= partRows) await cut();
       }
-      appender.flushSync();
+      await cut();
     } finally {
       appender.closeSync();
     }
-    const kept = await carryOver(duck, shape, published, expected);
+    const kept = await carryOver(duck, shape, published, parts, tempFile(dir, `${token}.kept`), expected);
+    if (kept.part) parts.push(kept.part);
     if (expected.count === 0) return null;
     // The store's pages come in file order; rows carried over from the old file need a sort.
+    const all = `read_parquet([${parts.map(quote).join(', ')}], hive_partitioning = false)`;
     const source =
-      kept > 0 || input.unsorted?.() === true
-        ? `(SELECT * FROM ${STAGING} ORDER BY ${shape.order.join(', ')})`
-        : STAGING;
+      kept.rows > 0 || input.unsorted?.() === true
+        ? `(SELECT * FROM ${all} ORDER BY ${shape.order.join(', ')})`
+        : `(SELECT * FROM ${all})`;
     await duck.run(`COPY ${source} TO ${quote(temp)} (${parquetOptionsSql(input.parquet)})`);
     syncFile(temp);
     const found = await checksumOf(duck, shape, temp);
@@ -123,39 +153,54 @@ export async function publishDayFile(
     await input.beforePublish?.();
     renameSync(temp, published);
     syncFile(dir);
-    return { rows: expected.count, kept, bytes: statSync(published).size, checksum: expected.digest() };
+    return {
+      rows: expected.count,
+      kept: kept.rows,
+      bytes: statSync(published).size,
+      checksum: expected.digest(),
+    };
   } catch (cause) {
     rmSync(temp, { force: true });
     if (cause instanceof HistoryError || !isDiskError(cause)) throw cause;
     throw writeError(dir, cause);
   } finally {
+    for (const part of parts) rmSync(part, { force: true });
     await duck.run(`DROP TABLE IF EXISTS ${STAGING}`);
   }
 }
 
+async function stage(duck: DuckDBConnection, columnsSql: readonly string[]) {
+  await duck.run(`CREATE OR REPLACE TABLE ${STAGING} (${columnsSql.join(', ')})`);
+  return duck.createAppender(STAGING);
+}
+
 /**
- * Rows of the published file that the staging table lacks (their store rows were pruned) are added to
- * it, and to the expected checksum: the new file holds them too. Returns how many.
+ * Rows of the published file that the parts lack (their store rows were pruned) are written to one more
+ * part, and added to the expected checksum: the new file holds them too.
  */
 async function carryOver(
   duck: DuckDBConnection,
   shape: HistoryTableShape,
   published: string,
+  parts: readonly string[],
+  part: string,
   expected: KeyChecksum,
-): Promise<number> {
-  if (!exists(published)) return 0;
-  const on = shape.key.map((k) => `old."${k}" = s."${k}"`).join(' AND ');
-  const missing = `SELECT old.* FROM ${readFile(published)} AS old
-    WHERE NOT EXISTS (SELECT 1 FROM ${STAGING} AS s WHERE ${on})`;
-  await duck.run(`CREATE OR REPLACE TABLE history_kept AS ${missing}`);
-  try {
-    const before = expected.count;
-    await eachKey(duck, shape, 'history_kept', (parts) => expected.add(parts));
-    await duck.run(`INSERT INTO ${STAGING} SELECT * FROM history_kept`);
-    return expected.count - before;
-  } finally {
-    await duck.run('DROP TABLE IF EXISTS history_kept');
-  }
+): Promise<{ rows: number; part: string | null }> {
+  if (!exists(published)) return { rows: 0, part: null };
+  const on = shape.key.map((k) => `old."${k}" = p."${k}"`).join(' AND ');
+  const fresh =
+    parts.length === 0
+      ? ''
+      : `WHERE NOT EXISTS (SELECT 1 FROM read_parquet([${parts.map(quote).join(', ')}], hive_partitioning = false) AS p WHERE ${on})`;
+  await duck.run(
+    `COPY (SELECT old.* FROM ${readFile(published)} AS old ${fresh}) TO ${quote(part)} (FORMAT parquet)`,
+  );
+  const before = expected.count;
+  await eachKey(duck, shape, readFile(part), (keyParts) => expected.add(keyParts));
+  const rows = expected.count - before;
+  if (rows > 0) return { rows, part };
+  rmSync(part, { force: true });
+  return { rows: 0, part: null };
 }
 
 /** The key checksum of a Parquet file, read back by DuckDB (what a reader will see). */

@@ -7,11 +7,15 @@ export interface ParquetOptions {
   zstdLevel: number;
   /** Parquet format version of the data pages. @defaultValue 'V2' */
   version: 'V1' | 'V2';
-  /** Rows per row group (what a reader skips by its statistics). @defaultValue 122880 */
+  /**
+   * Rows per row group (what a reader skips by its statistics; the writer holds one in memory per
+   * thread: half DuckDB's default keeps a day of wide Shield rows within the memory limit).
+   * @defaultValue 61440
+   */
   rowGroupSize: number;
 }
 
-export const DEFAULT_PARQUET_OPTIONS: ParquetOptions = { zstdLevel: 6, version: 'V2', rowGroupSize: 122_880 };
+export const DEFAULT_PARQUET_OPTIONS: ParquetOptions = { zstdLevel: 6, version: 'V2', rowGroupSize: 61_440 };
 
 /** The COPY … TO options; the values are checked, as they go into SQL text. */
 export function parquetOptionsSql(o: ParquetOptions): string {
