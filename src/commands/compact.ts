@@ -1,5 +1,6 @@
 // `edgelog compact`: compacts the settled zone-days of the archive into the Parquet history (README
 // "History") now, then prunes the compacted days older than history.hotDays, and prints what it did.
+import { join } from 'node:path';
 import { Command, Option } from 'commander';
 import { formatBytes } from '../format/bytes.js';
 import { startProgress, stderrLine } from '../format/progress.js';
@@ -58,17 +59,24 @@ export function compactCommand(): Command {
     .option('--json', 'print the summary as JSON')
     .action(async (opts: CompactOptions, cmd: Command) => {
       const { config, logger } = commandContext(cmd, undefined, { terminalLogLevel: 'warn' });
-      const [{ historyRoot }, { openStore }, { openDuckDb }, { historyPass }, { DEFAULT_PARQUET_OPTIONS }] =
-        await Promise.all([
-          import('../history/history-root.js'),
-          import('../store/open-store.js'),
-          import('../history/duckdb.js'),
-          import('../history/history-pass.js'),
-          import('../history/parquet-options.js'),
-        ]);
+      const [
+        { historyRoot },
+        { openStore },
+        { openDuckDb, DEFAULT_DUCKDB_OPTIONS },
+        { historyPass },
+        { DEFAULT_PARQUET_OPTIONS },
+        { SCRATCH_DIR },
+      ] = await Promise.all([
+        import('../history/history-root.js'),
+        import('../store/open-store.js'),
+        import('../history/duckdb.js'),
+        import('../history/history-pass.js'),
+        import('../history/parquet-options.js'),
+        import('../history/compact-day.js'),
+      ]);
       const root = historyRoot(config);
       const store = await openStore(config.database, { logger });
-      const duck = await openDuckDb();
+      const duck = await openDuckDb({ ...DEFAULT_DUCKDB_OPTIONS, tempDirectory: join(root, SCRATCH_DIR) });
       const started = Date.now();
       const figures = { done: 0, total: 0, entries: 0 };
       const progress = startProgress({
@@ -107,7 +115,9 @@ export function compactCommand(): Command {
         await store.close();
       }
       const ms = Date.now() - started;
-      if (opts.json) printJson({ ...summary, elapsedMs: ms });
+      // Peak RSS of this process (DuckDB's memory included), for the bench.
+      const peakRssMb = Math.round(process.resourceUsage().maxRSS / 1024);
+      if (opts.json) printJson({ ...summary, elapsedMs: ms, peakRssMb });
       else process.stdout.write(compactSummary(summary, ms));
     });
 }

@@ -37,7 +37,7 @@ export interface DayFileInput {
   unsorted?: () => boolean;
   /** Rows per part file (what DuckDB holds in memory at once). @defaultValue 100000 */
   partRows?: number;
-  /** Where DuckDB may spill (a sort of a re-published day). @defaultValue DuckDB's own */
+  /** Made if missing: where the connection's DuckDB spills (openDuckDb tempDirectory). */
   scratchDir?: string;
 }
 
@@ -80,7 +80,6 @@ export async function publishDayFile(
   } catch (cause) {
     throw writeError(dir, cause);
   }
-  if (input.scratchDir) await duck.run(`SET temp_directory = ${quote(input.scratchDir)}`);
   const { DuckDBDataChunk, BIGINT, VARCHAR } = await import('@duckdb/node-api');
   const types: DuckDBType[] = shape.columns.map((c) => (c.kind === 'int' ? BIGINT : VARCHAR));
   const columnsSql = shape.columns.map((c) => `"${c.name}" ${c.kind === 'int' ? 'BIGINT' : 'VARCHAR'}`);

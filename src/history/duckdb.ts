@@ -7,6 +7,11 @@ export interface DuckDbOptions {
   memoryLimit: string;
   /** Worker threads; the machine's cores are shared with the ingesting worker. */
   threads: number;
+  /**
+   * Where DuckDB spills what does not fit in memory_limit (it cannot be changed once used).
+   * @defaultValue DuckDB's own (".tmp" in the working directory)
+   */
+  tempDirectory?: string;
 }
 
 export const DEFAULT_DUCKDB_OPTIONS: DuckDbOptions = { memoryLimit: '256MB', threads: 2 };
@@ -24,5 +29,7 @@ export async function openDuckDb(opts: DuckDbOptions = DEFAULT_DUCKDB_OPTIONS): 
   const connection = await instance.connect();
   await connection.run(`SET memory_limit = '${opts.memoryLimit}'`);
   await connection.run(`SET threads = ${opts.threads}`);
+  if (opts.tempDirectory !== undefined)
+    await connection.run(`SET temp_directory = '${opts.tempDirectory.replaceAll("'", "''")}'`);
   return connection;
 }

@@ -1,12 +1,13 @@
 // The history as the worker runs it: one DuckDB (opened at the first compaction, closed with the engine)
 // and one compaction or pruning at a time in this process (they share the DuckDB connection and its
 // staging table); other processes are kept off a day by its lease in history_days.
+import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { Logger } from '../logger.js';
 import type { DayKey } from '../store/ledger-types.js';
 import type { HistoryStore } from '../store/history-store.js';
 import type { LedgerStore } from '../store/store.js';
-import { compactDay, withDayLease, type HistoryDeps } from './compact-day.js';
+import { compactDay, SCRATCH_DIR, withDayLease, type HistoryDeps } from './compact-day.js';
 import { prunePass, type PassSummary } from './history-pass.js';
 import { DEFAULT_PARQUET_OPTIONS } from './parquet-options.js';
 import { planCompaction, type PlannedDay } from './plan.js';
@@ -112,7 +113,11 @@ export class HistoryRunner {
 
   private async deps(): Promise<HistoryDeps> {
     if (this.closed) throw new Error('the history runner is closed');
-    this.duck ??= this.opts.openDuck?.() ?? import('./duckdb.js').then((m) => m.openDuckDb());
+    this.duck ??=
+      this.opts.openDuck?.() ??
+      import('./duckdb.js').then((m) =>
+        m.openDuckDb({ ...m.DEFAULT_DUCKDB_OPTIONS, tempDirectory: join(this.opts.root, SCRATCH_DIR) }),
+      );
     return {
       store: this.opts.store,
       root: this.opts.root,
