@@ -62,7 +62,7 @@ export function compactCommand(): Command {
       const [
         { historyRoot },
         { openStore },
-        { openDuckDb, DEFAULT_DUCKDB_OPTIONS },
+        { openDuckDb, COMPACTION_DUCKDB_OPTIONS },
         { historyPass },
         { DEFAULT_PARQUET_OPTIONS },
         { SCRATCH_DIR },
@@ -75,8 +75,9 @@ export function compactCommand(): Command {
         import('../history/compact-day.js'),
       ]);
       const root = historyRoot(config);
-      const store = await openStore(config.database, { logger });
-      const duck = await openDuckDb({ ...DEFAULT_DUCKDB_OPTIONS, tempDirectory: join(root, SCRATCH_DIR) });
+      // A small page cache: compaction reads each row once.
+      const store = await openStore(config.database, { logger, cacheMiB: 8 });
+      const duck = await openDuckDb({ ...COMPACTION_DUCKDB_OPTIONS, tempDirectory: join(root, SCRATCH_DIR) });
       const started = Date.now();
       const figures = { done: 0, total: 0, entries: 0 };
       const progress = startProgress({
@@ -98,7 +99,7 @@ export function compactCommand(): Command {
             now: Date.now,
             leaseMs: config.worker.lease,
             parquet: DEFAULT_PARQUET_OPTIONS,
-            pageRows: 10_000,
+            pageRows: 5_000,
             onRows: (n) => (figures.entries += n),
           },
           {

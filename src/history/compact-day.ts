@@ -25,7 +25,7 @@ export interface HistoryDeps {
   parquet: ParquetOptions;
   /** Rows per page read from the store. */
   pageRows: number;
-  /** Rows DuckDB holds at once (day-file.ts). @defaultValue 100000 */
+  /** Rows DuckDB holds at once (day-file.ts). @defaultValue 20000 */
   partRows?: number;
   /** Rows appended so far, for progress. */
   onRows?: (n: number) => void;

@@ -16,6 +16,12 @@ export interface DuckDbOptions {
 
 export const DEFAULT_DUCKDB_OPTIONS: DuckDbOptions = { memoryLimit: '256MB', threads: 2 };
 
+/**
+ * Compaction's: it runs beside ingestion in the worker, and its part files keep what it holds small
+ * (history/day-file.ts); one thread writes a file about as fast here and holds one row group, not two.
+ */
+export const COMPACTION_DUCKDB_OPTIONS: DuckDbOptions = { memoryLimit: '192MB', threads: 1 };
+
 const SIZE = /^\d+(\.\d+)?\s*(B|KB|MB|GB|KiB|MiB|GiB)$/;
 
 /** An in-memory DuckDB connection (no database file: the history is Parquet files). */

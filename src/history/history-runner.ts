@@ -116,7 +116,7 @@ export class HistoryRunner {
     this.duck ??=
       this.opts.openDuck?.() ??
       import('./duckdb.js').then((m) =>
-        m.openDuckDb({ ...m.DEFAULT_DUCKDB_OPTIONS, tempDirectory: join(this.opts.root, SCRATCH_DIR) }),
+        m.openDuckDb({ ...m.COMPACTION_DUCKDB_OPTIONS, tempDirectory: join(this.opts.root, SCRATCH_DIR) }),
       );
     return {
       store: this.opts.store,
@@ -126,7 +126,7 @@ export class HistoryRunner {
       now: this.opts.now,
       leaseMs: this.opts.leaseMs,
       parquet: DEFAULT_PARQUET_OPTIONS,
-      pageRows: 10_000,
+      pageRows: 5_000,
     };
   }
 }

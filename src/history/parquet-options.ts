@@ -9,13 +9,13 @@ export interface ParquetOptions {
   version: 'V1' | 'V2';
   /**
    * Rows per row group (what a reader skips by its statistics; the writer holds one in memory per
-   * thread: half DuckDB's default keeps a day of wide Shield rows within the memory limit).
-   * @defaultValue 61440
+   * thread: a quarter of DuckDB's default keeps a day of wide Shield rows within the memory limit).
+   * @defaultValue 30720
    */
   rowGroupSize: number;
 }
 
-export const DEFAULT_PARQUET_OPTIONS: ParquetOptions = { zstdLevel: 6, version: 'V2', rowGroupSize: 61_440 };
+export const DEFAULT_PARQUET_OPTIONS: ParquetOptions = { zstdLevel: 6, version: 'V2', rowGroupSize: 30_720 };
 
 /** The COPY … TO options; the values are checked, as they go into SQL text. */
 export function parquetOptionsSql(o: ParquetOptions): string {
