@@ -188,6 +188,34 @@ describeStores('history compaction', (kind: StoreKind) => {
     else expect(pruned.reclaimed!.fileBytes!.after).toBeLessThan(pruned.reclaimed!.fileBytes!.before);
   });
 
+  it('one holder of a day at a time, on any host: a second claim is busy and cannot record or prune', async () => {
+    const day: DayKey = { source: 'shield', zone: 999, day: '2026-11-01' };
+    const rec = {
+      entries: 1,
+      quarantined: 0,
+      bytes: 1,
+      checksum: 'x',
+      quarantineChecksum: 'y',
+      ledgerEntries: 1,
+      ledgerQuarantined: 0,
+    };
+    expect(await s.store.history.claim(day, 'a', 1000, 500)).toBe(true);
+    expect(await s.store.history.claim(day, 'b', 1200, 500)).toBe(false);
+    expect(await s.store.history.record(day, 'b', rec, 1200)).toBe(false);
+    expect(await s.store.history.record(day, 'a', rec, 1200)).toBe(true);
+    expect(await s.store.history.markPruned(day, 'b', 1300)).toBe(false);
+    // The lease ran out: the next claim takes it, and the first holder can no longer record.
+    expect(await s.store.history.claim(day, 'b', 1500, 500)).toBe(true);
+    expect(await s.store.history.record(day, 'a', rec, 1600)).toBe(false);
+    await s.store.history.release(day, 'a');
+    expect((await s.store.history.list({ zone: 999 }))[0]).toMatchObject({
+      lease_owner: 'b',
+      compacted_at: 1200,
+    });
+    await s.store.history.release(day, 'b');
+    expect((await s.store.history.list({ zone: 999 }))[0]!.lease_owner).toBeNull();
+  });
+
   it('keeps a day in the store when its file no longer matches what was recorded', async () => {
     const day: DayKey = { source: 'origin', zone: 12, day: DAY };
     await storeOriginPass(
