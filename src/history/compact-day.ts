@@ -7,7 +7,13 @@ import { HistoryError } from '../errors/index.js';
 import type { HistoryDayKey, HistoryStore, HistoryValue, TimeBounds } from '../store/history-store.js';
 import type { LedgerStore } from '../store/store.js';
 import { DAY_MS, dayEndMs, dayStartMs, type Day } from '../time/utc-day.js';
-import { entryShape, QUARANTINE_SHAPE } from './columns.js';
+import {
+  entryShape,
+  ORIGIN_SHAPE,
+  QUARANTINE_SHAPE,
+  SHIELD_SHAPE,
+  type HistoryTableShape,
+} from './columns.js';
 import { publishDayFile, type PublishedFile } from './day-file.js';
 import { dayDir, entryTable, type HistoryTable } from './layout.js';
 import type { ParquetOptions } from './parquet-options.js';
@@ -145,6 +151,17 @@ export async function compactDay(deps: HistoryDeps, lease: DayLease): Promise<Da
 /** DuckDB's spill directory, inside the history root (no reader's glob matches it). */
 export const SCRATCH_DIR = '.scratch';
 
+// Where the keyset's columns sit in a page's rows (the same in both entry files: columns.ts).
+const at = (shape: HistoryTableShape, name: string) => shape.columns.findIndex((c) => c.name === name);
+const ENTRY_AT = { timestamp: at(ORIGIN_SHAPE, 'timestamp'), logId: at(ORIGIN_SHAPE, 'log_id') };
+if (at(SHIELD_SHAPE, 'timestamp') !== ENTRY_AT.timestamp || at(SHIELD_SHAPE, 'log_id') !== ENTRY_AT.logId)
+  throw new Error('the entry files differ in where timestamp and log_id are (columns.ts)');
+const QUARANTINE_AT = {
+  page: at(QUARANTINE_SHAPE, 'page'),
+  position: at(QUARANTINE_SHAPE, 'position'),
+  rawHash: at(QUARANTINE_SHAPE, 'raw_hash'),
+};
+
 /** The checksum of no rows (checksum.ts). */
 export const EMPTY = '0:0000000000000000';
 
@@ -191,9 +208,8 @@ async function* keyset(
     if (page.length === 0) return;
     yield page;
     if (page.length < deps.pageRows) return;
-    // timestamp and log_id are columns 3 and 1 of both entry files (columns.ts).
     const last = page[page.length - 1]!;
-    after = [last[3] as number | bigint, last[1] as string];
+    after = [last[ENTRY_AT.timestamp] as number | bigint, last[ENTRY_AT.logId] as string];
   }
 }
 
@@ -205,8 +221,11 @@ async function* quarantinePages(deps: HistoryDeps, lease: DayLease): AsyncGenera
     if (page.length === 0) return;
     yield page;
     if (page.length < deps.pageRows) return;
-    // page, position and raw_hash are columns 6, 7 and 4 of the quarantine file (columns.ts).
     const last = page[page.length - 1]!;
-    after = [last[6] as number | bigint, last[7] as number | bigint, last[4] as string];
+    after = [
+      last[QUARANTINE_AT.page] as number | bigint,
+      last[QUARANTINE_AT.position] as number | bigint,
+      last[QUARANTINE_AT.rawHash] as string,
+    ];
   }
 }

@@ -62,11 +62,11 @@ export async function historyPass(deps: HistoryDeps, opts: PassOptions): Promise
   return summary;
 }
 
-/** Prunes what may be pruned now (the hotDays rule) and reclaims the space. */
+/** Prunes what may be pruned now (the hotDays rule) and reclaims the space; adds to `summary`. */
 export async function prunePass(
   deps: HistoryDeps,
   opts: Pick<PassOptions, 'filter' | 'hotDays' | 'originLookbackDays'>,
-  summary: PassSummary,
+  summary: Pick<PassSummary, 'pruned' | 'reclaimed'>,
 ): Promise<void> {
   const cold = lastColdDay(deps.now(), opts.hotDays);
   if (cold === null) return;

@@ -87,7 +87,7 @@ export class HistoryRunner {
           });
         if (done !== 'busy') this.opts.logger.info({ ...key, ...done }, 'day compacted into history');
       }
-      const summary = { pruned: result.pruned } as PassSummary;
+      const summary: Pick<PassSummary, 'pruned' | 'reclaimed'> = { pruned: result.pruned, reclaimed: null };
       await prunePass(deps, this.opts, summary);
       if (summary.pruned.days > 0)
         this.opts.logger.info(
