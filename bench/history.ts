@@ -1,4 +1,4 @@
-// `npx tsx bench/history.ts` (after `npm run build`; also the last step of `npm run bench -- --history`):
+// `npm run bench:history` (builds, then runs this; `npx tsx bench/history.ts` after a build):
 // the Parquet history on simulator data, in one run: a Shield day and an origin day synced end to end,
 // then `edgelog compact` of both, as a user runs them. Reports bytes per entry per source in history
 // beside the gzip of the same entries' raw API JSON (the answers the simulator served, byte for byte),
