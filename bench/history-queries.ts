@@ -14,7 +14,7 @@ import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, write
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DuckDBDataChunk } from '@duckdb/node-api';
-import { HISTORY_COLUMNS } from '../src/history/columns.js';
+import { HISTORY_COLUMNS } from '../src/store/history-columns.js';
 import { openDuckDb } from '../src/history/duckdb.js';
 import { historyQueries } from '../src/history/history-queries.js';
 import { createHistoryViews } from '../src/history/history-views.js';

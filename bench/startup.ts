@@ -10,7 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { HISTORY_COLUMNS } from '../src/history/columns.js';
+import { HISTORY_COLUMNS } from '../src/store/history-columns.js';
 import { openDuckDb } from '../src/history/duckdb.js';
 import { dataFile, dayDir, tempFile } from '../src/history/layout.js';
 import { openArchive } from '../src/store/sqlite/archive.js';

@@ -70,6 +70,13 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./commands/export.js')).exportCommand(),
   },
   {
+    name: 'compact',
+    term: 'compact [options]',
+    description:
+      'compact settled zone-days into the Parquet history now, then prune the store past history.hotDays',
+    load: async () => (await import('./commands/compact.js')).compactCommand(),
+  },
+  {
     name: 'report',
     term: 'report [options] <report>',
     description: 'reports with terminal charts: origin errors, Shield (WAF) events, API Guardian counters',

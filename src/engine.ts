@@ -15,6 +15,9 @@ import { IngestRuntime } from './queue/runtime.js';
 import { RedisOutage } from './redis/outage.js';
 import { resolveRedis, type ResolvedRedis } from './redis/resolve.js';
 import { openStore } from './store/open-store.js';
+import { historyPath } from './config/history-path.js';
+import { HistoryRunner } from './history/history-runner.js';
+import { ownerId } from './ingest/day-ingestor.js';
 import type { AlertsStore, ArchiveStore } from './store/store.js';
 
 export interface Engine {
@@ -175,6 +178,20 @@ export async function startEngine(config: Config, logger: Logger, opts: EngineOp
     afterGuardian: async (zone) => void (await check({ source: 'guardian', zone })),
     evaluateAlerts: () => check(),
   };
+  const root = historyPath(config);
+  const history =
+    root === null
+      ? undefined
+      : new HistoryRunner({
+          store: archive,
+          root,
+          hotDays: config.history.hotDays,
+          originLookbackDays: config.schedule.originLookbackDays,
+          leaseMs: config.worker.lease,
+          owner: ownerId('history'),
+          now,
+          logger: logger.child({ component: 'history' }),
+        });
   const handlers = {
     config,
     client: api.client,
@@ -183,6 +200,7 @@ export async function startEngine(config: Config, logger: Logger, opts: EngineOp
     logger,
     now,
     ...hooks,
+    ...(history ? { history } : {}),
   };
   const runtime = new IngestRuntime({
     redis: redis.target,
@@ -204,10 +222,13 @@ export async function startEngine(config: Config, logger: Logger, opts: EngineOp
     redisOutage,
     runtime,
     privateRuntime(name) {
+      // `edgelog sync` fetches what it was asked for and no more: compaction is the worker's (and
+      // `edgelog compact`'s).
+      const { history: _history, ...fetchOnly } = handlers;
       const own: IngestRuntime = new IngestRuntime({
         redis: redis.target,
         prefix: config.redis.prefix,
-        handlers,
+        handlers: fetchOnly,
         onRedisError,
         queueName: name,
         onDiscard: () => privates.delete(own),
@@ -253,6 +274,7 @@ export async function startEngine(config: Config, logger: Logger, opts: EngineOp
         notifier.stopWorker(waitMs),
       ]);
       await notifier.close(); // after the runtime: jobs still stopping may hand it notices
+      await history?.close();
       await api.close();
       await pageThreads?.close();
       await archive.close();

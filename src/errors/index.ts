@@ -13,3 +13,4 @@ export { PagingError } from './paging-error.js';
 export { MigrateStoreError } from './migrate-store-error.js';
 export { LeaseBusyError } from './lease-busy-error.js';
 export { InterruptedError } from './interrupted-error.js';
+export { HistoryError } from './history-error.js';

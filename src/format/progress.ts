@@ -81,6 +81,8 @@ export interface ProgressOptions {
   line?: RedrawnLine;
   /** Reads the figures; called on every tick. */
   read: () => ProgressFigures;
+  /** Makes the line from the figures. @defaultValue progressLine */
+  format?: (f: ProgressFigures) => string;
   /** Redraw interval on a terminal. @defaultValue 250 ms */
   ttyEveryMs?: number;
   /** Interval of plain lines elsewhere. @defaultValue 10 s */
@@ -100,7 +102,7 @@ export function startProgress(opts: ProgressOptions): ProgressReporter {
   const tty = opts.out.isTTY === true;
   const redrawn = tty ? (opts.line ?? new RedrawnLine(opts.out)) : undefined;
   const draw = () => {
-    const line = progressLine(opts.read());
+    const line = (opts.format ?? progressLine)(opts.read());
     if (redrawn) redrawn.draw(line);
     else opts.out.write(`progress: ${line}\n`);
   };

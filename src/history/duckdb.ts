@@ -7,9 +7,20 @@ export interface DuckDbOptions {
   memoryLimit: string;
   /** Worker threads; the machine's cores are shared with the ingesting worker. */
   threads: number;
+  /**
+   * Where DuckDB spills what does not fit in memory_limit (it cannot be changed once used).
+   * @defaultValue DuckDB's own (".tmp" in the working directory)
+   */
+  tempDirectory?: string;
 }
 
 export const DEFAULT_DUCKDB_OPTIONS: DuckDbOptions = { memoryLimit: '256MB', threads: 2 };
+
+/**
+ * Compaction's: it runs beside ingestion in the worker, and its part files keep what it holds small
+ * (history/day-file.ts); one thread writes a file about as fast here and holds one row group, not two.
+ */
+export const COMPACTION_DUCKDB_OPTIONS: DuckDbOptions = { memoryLimit: '192MB', threads: 1 };
 
 const SIZE = /^\d+(\.\d+)?\s*(B|KB|MB|GB|KiB|MiB|GiB)$/;
 
@@ -24,5 +35,7 @@ export async function openDuckDb(opts: DuckDbOptions = DEFAULT_DUCKDB_OPTIONS): 
   const connection = await instance.connect();
   await connection.run(`SET memory_limit = '${opts.memoryLimit}'`);
   await connection.run(`SET threads = ${opts.threads}`);
+  if (opts.tempDirectory !== undefined)
+    await connection.run(`SET temp_directory = '${opts.tempDirectory.replaceAll("'", "''")}'`);
   return connection;
 }

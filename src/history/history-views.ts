@@ -9,7 +9,7 @@
 import { DuckDBDataChunk, type DuckDBConnection } from '@duckdb/node-api';
 import { StoreQueryError } from '../store/store-query-error.js';
 import type { QueryStore, QueryValue } from '../store/store.js';
-import { HISTORY_COLUMNS } from './columns.js';
+import { HISTORY_COLUMNS } from '../store/history-columns.js';
 import type { HistoryTable } from './layout.js';
 import { dayKey, publishedDays, type PublishedDay } from './published-days.js';
 import { sqlStringLiteral } from './statement-tables.js';

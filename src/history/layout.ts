@@ -4,9 +4,9 @@
 // never a part; readers match DATA_FILE only, so a temporary file is never read as data.
 import { join } from 'node:path';
 
-export const HISTORY_TABLES = ['origin_error_logs', 'shield_event_logs', 'quarantined_entries'] as const;
-export type HistoryTable = (typeof HISTORY_TABLES)[number];
-export type HistorySource = 'origin' | 'shield';
+import type { HistorySource, HistoryTable } from '../store/history-columns.js';
+
+export { HISTORY_TABLES, type HistorySource, type HistoryTable } from '../store/history-columns.js';
 
 export const DATA_FILE = 'data.parquet';
 const TEMP_PREFIX = `${DATA_FILE}.tmp-`;

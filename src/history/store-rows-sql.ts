@@ -2,7 +2,7 @@
 // both) for every zone-day the history does not hold, and the predicate that picks zone-days. Zone ids
 // and days are checked again here and written as literals: the store's read-only query path takes one
 // statement without parameters, and a checked integer or YYYY-MM-DD cannot carry anything else.
-import { HISTORY_COLUMNS } from './columns.js';
+import { HISTORY_COLUMNS } from '../store/history-columns.js';
 import type { HistoryTable } from './layout.js';
 import type { PublishedDay } from './published-days.js';
 

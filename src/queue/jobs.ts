@@ -28,9 +28,19 @@ export interface GuardianJob {
 /** Daily housekeeping: retention. */
 export type MaintenanceJob = Record<string, never>;
 
-export type JobName = 'plan' | 'day' | 'guardian' | 'maintenance' | 'alerts';
+/** Compact one settled zone-day into the Parquet history (then prune what may be pruned). */
+export interface CompactJob {
+  source: LogSource;
+  zone: number;
+  day: string;
+}
 
-export type JobData = PlanJob | DayJob | GuardianJob | MaintenanceJob;
+/** Find the settled zone-days not yet in history and enqueue a compact job for each. */
+export type HistorySweepJob = Record<string, never>;
+
+export type JobName = 'plan' | 'day' | 'guardian' | 'maintenance' | 'alerts' | 'compact' | 'history';
+
+export type JobData = PlanJob | DayJob | GuardianJob | MaintenanceJob | CompactJob | HistorySweepJob;
 
 /** Scheduler ids: one per (source, zone), plus the maintenance one. */
 export function schedulerId(source: ScheduledSource, zone: number): string {
@@ -46,6 +56,14 @@ export const ALERTS_SCHEDULER = 'alerts';
 export function dayDedupId(job: Pick<DayJob, 'source' | 'zone' | 'day'>): string {
   return `day-${job.source}-${job.zone}-${job.day}`;
 }
+
+/** Deduplication id of a compact job: one waiting or active per zone-day, across every worker. */
+export function compactDedupId(job: Pick<CompactJob, 'source' | 'zone' | 'day'>): string {
+  return `compact-${job.source}-${job.zone}-${job.day}`;
+}
+
+/** Deduplication id of the history sweep (enqueued after each plan job: at most one at a time). */
+export const HISTORY_SWEEP_ID = 'history-sweep';
 
 /** Job id of a day requested by `edgelog sync` run `runId`. */
 export function syncJobId(runId: string, job: Pick<DayJob, 'source' | 'zone' | 'day'>): string {

@@ -22,8 +22,11 @@ import {
   type HandlerDeps,
 } from './handlers.js';
 import {
+  compactDedupId,
+  HISTORY_SWEEP_ID,
   INGEST_QUEUE,
   syncJobId,
+  type CompactJob,
   type DayJob,
   type GuardianJob,
   type JobData,
@@ -248,6 +251,10 @@ export class IngestRuntime {
     await this.close(0);
   }
 
+  private async enqueueHistory(name: 'compact' | 'history', data: JobData, id: string): Promise<void> {
+    await this.queue.add(name, data, { deduplication: { id } });
+  }
+
   private async enqueueScheduledDays(jobs: DayJob[]): Promise<void> {
     await this.queue.addBulk(jobs.map((data) => ({ name: 'day', data, opts: scheduledDayJobOptions(data) })));
   }
@@ -274,12 +281,16 @@ export class IngestRuntime {
 
   private async work(job: Job<JobData, unknown, string>, jobSignal: AbortSignal): Promise<unknown> {
     switch (job.name) {
-      case 'plan':
-        return await runPlan(this.deps, job.data as PlanJob);
+      case 'plan': {
+        const planned = await runPlan(this.deps, job.data as PlanJob);
+        // The history's periodic sweep rides on the plans (one at a time, whoever enqueues it).
+        if (this.deps.history) await this.enqueueHistory('history', {}, HISTORY_SWEEP_ID);
+        return planned;
+      }
       case 'day': {
         const day = job.data as DayJob;
         const finalAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
-        return await countDayJob(this.opts.metrics ?? NO_METRICS, day.source, finalAttempt, () =>
+        const result = await countDayJob(this.opts.metrics ?? NO_METRICS, day.source, finalAttempt, () =>
           runDay(this.deps, day, {
             owner: ownerId(`job-${job.id}`),
             signal: jobSignal,
@@ -287,6 +298,23 @@ export class IngestRuntime {
             enqueuedAt: job.timestamp,
           }),
         );
+        // A day that settled goes into history now (the job checks it is settled; the sweep finds the
+        // days that settle by leaving the API's window).
+        if (this.deps.history && result.state === 'complete' && !result.skipped) {
+          const data: CompactJob = { source: result.source, zone: result.zone, day: result.day };
+          await this.enqueueHistory('compact', data, compactDedupId(data));
+        }
+        return result;
+      }
+      case 'compact':
+        return await this.deps.history!.compact(job.data as CompactJob);
+      case 'history': {
+        const days = await this.deps.history!.plan();
+        for (const d of days) {
+          const data: CompactJob = { source: d.source, zone: d.zone, day: d.day };
+          await this.enqueueHistory('compact', data, compactDedupId(data));
+        }
+        return { enqueued: days.length };
       }
       case 'guardian':
         return await runGuardian(this.deps, job.data as GuardianJob, jobSignal);

@@ -17,10 +17,12 @@ import type { Output } from '../format/output.js';
 import type { Claim, DayKey, FinishState, LedgerRow, LogSource, StopState } from './ledger-types.js';
 import type { AppliedMigration, MigrationFile } from './migration-files.js';
 import type { OriginBatch, ShieldBatch } from './rows.js';
+import type { HistoryStore } from './history-store.js';
 
 export type * from './ledger-types.js';
 export type { OriginBatch, OriginRow, RejectedEntry, ShieldBatch, ShieldRow } from './rows.js';
 export type { AppliedMigration, MigrationFile } from './migration-files.js';
+export type * from './history-store.js';
 
 export type StoreDialect = 'sqlite' | 'postgres';
 
@@ -536,6 +538,8 @@ export interface ArchiveStore {
   readonly reports: ReportStore;
   readonly queries: QueryStore;
   readonly health: HealthStore;
+  /** The record of the Parquet history, and the reads and deletes that compaction and pruning make. */
+  readonly history: HistoryStore;
   /**
    * Stores a page for `owner`, who must hold the day's lease: its rows (idempotently), the hourly
    * rollup counts of the new ones, its rejected entries in quarantine, and the ledger's progress

@@ -19,4 +19,5 @@ export const SHORT = {
   longReader: { entriesPerDay: 15_000 },
   twoWorkers: { entriesPerDay: 5_000 },
   faults: { mixes: 3 },
+  history: { kills: 4, entriesPerDay: 5_000 },
 } as const;

@@ -20,6 +20,7 @@ import { longReaderScenario } from './scenarios/long-reader.js';
 import { redisOutageScenario } from './scenarios/redis-outage.js';
 import { signalsScenario } from './scenarios/signals.js';
 import { twoWorkersScenario } from './scenarios/two-workers.js';
+import { historyScenario } from './scenarios/history.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -99,6 +100,7 @@ const SCENARIOS: Record<string, () => Promise<ScenarioReport> | ScenarioReport> 
   'long-reader': () => longReaderScenario({ seed, entriesPerDay: 100_000 }),
   'two-workers': () => twoWorkersScenario({ seed, entriesPerDay: 10_000 }),
   'fault-mixes': () => faultsScenario({ seed, mixes, store }),
+  history: () => historyScenario({ seed, kills: Math.max(kills, 20), entriesPerDay: 20_000 }),
   properties,
 };
 /** The scenarios that run on a PostgreSQL archive; the others are about SQLite's file or the store alone. */

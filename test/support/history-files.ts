@@ -4,7 +4,7 @@
 // real compactor when it lands.
 import { mkdirSync, renameSync } from 'node:fs';
 import { DuckDBDataChunk } from '@duckdb/node-api';
-import { HISTORY_COLUMNS } from '../../src/history/columns.js';
+import { HISTORY_COLUMNS } from '../../src/store/history-columns.js';
 import { openDuckDb } from '../../src/history/duckdb.js';
 import {
   dataFile,

@@ -116,6 +116,9 @@ export const NOT_COPIED: Readonly<Record<string, string>> = {
   origin_hourly: 'counted from the origin entries inserted',
   shield_hourly: 'counted from the Shield entries inserted',
   schema_migrations: 'each dialect records its own migrations',
+  history_days:
+    "the history's record: the files stay in history.path, and the target compacts its settled days " +
+    'again (a file is republished with every row it held: src/history/day-file.ts)',
 };
 
 /** What a group's total is: its rows, or the sum of a rollup's counts. */

@@ -19,6 +19,7 @@ import { displayDatabaseUrl, openPool, poolConfig, type PostgresOptions } from '
 export { serverOptions } from './connection.js';
 import { PostgresGuardian } from './guardian.js';
 import { postgresHealth } from './health.js';
+import { PostgresHistory } from './history.js';
 import { PostgresLedger } from './ledger.js';
 import { withNamedErrors } from './named-errors.js';
 import { StoreError } from '../store-error.js';
@@ -92,6 +93,7 @@ export async function openPostgresStore(opts: PostgresStoreOptions): Promise<Arc
     reports: new PostgresReports(pool),
     queries,
     health: postgresHealth(ledger, queries, location),
+    history: new PostgresHistory(pool, partitions),
     storePage: (key, owner, page, at, leaseMs) => writer.store(key, owner, page, at, leaseMs),
     prepareAhead: (at) => partitions.ensureDays(daysAround(at, ahead)),
     prune: (beforeMs) => prune(pool, partitions, beforeMs),

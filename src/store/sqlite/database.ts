@@ -42,6 +42,11 @@ export function openDatabase(path: string, opts: OpenOptions = {}): Db {
       createWithMode(file, ARCHIVE_FILE_MODE);
     }
     db = new Database(name, readonly ? { readonly: true, fileMustExist: true } : {});
+    if (!readonly && file !== ':memory:' && isEmpty(db)) {
+      // Before the first table: pages freed by pruning the days moved to the Parquet history go back to
+      // the file system (sqlite/history.ts reclaim). Only a new file can take it without a VACUUM.
+      db.pragma('auto_vacuum = INCREMENTAL');
+    }
     if (!readonly) {
       // WAL lets readers (queries, reports) run while the worker writes; NORMAL is durable across
       // process crashes in WAL mode and only risks the last commits on power loss.
@@ -64,6 +69,11 @@ export function openDatabase(path: string, opts: OpenOptions = {}): Db {
       readonly && !existsSync(file) ? ' (run `edgelog sync` or `edgelog migrate` first to create it)' : '';
     throw new EdgelogError(`cannot open the database ${file}: ${(cause as Error).message}${hint}`, { cause });
   }
+}
+
+/** A file with no schema yet (just created). */
+function isEmpty(db: Db): boolean {
+  return Number(db.pragma('page_count', { simple: true })) === 0;
 }
 
 /**

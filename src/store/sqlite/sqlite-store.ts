@@ -8,6 +8,7 @@
 // takes no time bound here: `edgelog query` bounds a SQLite query from its own child process (src/query/).
 import { AlertsRepository } from './alerts.js';
 import { RuleReadsRepository } from './rule-reads.js';
+import { HistoryRepository } from './history.js';
 import { openArchive, type Archive, type ArchiveOptions } from './archive.js';
 import { openDatabase } from './database.js';
 import { sqliteHealth } from './health.js';
@@ -37,6 +38,7 @@ export function openSqliteStore(path: string, opts: ArchiveOptions = {}): Sqlite
   const { db } = archive;
   const alerts = new AlertsRepository(db);
   const ruleReads = new RuleReadsRepository(db);
+  const history = new HistoryRepository(db);
   return {
     dialect: 'sqlite',
     archive,
@@ -75,6 +77,18 @@ export function openSqliteStore(path: string, opts: ArchiveOptions = {}): Sqlite
       readOnly: (sql, _opts, consume) => readOnlyQuery(path, sql, consume),
     },
     health: sqliteHealth(db),
+    history: {
+      list: (filter) => settle(() => history.list(filter)),
+      claim: (key, owner, now, leaseMs) => settle(() => history.claim(key, owner, now, leaseMs)),
+      release: (key, owner) => settle(() => history.release(key, owner)),
+      record: (key, owner, rec, now) => settle(() => history.record(key, owner, rec, now)),
+      markPruned: (key, owner, now) => settle(() => history.markPruned(key, owner, now)),
+      entryPage: (key, after, limit, bounds) => settle(() => history.entryPage(key, after, limit, bounds)),
+      quarantinePage: (key, after, limit) => settle(() => history.quarantinePage(key, after, limit)),
+      deleteEntries: (key, keys) => settle(() => history.deleteEntries(key, keys)),
+      deleteQuarantined: (key, keys) => settle(() => history.deleteQuarantined(key, keys)),
+      reclaim: (_beforeDay, maxPages) => settle(() => history.reclaim(maxPages)),
+    },
     storePage: (key, owner, page, now, leaseMs) =>
       settle(() => storePage(archive, key, owner, page, now, leaseMs)),
     prepareAhead: () => Promise.resolve(),

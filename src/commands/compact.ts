@@ -1,0 +1,124 @@
+// `edgelog compact`: compacts the settled zone-days of the archive into the Parquet history (README
+// "History") now, then prunes the compacted days older than history.hotDays, and prints what it did.
+import { join } from 'node:path';
+import { Command, Option } from 'commander';
+import { formatBytes } from '../format/bytes.js';
+import { startProgress, stderrLine } from '../format/progress.js';
+import { elapsed, thousands } from '../format/table.js';
+import type { PassSummary } from '../history/history-pass.js';
+import { ownerId } from '../ingest/lease-owner.js';
+import type { LogSource } from '../store/ledger-types.js';
+import type { Day } from '../time/utc-day.js';
+import { commandContext, dayArg, idListArg, printJson } from './shared.js';
+
+interface CompactOptions {
+  from?: Day;
+  to?: Day;
+  source?: LogSource;
+  zone?: number[];
+  json?: boolean;
+}
+
+/** Pure: the summary a person reads. */
+export function compactSummary(s: PassSummary, ms: number): string {
+  const lines: string[] = [];
+  const perEntry = s.entries > 0 ? ` (${(s.bytes / s.entries).toFixed(1)} B per entry)` : '';
+  lines.push(
+    s.days === 0
+      ? 'nothing to compact: every settled zone-day is in history'
+      : `compacted ${s.days} zone-${s.days === 1 ? 'day' : 'days'} in ${elapsed(ms)}: ` +
+          `${thousands(s.entries)} entries, ${thousands(s.quarantined)} quarantined, ` +
+          `${formatBytes(s.bytes)}${perEntry}`,
+  );
+  if (s.busy > 0)
+    lines.push(`${s.busy} zone-${s.busy === 1 ? 'day was' : 'days were'} being compacted by another worker`);
+  if (s.pruned.days > 0) {
+    const file = s.reclaimed?.fileBytes;
+    const space = file ? `; archive file ${formatBytes(file.before)} → ${formatBytes(file.after)}` : '';
+    const dropped =
+      s.reclaimed && s.reclaimed.dropped.length > 0
+        ? `; ${s.reclaimed.dropped.length} partitions dropped`
+        : '';
+    lines.push(
+      `pruned ${s.pruned.days} zone-${s.pruned.days === 1 ? 'day' : 'days'} from the store: ` +
+        `${thousands(s.pruned.entries)} entries, ${thousands(s.pruned.quarantined)} quarantined${space}${dropped}`,
+    );
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+export function compactCommand(): Command {
+  return new Command('compact')
+    .description(
+      'compact settled zone-days into the Parquet history now, then prune the store past history.hotDays',
+    )
+    .option('--from <day>', 'first UTC day (YYYY-MM-DD)', dayArg)
+    .option('--to <day>', 'last UTC day', dayArg)
+    .addOption(new Option('--source <source>', 'only this source').choices(['origin', 'shield']))
+    .option('--zone <ids>', 'only these zones (repeatable, or comma-separated)', idListArg)
+    .option('--json', 'print the summary as JSON')
+    .action(async (opts: CompactOptions, cmd: Command) => {
+      const { config, logger } = commandContext(cmd, undefined, { terminalLogLevel: 'warn' });
+      const [
+        { historyRoot },
+        { openStore },
+        { openDuckDb, COMPACTION_DUCKDB_OPTIONS },
+        { historyPass },
+        { DEFAULT_PARQUET_OPTIONS },
+        { SCRATCH_DIR },
+      ] = await Promise.all([
+        import('../history/history-root.js'),
+        import('../store/open-store.js'),
+        import('../history/duckdb.js'),
+        import('../history/history-pass.js'),
+        import('../history/parquet-options.js'),
+        import('../history/compact-day.js'),
+      ]);
+      const root = historyRoot(config);
+      // A small page cache: compaction reads each row once.
+      const store = await openStore(config.database, { logger, cacheMiB: 8 });
+      const duck = await openDuckDb({ ...COMPACTION_DUCKDB_OPTIONS, tempDirectory: join(root, SCRATCH_DIR) });
+      const started = Date.now();
+      const figures = { done: 0, total: 0, entries: 0 };
+      const progress = startProgress({
+        out: process.stderr,
+        line: stderrLine,
+        read: () => ({ ...figures, pages: 0, elapsedMs: Date.now() - started }),
+        format: (f) =>
+          `compact ${f.done}/${f.total} zone-days · ${thousands(f.entries)} rows` +
+          (f.elapsedMs >= 1000 ? ` · ${thousands(Math.round(f.entries / (f.elapsedMs / 1000)))}/s` : ''),
+      });
+      let summary: PassSummary;
+      try {
+        summary = await historyPass(
+          {
+            store,
+            root,
+            duck,
+            owner: ownerId('compact'),
+            now: Date.now,
+            leaseMs: config.worker.lease,
+            parquet: DEFAULT_PARQUET_OPTIONS,
+            pageRows: 5_000,
+            onRows: (n) => (figures.entries += n),
+          },
+          {
+            filter: { from: opts.from, to: opts.to, source: opts.source, zones: opts.zone },
+            hotDays: config.history.hotDays,
+            originLookbackDays: config.schedule.originLookbackDays,
+            onPlan: (days) => (figures.total = days.length),
+            onDay: () => figures.done++,
+          },
+        );
+      } finally {
+        progress.stop();
+        duck.closeSync();
+        await store.close();
+      }
+      const ms = Date.now() - started;
+      // Peak RSS of this process (DuckDB's memory included), for the bench.
+      const peakRssMb = Math.round(process.resourceUsage().maxRSS / 1024);
+      if (opts.json) printJson({ ...summary, elapsedMs: ms, peakRssMb });
+      else process.stdout.write(compactSummary(summary, ms));
+    });
+}

@@ -1,0 +1,92 @@
+// One pass over the history: compacts the days the planner picks (plan.ts), then prunes the compacted
+// days older than history.hotDays and gives their space back. `edgelog compact` runs it by hand; the
+// worker's history job runs it for one zone-day and its periodic sweep for every day.
+import { addDays } from '../time/utc-day.js';
+import { compactDay, withDayLease, type HistoryDeps } from './compact-day.js';
+import { lastColdDay, planCompaction, planPruning, type DayFilter, type PlannedDay } from './plan.js';
+import { pruneDay } from './prune-day.js';
+import type { ReclaimResult } from '../store/history-store.js';
+
+export interface PassOptions {
+  filter?: DayFilter;
+  /** history.hotDays; null keeps every row. */
+  hotDays: number | null;
+  originLookbackDays: number;
+  /** Called as each day is planned (total), and after each day compacted. */
+  onPlan?: (days: readonly PlannedDay[]) => void;
+  onDay?: (day: PlannedDay, result: { entries: number; quarantined: number; bytes: number }) => void;
+}
+
+export interface PassSummary {
+  days: number;
+  entries: number;
+  quarantined: number;
+  bytes: number;
+  /** Days another worker held. */
+  busy: number;
+  pruned: { days: number; entries: number; quarantined: number };
+  reclaimed: ReclaimResult | null;
+}
+
+export async function historyPass(deps: HistoryDeps, opts: PassOptions): Promise<PassSummary> {
+  const summary: PassSummary = {
+    days: 0,
+    entries: 0,
+    quarantined: 0,
+    bytes: 0,
+    busy: 0,
+    pruned: { days: 0, entries: 0, quarantined: 0 },
+    reclaimed: null,
+  };
+  const base = {
+    now: deps.now(),
+    originLookbackDays: opts.originLookbackDays,
+    ...(opts.filter ? { filter: opts.filter } : {}),
+  };
+  const ledger = await deps.store.ledger.list();
+  const days = planCompaction({ ...base, ledger, history: await deps.store.history.list() });
+  opts.onPlan?.(days);
+  for (const day of days) {
+    const done = await withDayLease(deps, day, (lease) => compactDay(deps, lease));
+    if (done === 'busy') {
+      summary.busy++;
+      continue;
+    }
+    summary.days++;
+    summary.entries += done.entries;
+    summary.quarantined += done.quarantined;
+    summary.bytes += done.bytes;
+    opts.onDay?.(day, done);
+  }
+  await prunePass(deps, opts, summary);
+  return summary;
+}
+
+/** Prunes what may be pruned now (the hotDays rule) and reclaims the space; adds to `summary`. */
+export async function prunePass(
+  deps: HistoryDeps,
+  opts: Pick<PassOptions, 'filter' | 'hotDays' | 'originLookbackDays'>,
+  summary: Pick<PassSummary, 'pruned' | 'reclaimed'>,
+): Promise<void> {
+  const cold = lastColdDay(deps.now(), opts.hotDays);
+  if (cold === null) return;
+  const history = await deps.store.history.list();
+  const plan = planPruning({
+    now: deps.now(),
+    ledger: await deps.store.ledger.list(),
+    history,
+    hotDays: opts.hotDays,
+    originLookbackDays: opts.originLookbackDays,
+    ...(opts.filter ? { filter: opts.filter } : {}),
+  });
+  const rows = new Map(history.map((h) => [`${h.source} ${h.zone_id} ${h.log_date}`, h]));
+  for (const day of plan) {
+    const row = rows.get(`${day.source} ${day.zone} ${day.day}`)!;
+    const done = await withDayLease(deps, day, (lease) => pruneDay(deps, lease, row));
+    if (done === 'busy') continue;
+    summary.pruned.days++;
+    summary.pruned.entries += done.entries;
+    summary.pruned.quarantined += done.quarantined;
+  }
+  if (plan.length > 0) summary.reclaimed = await deps.store.history.reclaim(addDays(cold, 1));
+}

@@ -1,0 +1,132 @@
+// The history as the worker runs it: one DuckDB (opened at the first compaction, closed with the engine)
+// and one compaction or pruning at a time in this process (they share the DuckDB connection and its
+// staging table); other processes are kept off a day by its lease in history_days.
+import { join } from 'node:path';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import type { Logger } from '../logger.js';
+import type { DayKey } from '../store/ledger-types.js';
+import type { HistoryStore } from '../store/history-store.js';
+import type { LedgerStore } from '../store/store.js';
+import { compactDay, SCRATCH_DIR, withDayLease, type HistoryDeps } from './compact-day.js';
+import { prunePass, type PassSummary } from './history-pass.js';
+import { DEFAULT_PARQUET_OPTIONS } from './parquet-options.js';
+import { planCompaction, type PlannedDay } from './plan.js';
+
+export interface HistoryRunnerOptions {
+  store: { history: HistoryStore; ledger: Pick<LedgerStore, 'get' | 'list'> };
+  root: string;
+  hotDays: number | null;
+  originLookbackDays: number;
+  leaseMs: number;
+  owner: string;
+  now: () => number;
+  logger: Logger;
+  /** @defaultValue openDuckDb() */
+  openDuck?: () => Promise<DuckDBConnection>;
+}
+
+export interface CompactJobResult {
+  outcome: 'compacted' | 'not-settled' | 'busy';
+  entries: number;
+  quarantined: number;
+  bytes: number;
+  pruned: PassSummary['pruned'];
+}
+
+export class HistoryRunner {
+  private duck: Promise<DuckDBConnection> | undefined;
+  private queue: Promise<unknown> = Promise.resolve();
+  private closed = false;
+
+  constructor(private readonly opts: HistoryRunnerOptions) {}
+
+  /** The zone-days to compact now (the sweep enqueues a job for each). */
+  async plan(): Promise<PlannedDay[]> {
+    const { store, now, originLookbackDays } = this.opts;
+    return planCompaction({
+      now: now(),
+      ledger: await store.ledger.list(),
+      history: await store.history.list(),
+      originLookbackDays,
+    });
+  }
+
+  /**
+   * Compacts one zone-day if the planner still wants it (another worker may have done it since the job
+   * was made), then prunes what may be pruned.
+   */
+  compact(key: DayKey): Promise<CompactJobResult> {
+    return this.serially(async () => {
+      const deps = await this.deps();
+      const result: CompactJobResult = {
+        outcome: 'not-settled',
+        entries: 0,
+        quarantined: 0,
+        bytes: 0,
+        pruned: { days: 0, entries: 0, quarantined: 0 },
+      };
+      const planned = planCompaction({
+        now: deps.now(),
+        ledger: (await deps.store.ledger.list({ source: key.source, zone: key.zone })).filter(
+          (r) => r.log_date === key.day,
+        ),
+        history: (await deps.store.history.list({ source: key.source, zone: key.zone })).filter(
+          (r) => r.log_date === key.day,
+        ),
+        originLookbackDays: this.opts.originLookbackDays,
+      });
+      if (planned.length > 0) {
+        const done = await withDayLease(deps, key, (lease) => compactDay(deps, lease));
+        if (done === 'busy') result.outcome = 'busy';
+        else
+          Object.assign(result, {
+            outcome: 'compacted',
+            entries: done.entries,
+            quarantined: done.quarantined,
+            bytes: done.bytes,
+          });
+        if (done !== 'busy') this.opts.logger.info({ ...key, ...done }, 'day compacted into history');
+      }
+      const summary: Pick<PassSummary, 'pruned' | 'reclaimed'> = { pruned: result.pruned, reclaimed: null };
+      await prunePass(deps, this.opts, summary);
+      if (summary.pruned.days > 0)
+        this.opts.logger.info(
+          { pruned: summary.pruned, reclaimed: summary.reclaimed },
+          'history days pruned from the store',
+        );
+      return result;
+    });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.queue.catch(() => {});
+    const duck = await this.duck?.catch(() => undefined);
+    duck?.closeSync();
+  }
+
+  private serially<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(work, work);
+    this.queue = run.catch(() => {});
+    return run;
+  }
+
+  private async deps(): Promise<HistoryDeps> {
+    if (this.closed) throw new Error('the history runner is closed');
+    this.duck ??=
+      this.opts.openDuck?.() ??
+      import('./duckdb.js').then((m) =>
+        m.openDuckDb({ ...m.COMPACTION_DUCKDB_OPTIONS, tempDirectory: join(this.opts.root, SCRATCH_DIR) }),
+      );
+    return {
+      store: this.opts.store,
+      root: this.opts.root,
+      duck: await this.duck,
+      owner: this.opts.owner,
+      now: this.opts.now,
+      leaseMs: this.opts.leaseMs,
+      parquet: DEFAULT_PARQUET_OPTIONS,
+      pageRows: 5_000,
+    };
+  }
+}

@@ -1,0 +1,102 @@
+// The store's side of the Parquet history (src/history/): its record of the days compacted (history_days),
+// a day's rows read page by page in the files' column order, and the rows of days in history removed by
+// key. Both stores implement it alike (sqlite/history.ts, postgres/history.ts).
+import type { LogSource } from './ledger-types.js';
+
+/** A cell as a store reads it: integers as numbers (PostgreSQL) or bigints (SQLite), text, NULL. */
+export type HistoryValue = string | number | bigint | null;
+
+export interface HistoryDayKey {
+  source: LogSource;
+  zone: number;
+  day: string;
+}
+
+/** history_days (migrations/sqlite/0006_history.sql explains each column). */
+export interface HistoryDayRow {
+  source: LogSource;
+  zone_id: number;
+  log_date: string;
+  entries: number | null;
+  quarantined: number | null;
+  bytes: number | null;
+  checksum: string | null;
+  quarantine_checksum: string | null;
+  ledger_entries: number | null;
+  ledger_quarantined: number | null;
+  compacted_at: number | null;
+  pruned_at: number | null;
+  lease_owner: string | null;
+  lease_until: number | null;
+}
+
+/** What a compaction verified and published. */
+export interface HistoryRecord {
+  entries: number;
+  quarantined: number;
+  bytes: number;
+  checksum: string;
+  quarantineChecksum: string;
+  /** The ledger's totals the files were made from. */
+  ledgerEntries: number;
+  ledgerQuarantined: number;
+}
+
+/** Timestamps [fromMs, toMs) an entry page is looked for in (the day's rows are there in practice). */
+export interface TimeBounds {
+  fromMs: number;
+  toMs: number;
+}
+
+export interface HistoryStore {
+  /** history_days, optionally of one source and zone, by source, zone and day. */
+  list(filter?: { source?: LogSource; zone?: number }): Promise<HistoryDayRow[]>;
+  /**
+   * Takes the day's history lease for `owner` (a row is made if there is none) unless another owner
+   * holds a live one: only its holder compacts, publishes, records or prunes the day. Two claims racing,
+   * from any host, end with at most one holder.
+   */
+  claim(key: HistoryDayKey, owner: string, now: number, leaseMs: number): Promise<boolean>;
+  /** Releases `owner`'s lease (nothing when it no longer holds it). */
+  release(key: HistoryDayKey, owner: string): Promise<void>;
+  /** Records a verified publication, if `owner` still holds the lease; false otherwise (nothing kept). */
+  record(key: HistoryDayKey, owner: string, rec: HistoryRecord, now: number): Promise<boolean>;
+  /** Records that the day's rows left the store, if `owner` still holds the lease. */
+  markPruned(key: HistoryDayKey, owner: string, now: number): Promise<boolean>;
+  /**
+   * Up to `limit` entry rows of the zone-day, in the file's columns (columns.ts), ordered by (timestamp,
+   * log_id) in byte order, after the row whose (timestamp, log_id) is `after`; within `bounds` when given.
+   */
+  entryPage(
+    key: HistoryDayKey,
+    after: readonly [number | bigint, string] | null,
+    limit: number,
+    bounds: TimeBounds | null,
+  ): Promise<HistoryValue[][]>;
+  /** The same for the day's quarantined entries, ordered by (page, position, raw_hash). */
+  quarantinePage(
+    key: HistoryDayKey,
+    after: readonly [number | bigint, number | bigint, string] | null,
+    limit: number,
+  ): Promise<HistoryValue[][]>;
+  /** Deletes the zone-day's entries with these keys, in one transaction; returns how many went. */
+  deleteEntries(key: HistoryDayKey, keys: { timestamp: number[]; logId: string[] }): Promise<number>;
+  /** Deletes the zone-day's quarantined entries with these keys, in one transaction. */
+  deleteQuarantined(
+    key: HistoryDayKey,
+    keys: { page: number[]; position: number[]; rawHash: string[] },
+  ): Promise<number>;
+  /**
+   * Gives the space of pruned rows back: SQLite returns free pages to the file system (incremental
+   * auto-vacuum, where the file has it), PostgreSQL drops the day partitions before `beforeDay` left
+   * empty. Bounded: at most `maxPages` pages (SQLite) per call.
+   */
+  reclaim(beforeDay: string, maxPages?: number): Promise<ReclaimResult>;
+}
+
+export interface ReclaimResult {
+  /** SQLite: the file's size before and after; PostgreSQL: null. */
+  fileBytes: { before: number; after: number } | null;
+  /** PostgreSQL: the partitions dropped. */
+  dropped: string[];
+}

@@ -1,0 +1,194 @@
+// history_days and the reads and deletes of the Parquet history (src/history/) on SQLite: the store side of
+// HistoryStore (history-store.ts). Pages are read by key (keyset), each a short statement of its own, so
+// that nothing holds the writer's connection or a read snapshot across the compactor's awaits.
+import type { Statement } from 'better-sqlite3';
+import { statSync } from 'node:fs';
+import { entryShape, QUARANTINE_SHAPE } from '../history-columns.js';
+import type {
+  HistoryDayKey,
+  HistoryDayRow,
+  HistoryRecord,
+  HistoryValue,
+  ReclaimResult,
+  TimeBounds,
+} from '../history-store.js';
+import type { LogSource } from '../ledger-types.js';
+import { SOURCE_TABLES } from '../rows.js';
+import type { Db } from './database.js';
+
+const MIN = -(2n ** 63n);
+const MAX = 2n ** 63n - 1n;
+
+type Stmt = Statement<unknown[]>;
+
+export class HistoryRepository {
+  private readonly select;
+  private readonly claimStmt;
+  private readonly releaseStmt;
+  private readonly recordStmt;
+  private readonly prunedStmt;
+  private readonly pages = new Map<string, Stmt>();
+  private readonly deletes = new Map<LogSource, Stmt>();
+  private readonly deleteQuarantine;
+
+  constructor(private readonly db: Db) {
+    this.select = db.prepare(`SELECT * FROM history_days
+      WHERE (@source IS NULL OR source = @source) AND (@zone IS NULL OR zone_id = @zone)
+      ORDER BY source, zone_id, log_date`);
+    this.claimStmt =
+      db.prepare(`INSERT INTO history_days (source, zone_id, log_date, lease_owner, lease_until)
+      VALUES (@source, @zone, @day, @owner, @until)
+      ON CONFLICT (source, zone_id, log_date) DO UPDATE
+        SET lease_owner = excluded.lease_owner, lease_until = excluded.lease_until
+        WHERE history_days.lease_owner IS NULL OR history_days.lease_until <= @now
+           OR history_days.lease_owner = excluded.lease_owner`);
+    this.releaseStmt = db.prepare(`UPDATE history_days SET lease_owner = NULL, lease_until = NULL
+      WHERE source = ? AND zone_id = ? AND log_date = ? AND lease_owner = ?`);
+    this.recordStmt = db.prepare(`UPDATE history_days SET entries = @entries, quarantined = @quarantined,
+        bytes = @bytes, checksum = @checksum, quarantine_checksum = @quarantineChecksum,
+        ledger_entries = @ledgerEntries, ledger_quarantined = @ledgerQuarantined, compacted_at = @now,
+        pruned_at = NULL
+      WHERE source = @source AND zone_id = @zone AND log_date = @day AND lease_owner = @owner`);
+    this.prunedStmt = db.prepare(`UPDATE history_days SET pruned_at = ?
+      WHERE source = ? AND zone_id = ? AND log_date = ? AND lease_owner = ? AND compacted_at IS NOT NULL`);
+    const q = QUARANTINE_SHAPE.columns.map((c) => c.name).join(', ');
+    const quarantineWhere = 'source = ? AND zone_id = ? AND log_date = ?';
+    this.pages.set(
+      'quarantine-first',
+      db.prepare(`SELECT ${q} FROM quarantined_entries WHERE ${quarantineWhere}
+        ORDER BY page, position, raw_hash LIMIT ?`),
+    );
+    this.pages.set(
+      'quarantine-next',
+      db.prepare(`SELECT ${q} FROM quarantined_entries WHERE ${quarantineWhere}
+          AND (page, position, raw_hash) > (?, ?, ?)
+        ORDER BY page, position, raw_hash LIMIT ?`),
+    );
+    for (const source of ['origin', 'shield'] as const) {
+      const { raw, zone } = SOURCE_TABLES[source];
+      const cols = entryShape(source)
+        .columns.map((c) => c.name)
+        .join(', ');
+      // Along the unique key (zone, timestamp, log_id): a range of the index, in its order.
+      const where = `${zone} = ? AND log_date = ? AND timestamp < ?`;
+      this.pages.set(
+        `${source}-first`,
+        db.prepare(`SELECT ${cols} FROM ${raw} WHERE ${where} AND timestamp >= ?
+          ORDER BY timestamp, log_id LIMIT ?`),
+      );
+      this.pages.set(
+        `${source}-next`,
+        db.prepare(`SELECT ${cols} FROM ${raw} WHERE ${where} AND (timestamp, log_id) > (?, ?)
+          ORDER BY timestamp, log_id LIMIT ?`),
+      );
+      this.deletes.set(
+        source,
+        db.prepare(`DELETE FROM ${raw} WHERE ${zone} = ? AND timestamp = ? AND log_id = ? AND log_date = ?`),
+      );
+    }
+    this.deleteQuarantine = db.prepare(`DELETE FROM quarantined_entries
+      WHERE source = ? AND zone_id = ? AND log_date = ? AND page = ? AND position = ? AND raw_hash = ?`);
+  }
+
+  list(filter: { source?: LogSource; zone?: number } = {}): HistoryDayRow[] {
+    return this.select.all({ source: filter.source ?? null, zone: filter.zone ?? null }) as HistoryDayRow[];
+  }
+
+  claim(key: HistoryDayKey, owner: string, now: number, leaseMs: number): boolean {
+    const args = { source: key.source, zone: key.zone, day: key.day, owner, until: now + leaseMs, now };
+    return this.db.transaction(() => this.claimStmt.run(args).changes === 1).immediate();
+  }
+
+  release(key: HistoryDayKey, owner: string): void {
+    this.releaseStmt.run(key.source, key.zone, key.day, owner);
+  }
+
+  record(key: HistoryDayKey, owner: string, rec: HistoryRecord, now: number): boolean {
+    const args = { ...rec, source: key.source, zone: key.zone, day: key.day, owner, now };
+    return this.db.transaction(() => this.recordStmt.run(args).changes === 1).immediate();
+  }
+
+  markPruned(key: HistoryDayKey, owner: string, now: number): boolean {
+    return this.prunedStmt.run(now, key.source, key.zone, key.day, owner).changes === 1;
+  }
+
+  entryPage(
+    key: HistoryDayKey,
+    after: readonly [number | bigint, string] | null,
+    limit: number,
+    bounds: TimeBounds | null,
+  ): HistoryValue[][] {
+    const hi = bounds ? BigInt(bounds.toMs) : MAX;
+    const base = [key.zone, key.day, hi];
+    const stmt = this.pages.get(`${key.source}-${after ? 'next' : 'first'}`)!;
+    const args = after
+      ? [...base, BigInt(after[0]), after[1], limit]
+      : [...base, bounds ? BigInt(bounds.fromMs) : MIN, limit];
+    return stmt
+      .raw(true)
+      .safeIntegers(true)
+      .all(...args) as HistoryValue[][];
+  }
+
+  quarantinePage(
+    key: HistoryDayKey,
+    after: readonly [number | bigint, number | bigint, string] | null,
+    limit: number,
+  ): HistoryValue[][] {
+    const base = [key.source, key.zone, key.day];
+    const stmt = this.pages.get(`quarantine-${after ? 'next' : 'first'}`)!;
+    const args = after ? [...base, BigInt(after[0]), BigInt(after[1]), after[2], limit] : [...base, limit];
+    return stmt
+      .raw(true)
+      .safeIntegers(true)
+      .all(...args) as HistoryValue[][];
+  }
+
+  deleteEntries(key: HistoryDayKey, keys: { timestamp: number[]; logId: string[] }): number {
+    const del = this.deletes.get(key.source)!;
+    return this.db
+      .transaction(() => {
+        let n = 0;
+        for (let i = 0; i < keys.timestamp.length; i++)
+          n += del.run(key.zone, keys.timestamp[i], keys.logId[i], key.day).changes;
+        return n;
+      })
+      .immediate();
+  }
+
+  deleteQuarantined(
+    key: HistoryDayKey,
+    keys: { page: number[]; position: number[]; rawHash: string[] },
+  ): number {
+    return this.db
+      .transaction(() => {
+        let n = 0;
+        for (let i = 0; i < keys.page.length; i++) {
+          const args = [key.source, key.zone, key.day, keys.page[i], keys.position[i], keys.rawHash[i]];
+          n += this.deleteQuarantine.run(...args).changes;
+        }
+        return n;
+      })
+      .immediate();
+  }
+
+  /**
+   * Incremental auto-vacuum (archives created since migration 0006 have it: database.ts) hands free pages
+   * back to the file system; then a checkpoint lets the main file shrink. An older archive keeps its
+   * free pages for later rows (its file stops growing) until an offline VACUUM.
+   */
+  reclaim(maxPages = 25_000): ReclaimResult {
+    if (this.db.memory) return { fileBytes: null, dropped: [] };
+    // The main file's size once the WAL's pages are in it (a busy reader may hold some back: then the
+    // figures are as far as the checkpoint got).
+    const size = () => {
+      this.db.pragma('wal_checkpoint(TRUNCATE)');
+      return statSync(this.db.name).size;
+    };
+    const before = size();
+    if (Number(this.db.pragma('auto_vacuum', { simple: true })) !== 2)
+      return { fileBytes: { before, after: before }, dropped: [] };
+    this.db.pragma(`incremental_vacuum(${Math.max(1, Math.floor(maxPages))})`);
+    return { fileBytes: { before, after: size() }, dropped: [] };
+  }
+}
