@@ -150,6 +150,7 @@ export async function startEngine(config: Config, logger: Logger, opts: EngineOp
   const evaluator = new AlertEvaluator({
     config,
     repo: alertsRepo,
+    silences: archive.silences,
     logger: logger.child({ component: 'alerts' }),
     now,
   });

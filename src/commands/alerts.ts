@@ -11,6 +11,8 @@ import { safeText } from '../format/terminal-text.js';
 import { span } from '../status/zone-health.js';
 import { openStore } from '../store/open-store.js';
 import { commandContext, printJson } from './shared.js';
+import { addSilenceCommands } from './alerts-silences.js';
+import { alertLabels, silenceFromRow, silencing } from '../alerts/silences.js';
 import { formatOption, jsonOption, outputFormat, type FormatOptions } from './args.js';
 
 /**
@@ -62,8 +64,20 @@ export function alertsCommand(): Command {
       const { config } = commandContext(cmd);
       const archive = await alertReads(config.database);
       try {
-        const states = await archive.alerts.listStates();
+        const now = Date.now();
+        const rows = await archive.alerts.listStates();
         const notices = await archive.alerts.notifications(20);
+        const silences = (await archive.silences.list({ activeAt: now })).map(silenceFromRow);
+        const severity = new Map(config.alerts.rules.map((r) => [r.name, r.severity]));
+        // Whether a silence holds each alert's notices now (as the evaluator decides it).
+        const states = rows.map((s) => ({
+          ...s,
+          silenced_by: silencing(
+            silences,
+            alertLabels(s.rule, s.source, s.zone_id, severity.get(s.rule)),
+            now,
+          ).map((x) => x.id),
+        }));
         if (outputFormat(opts) === 'json') return printJson({ rules: config.alerts.rules, states, notices });
         const shown = figures(config.alerts.rules);
         const out: string[] = [];
@@ -94,6 +108,7 @@ export function alertsCommand(): Command {
                     right: true,
                   },
                   { header: 'last notified', value: (s) => iso(s.last_notified_at) },
+                  { header: 'silenced', value: (s) => s.silenced_by.join(', ') },
                   { header: 'evaluated', value: (s) => iso(s.last_evaluated_at) },
                 ],
                 states,
@@ -146,7 +161,10 @@ export function alertsCommand(): Command {
                   { header: 'state', value: (r) => r.state },
                   { header: 'value', value: (r) => shown.value(r.rule, r.value), right: true },
                   { header: 'threshold', value: (r) => shown.threshold(r.rule, r.threshold), right: true },
-                  { header: 'notified', value: (r) => r.notified ?? '' },
+                  {
+                    header: 'notified',
+                    value: (r) => r.notified ?? (r.silencedBy.length > 0 ? 'silenced' : ''),
+                  },
                   { header: 'why', value: (r) => r.reason },
                 ],
                 results,
@@ -188,5 +206,6 @@ export function alertsCommand(): Command {
       process.stdout.write(`hook ${hook}: delivered (HTTP ${status})\n`);
     });
 
+  addSilenceCommands(alerts, alertReads);
   return alerts;
 }

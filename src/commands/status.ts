@@ -10,7 +10,8 @@ import { safeText } from '../format/terminal-text.js';
 import { displayUrl } from '../redact.js';
 import { openReadOnlyConnection } from '../query/read-only.js';
 import type { Db } from '../store/sqlite/database.js';
-import type { LedgerRow, LogSource, QueryStore } from '../store/store.js';
+import type { LedgerRow, LogSource, QueryStore, SilenceRow } from '../store/store.js';
+import { alertSummary, renderAlertSummary, type AlertSummaryState } from '../status/alert-summary.js';
 import { missingDays } from '../status/missing-days.js';
 import { renderMissing } from '../status/render-missing.js';
 import { newestByZone, newestEntriesSql, zoneKey, type ZoneLists } from '../metrics/newest-entries.js';
@@ -70,6 +71,8 @@ function archiveSql(opts: StatusOptions, sources: readonly StatusSource[]) {
   const inZones = (col: string) => (zones ? `AND ${col} IN (${zones.join(', ')})` : '');
   const logSources = sources.filter((s) => s !== 'guardian').map((s) => `'${s}'`);
   return {
+    alertStates: 'SELECT rule, zone_id, source, state FROM alert_state',
+    silences: 'SELECT id, matchers, starts_at, ends_at, comment, created_at FROM alert_silences',
     ledger:
       logSources.length === 0
         ? null
@@ -89,6 +92,8 @@ interface ArchiveData {
   guardian: GuardianHealth[];
   /** The newest entry (ms) of each zone shown, by zoneKey; absent for a zone without entries. */
   newest: ReadonlyMap<string, number>;
+  /** Alert states and silences; null for an archive that has no silences yet (migrated by run/sync). */
+  alerts: { states: AlertSummaryState[]; silences: SilenceRow[] } | null;
 }
 
 interface WantedZone {
@@ -118,6 +123,12 @@ function readArchive(
     ledger,
     guardian: sql.guardian === null ? [] : (db.prepare(sql.guardian).all() as GuardianHealth[]),
     newest: newest === null ? new Map() : newestByZone(db.prepare(newest).raw(true).all() as unknown[][]),
+    alerts: tablesOf(db).has('alert_silences')
+      ? {
+          states: db.prepare(sql.alertStates).all() as AlertSummaryState[],
+          silences: db.prepare(sql.silences).all() as SilenceRow[],
+        }
+      : null,
   };
 }
 
@@ -142,7 +153,20 @@ async function readServerArchive(
       newest === null
         ? new Map()
         : newestByZone((await selectObjects(queries, newest)).map((r) => [r.source, r.zone, r.newest])),
+    alerts: await selectObjects(queries, sql.silences).then(
+      async (silences) => ({
+        states: (await selectObjects(queries, sql.alertStates)) as unknown as AlertSummaryState[],
+        silences: silences as unknown as SilenceRow[],
+      }),
+      // An archive not migrated to silences yet (run/sync migrate it): no alert line.
+      () => null,
+    ),
   };
+}
+
+/** The archive's tables (an archive opened read-only may predate a migration). */
+function tablesOf(db: Db): Set<string> {
+  return new Set(db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all() as string[]);
 }
 
 /** Every row of `sql` as an object; integers (all far below 2^53 here) as numbers. */
@@ -217,7 +241,7 @@ export function statusCommand(): Command {
       })),
     ].filter((z) => sources.includes(z.source) && (!opts.zone || opts.zone.includes(z.zone)));
     // Nothing is created: with no archive yet, the zones and the queue are still worth showing.
-    let data: ArchiveData = { ledger: [], guardian: [], newest: new Map() };
+    let data: ArchiveData = { ledger: [], guardian: [], newest: new Map(), alerts: null };
     const server = readerServer(config.database);
     const archived = server !== null || existsSync(path);
     if (server !== null) {
@@ -265,6 +289,8 @@ export function statusCommand(): Command {
           forgottenAt: m.forgottenAt === null ? null : iso(m.forgottenAt),
         })),
         queue,
+        alerts:
+          data.alerts && alertSummary(data.alerts.states, data.alerts.silences, config.alerts.rules, now),
       });
       return;
     }
@@ -286,6 +312,10 @@ export function statusCommand(): Command {
       missing.length > 0
         ? `\nmissing: ${missing.length} zone-day${missing.length === 1 ? '' : 's'} of the lookback never fetched (edgelog status --missing)`
         : '';
+    const alerts =
+      data.alerts && config.alerts.rules.length > 0
+        ? `\n${renderAlertSummary(alertSummary(data.alerts.states, data.alerts.silences, config.alerts.rules, now))}`
+        : '';
     const text = renderStatus(zones, data.guardian, days, data.ledger.length, queue, now, {
       all: opts.all === true,
       fit,
@@ -293,7 +323,7 @@ export function statusCommand(): Command {
     const note = archived
       ? ''
       : `archive: none at ${path} yet (\`edgelog sync\` or \`edgelog run\` creates it)\n`;
-    process.stdout.write(`${note}${text.replace(/^\n/, '')}${gaps}\n`);
+    process.stdout.write(`${note}${text.replace(/^\n/, '')}${gaps}${alerts}\n`);
   });
 }
 

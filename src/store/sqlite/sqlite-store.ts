@@ -7,6 +7,7 @@
 // shares the writer's connection (a page's transaction cannot start inside another). `queries.readOnly`
 // takes no time bound here: `edgelog query` bounds a SQLite query from its own child process (src/query/).
 import { AlertsRepository } from './alerts.js';
+import { SilencesRepository } from './silences.js';
 import { openArchive, type Archive, type ArchiveOptions } from './archive.js';
 import { openDatabase } from './database.js';
 import type { DayKey } from '../ledger-types.js';
@@ -42,6 +43,7 @@ export function openSqliteStore(path: string, opts: ArchiveOptions = {}): Sqlite
   const archive = openArchive(path, opts);
   const { db } = archive;
   const alerts = new AlertsRepository(db);
+  const silences = new SilencesRepository(db);
   return {
     dialect: 'sqlite',
     archive,
@@ -65,6 +67,11 @@ export function openSqliteStore(path: string, opts: ArchiveOptions = {}): Sqlite
       list: (zone, from, to) => settle(() => archive.guardian.list(zone, from, to)),
     },
     alerts: alertsStore(alerts),
+    silences: {
+      add: (row) => settle(() => silences.add(row)),
+      list: (filter) => settle(() => silences.list(filter)),
+      expire: (id, now) => settle(() => silences.expire(id, now)),
+    },
     reports: {
       async snapshot(read) {
         // An in-memory archive has no file to open twice: its one connection reads.
