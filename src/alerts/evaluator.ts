@@ -6,6 +6,7 @@ import { formatDuration } from '../config/index.js';
 import type { Logger } from '../logger.js';
 import type { AlertsStore, SilencesStore } from '../store/store.js';
 import { holdOrRelease } from './held-notices.js';
+import { noticeGroup } from './notice-groups.js';
 import { alertLabels, silenceFromRow, silencing, type Silence } from './silences.js';
 import { judgeIncrease, minimumGapMs } from './guardian-increase.js';
 import { fingerprint, type Notice } from './payload.js';
@@ -155,6 +156,7 @@ export class AlertEvaluator {
               summary: notify === 'firing' ? m.summary.firing : m.summary.resolved,
               details: { ...m.details, state: next.state },
               fingerprint: fp,
+              group: noticeGroup(rule.name, now, config.alerts.groupWait),
             };
             return { hook, notice };
           });

@@ -19,6 +19,8 @@ export interface Notice {
   /** Rule-specific figures (count, reference, window, …) as strings. */
   details: Record<string, string>;
   fingerprint: string;
+  /** The group it goes out with (notice-groups.ts); absent: alone. */
+  group?: { key: string; closesAt: number } | undefined;
 }
 
 /** Stable id of an alert (rule × source × zone), the same across restarts and machines. */
@@ -28,15 +30,88 @@ export function fingerprint(rule: string, source: string, zone: number): string 
 
 const ZERO_TIME = '0001-01-01T00:00:00Z'; // Alertmanager's "no end yet"
 
-export function alertmanagerPayload(notice: Notice, receiver: string): Record<string, unknown> {
-  const labels: Record<string, string> = {
+function labelsOf(notice: Notice): Record<string, string> {
+  return {
     alertname: notice.rule,
     source: notice.source,
     zone: String(notice.zone),
     rule_type: notice.ruleType,
     ...(notice.severity ? { severity: notice.severity } : {}),
   };
-  const annotations = { summary: notice.summary, ...notice.details };
+}
+
+const annotationsOf = (notice: Notice): Record<string, string> => ({
+  summary: notice.summary,
+  ...notice.details,
+});
+
+function alertOf(notice: Notice): Record<string, unknown> {
+  return {
+    status: notice.status,
+    labels: labelsOf(notice),
+    annotations: annotationsOf(notice),
+    startsAt: new Date(notice.startsAt).toISOString(),
+    endsAt: notice.endsAt === null ? ZERO_TIME : new Date(notice.endsAt).toISOString(),
+    generatorURL: '',
+    fingerprint: notice.fingerprint,
+  };
+}
+
+/** The pairs every one of `maps` holds with the same value (Alertmanager's commonLabels). */
+export function common(maps: ReadonlyArray<Record<string, string>>): Record<string, string> {
+  const [first, ...rest] = maps;
+  if (!first) return {};
+  return Object.fromEntries(
+    Object.entries(first).filter(([k, v]) => rest.every((m) => Object.hasOwn(m, k) && m[k] === v)),
+  );
+}
+
+/**
+ * One webhook v4 payload for several notices of one rule (a group): an alert each; the group is by
+ * alertname, as Alertmanager's default route; `status` is firing while any of them fires.
+ */
+export function alertmanagerGroupPayload(
+  notices: readonly Notice[],
+  receiver: string,
+): Record<string, unknown> {
+  if (notices.length === 0) throw new RangeError('a group has at least one notice');
+  const rule = notices[0]!.rule;
+  return {
+    version: '4',
+    groupKey: `{}:{alertname=${JSON.stringify(rule)}}`,
+    truncatedAlerts: 0,
+    status: notices.some((n) => n.status === 'firing') ? 'firing' : 'resolved',
+    receiver,
+    groupLabels: { alertname: rule },
+    commonLabels: common(notices.map(labelsOf)),
+    commonAnnotations: common(notices.map(annotationsOf)),
+    externalURL: '',
+    alerts: notices.map(alertOf),
+  };
+}
+
+/** A group's Slack message: a line for the group, then one per notice. */
+export function slackGroupPayload(notices: readonly Notice[]): { text: string } {
+  const firing = notices.filter((n) => n.status === 'firing').length;
+  const icon = firing > 0 ? ':rotating_light:' : ':white_check_mark:';
+  const counts = [
+    firing > 0 ? `FIRING:${firing}` : '',
+    notices.length > firing ? `RESOLVED:${notices.length - firing}` : '',
+  ]
+    .filter(Boolean)
+    .join(' ');
+  const lines = notices.map((n) => {
+    const figures = Object.entries(n.details)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(', ');
+    return `• [${n.status.toUpperCase()}] ${n.source} zone ${n.zone}: ${n.summary}${figures ? ` — ${figures}` : ''}`;
+  });
+  return { text: [`${icon} [${counts}] ${notices[0]!.rule}`, ...lines].join('\n') };
+}
+
+export function alertmanagerPayload(notice: Notice, receiver: string): Record<string, unknown> {
+  const labels = labelsOf(notice);
+  const annotations = annotationsOf(notice);
   return {
     version: '4',
     groupKey: `{}:{alertname="${notice.rule}", zone="${notice.zone}"}`,
@@ -47,17 +122,7 @@ export function alertmanagerPayload(notice: Notice, receiver: string): Record<st
     commonLabels: labels,
     commonAnnotations: annotations,
     externalURL: '',
-    alerts: [
-      {
-        status: notice.status,
-        labels,
-        annotations,
-        startsAt: new Date(notice.startsAt).toISOString(),
-        endsAt: notice.endsAt === null ? ZERO_TIME : new Date(notice.endsAt).toISOString(),
-        generatorURL: '',
-        fingerprint: notice.fingerprint,
-      },
-    ],
+    alerts: [alertOf(notice)],
   };
 }
 

@@ -147,6 +147,8 @@ export function alertsCommand(): Command {
       try {
         const started = Date.now() - 1;
         const results = await engine.alerts.check();
+        // Every rule is judged: the groups are complete, no need to wait for their windows.
+        await engine.alerts.notifier.flushOutbox({ closeAll: true });
         engine.alerts.notifier.startWorker();
         const delivery = await engine.alerts.notifier.settleSince(started, 15_000);
         if (outputFormat(opts) === 'json') return printJson({ results, delivery });

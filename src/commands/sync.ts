@@ -283,6 +283,8 @@ async function checkAlerts(
   for (const scope of touched.values()) await engine.alerts.check(scope);
   for (const zone of plan.guardianZones) await engine.alerts.check({ source: 'guardian', zone });
   const { notifier } = engine.alerts;
+  // Everything this run judges is judged: its groups are complete, no need to wait for their windows.
+  await notifier.flushOutbox({ closeAll: true });
   notifier.startWorker();
   // The announced wait covers stopping: deliveries still in flight then (a hook that never answers)
   // are aborted at once and stay queued for `edgelog run`, so closing the engine does not wait on them.

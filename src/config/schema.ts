@@ -268,6 +268,11 @@ const alertsSchema = z
   .strictObject({
     hooks: z.record(hookName, hookSchema).default({}),
     rules: z.array(ruleSchema).default([]),
+    /**
+     * Notices of one rule made within one window of this length go to each hook as one grouped notice
+     * (Alertmanager's group_wait); "0s" sends each alone at once. @defaultValue "30s"
+     */
+    groupWait: duration('30s', { min: '0s', max: '1h' }),
     /** A firing alert is sent again after this long. @defaultValue "4h" */
     renotifyEvery: duration('4h', { min: '1m', max: '30d' }),
     /** Rules are also evaluated on this schedule (besides after each ingestion job). @defaultValue "5m" */

@@ -1,0 +1,59 @@
+// Pure: exactly the HTTP request a hook is sent for a notice, or for a group of them: URL, headers and
+// body. `deliver` sends it; `alerts test --dry-run` and `alerts check --dry-run` print it (redacted).
+import type { HookConfig } from '../config/index.js';
+import { hookRequest } from './hook-request.js';
+import {
+  alertmanagerGroupPayload,
+  alertmanagerPayload,
+  signature,
+  slackGroupPayload,
+  slackPayload,
+  type Notice,
+} from './payload.js';
+
+/** What one delivery carries: one notice, or a group's (its key is then the group's). */
+export interface Delivery {
+  /** The Idempotency-Key: the notice's id, or the group's. */
+  key: string;
+  notices: Notice[];
+}
+
+export const single = (notice: Notice): Delivery => ({ key: notice.id, notices: [notice] });
+
+export interface NoticeRequest {
+  method: 'POST';
+  url: URL;
+  headers: Record<string, string>;
+  body: string;
+  /** Every credential the request carries (hook-request.ts): to be kept out of any output. */
+  secrets: string[];
+  /** The URL as messages may show it (a Slack URL's path is itself a secret). */
+  display: string;
+}
+
+export function noticeBody(hookName: string, hook: HookConfig, d: Delivery): string {
+  const [first] = d.notices;
+  if (!first) throw new RangeError('a delivery has at least one notice');
+  const one = d.notices.length === 1;
+  if (hook.type === 'slack') return JSON.stringify(one ? slackPayload(first) : slackGroupPayload(d.notices));
+  return JSON.stringify(
+    one ? alertmanagerPayload(first, hookName) : alertmanagerGroupPayload(d.notices, hookName),
+  );
+}
+
+export function noticeRequest(hookName: string, hook: HookConfig, d: Delivery): NoticeRequest {
+  const body = noticeBody(hookName, hook, d);
+  const { url, headers: own, secrets } = hookRequest(hook);
+  const headers: Record<string, string> = {
+    ...own,
+    'content-type': 'application/json',
+    'user-agent': 'edgelog',
+    'idempotency-key': d.key,
+  };
+  if (hook.type === 'webhook' && hook.secret) {
+    headers['x-edgelog-signature'] = signature(hook.secret, body);
+    secrets.push(hook.secret);
+  }
+  const display = hook.type === 'slack' ? `${url.origin}/…` : `${url.origin}${url.pathname}`;
+  return { method: 'POST', url, headers, body, secrets, display };
+}
