@@ -7,22 +7,25 @@ import { HttpStatusError, NetworkError } from '../errors/index.js';
 import { registerSecret } from '../redact.js';
 import { noticeRequest, single, type Delivery } from './notice-request.js';
 import type { Notice } from './payload.js';
+import type { RenderText } from './templates.js';
 
 export interface DeliverOptions {
   /** @defaultValue undici's global dispatcher */
   dispatcher?: Dispatcher | undefined;
   /** Aborts the request (it then throws a NetworkError). @defaultValue none: only `hook.timeout` */
   signal?: AbortSignal | undefined;
+  /** The hook's template (templates.ts). @defaultValue the default text */
+  render?: RenderText | undefined;
 }
 
 export async function deliver(
   hookName: string,
   hook: HookConfig,
   what: Notice | Delivery,
-  { dispatcher, signal }: DeliverOptions = {},
+  { dispatcher, signal, render }: DeliverOptions = {},
 ): Promise<number> {
   const delivery = 'notices' in what ? what : single(what);
-  const { url, headers, body, secrets, display } = noticeRequest(hookName, hook, delivery);
+  const { url, headers, body, secrets, display } = noticeRequest(hookName, hook, delivery, render);
   // Where a hook's credentials are first used (also by `alerts test`, which starts no engine).
   for (const secret of secrets) registerSecret(secret);
   let res: Dispatcher.ResponseData;

@@ -2,6 +2,7 @@
 // body. `deliver` sends it; `alerts test --dry-run` and `alerts check --dry-run` print it (redacted).
 import type { HookConfig } from '../config/index.js';
 import { hookRequest } from './hook-request.js';
+import type { RenderText } from './templates.js';
 import {
   alertmanagerGroupPayload,
   alertmanagerPayload,
@@ -31,18 +32,33 @@ export interface NoticeRequest {
   display: string;
 }
 
-export function noticeBody(hookName: string, hook: HookConfig, d: Delivery): string {
+/**
+ * The body: Slack's message (the template's text when the hook has one), or the webhook v4 payload
+ * (the template rendering each alert's `description` annotation).
+ */
+export function noticeBody(hookName: string, hook: HookConfig, d: Delivery, render?: RenderText): string {
   const [first] = d.notices;
   if (!first) throw new RangeError('a delivery has at least one notice');
   const one = d.notices.length === 1;
-  if (hook.type === 'slack') return JSON.stringify(one ? slackPayload(first) : slackGroupPayload(d.notices));
+  if (hook.type === 'slack') {
+    const text = render?.(d, hookName);
+    return JSON.stringify(one ? slackPayload(first, text) : slackGroupPayload(d.notices, text));
+  }
+  const describe = render && ((n: Notice) => render({ key: d.key, notices: [n] }, hookName));
   return JSON.stringify(
-    one ? alertmanagerPayload(first, hookName) : alertmanagerGroupPayload(d.notices, hookName),
+    one
+      ? alertmanagerPayload(first, hookName, describe)
+      : alertmanagerGroupPayload(d.notices, hookName, describe),
   );
 }
 
-export function noticeRequest(hookName: string, hook: HookConfig, d: Delivery): NoticeRequest {
-  const body = noticeBody(hookName, hook, d);
+export function noticeRequest(
+  hookName: string,
+  hook: HookConfig,
+  d: Delivery,
+  render?: RenderText,
+): NoticeRequest {
+  const body = noticeBody(hookName, hook, d, render);
   const { url, headers: own, secrets } = hookRequest(hook);
   const headers: Record<string, string> = {
     ...own,

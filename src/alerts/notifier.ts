@@ -17,6 +17,7 @@ import type { AlertsStore, OutboxCursor } from '../store/store.js';
 import { deliver } from './deliver.js';
 import { busyHookDelayMs, HookSlots } from './hook-slots.js';
 import { handOver } from './notice-groups.js';
+import type { RenderText } from './templates.js';
 import type { Notice } from './payload.js';
 import { TIMER_MAX_MS } from '../config/index.js';
 
@@ -56,6 +57,8 @@ export interface NotifierDeps {
   onRedisError?: (client: string, err: Error) => void;
   /** Told how each delivery attempt ended. @defaultValue NO_METRICS */
   metrics?: DeliveryMetrics;
+  /** The hooks' templates (templates.ts compileTemplates). @defaultValue none: the default texts */
+  templates?: ReadonlyMap<string, RenderText>;
 }
 
 interface RunningWorker {
@@ -344,6 +347,7 @@ export class Notifier {
       const status = await deliver(hook, config, delivery, {
         dispatcher: this.deps.dispatcher,
         signal: stop,
+        render: this.deps.templates?.get(hook),
       });
       for (const m of members) await this.deps.repo.markAttempt(m.id, hook, this.deps.now(), null);
       (this.deps.metrics ?? NO_METRICS).delivery(hook, 'delivered');

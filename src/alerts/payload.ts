@@ -1,5 +1,6 @@
 // Pure: what receivers get. Webhooks receive Alertmanager's webhook v4 shape, so existing receivers
-// work; Slack gets a line of text.
+// work; Slack gets a line of text (a line per notice for a group). A hook's template (templates.ts)
+// makes Slack's text, or each webhook alert's `description` annotation.
 import { createHash, createHmac } from 'node:crypto';
 
 export interface Notice {
@@ -45,11 +46,16 @@ const annotationsOf = (notice: Notice): Record<string, string> => ({
   ...notice.details,
 });
 
-function alertOf(notice: Notice): Record<string, unknown> {
+/** Renders an alert's `description` annotation (a hook's template); none by default. */
+export type Describe = (notice: Notice) => string;
+
+function alertOf(notice: Notice, describe?: Describe): Record<string, unknown> {
   return {
     status: notice.status,
     labels: labelsOf(notice),
-    annotations: annotationsOf(notice),
+    annotations: describe
+      ? { ...annotationsOf(notice), description: describe(notice) }
+      : annotationsOf(notice),
     startsAt: new Date(notice.startsAt).toISOString(),
     endsAt: notice.endsAt === null ? ZERO_TIME : new Date(notice.endsAt).toISOString(),
     generatorURL: '',
@@ -73,6 +79,7 @@ export function common(maps: ReadonlyArray<Record<string, string>>): Record<stri
 export function alertmanagerGroupPayload(
   notices: readonly Notice[],
   receiver: string,
+  describe?: Describe,
 ): Record<string, unknown> {
   if (notices.length === 0) throw new RangeError('a group has at least one notice');
   const rule = notices[0]!.rule;
@@ -86,12 +93,13 @@ export function alertmanagerGroupPayload(
     commonLabels: common(notices.map(labelsOf)),
     commonAnnotations: common(notices.map(annotationsOf)),
     externalURL: '',
-    alerts: notices.map(alertOf),
+    alerts: notices.map((n) => alertOf(n, describe)),
   };
 }
 
 /** A group's Slack message: a line for the group, then one per notice. */
-export function slackGroupPayload(notices: readonly Notice[]): { text: string } {
+export function slackGroupPayload(notices: readonly Notice[], text?: string): { text: string } {
+  if (text !== undefined) return { text };
   const firing = notices.filter((n) => n.status === 'firing').length;
   const icon = firing > 0 ? ':rotating_light:' : ':white_check_mark:';
   const counts = [
@@ -100,18 +108,21 @@ export function slackGroupPayload(notices: readonly Notice[]): { text: string } 
   ]
     .filter(Boolean)
     .join(' ');
-  const lines = notices.map((n) => {
-    const figures = Object.entries(n.details)
-      .map(([k, v]) => `${k}=${v}`)
-      .join(', ');
-    return `• [${n.status.toUpperCase()}] ${n.source} zone ${n.zone}: ${n.summary}${figures ? ` — ${figures}` : ''}`;
-  });
-  return { text: [`${icon} [${counts}] ${notices[0]!.rule}`, ...lines].join('\n') };
+  const e = slackEscape;
+  const lines = notices.map(
+    (n) => `• [${n.status.toUpperCase()}] ${e(n.source)} zone ${n.zone}: ${e(n.summary)}${figuresOf(n)}`,
+  );
+  return { text: [`${icon} [${counts}] ${e(notices[0]!.rule)}`, ...lines].join('\n') };
 }
 
-export function alertmanagerPayload(notice: Notice, receiver: string): Record<string, unknown> {
+export function alertmanagerPayload(
+  notice: Notice,
+  receiver: string,
+  describe?: Describe,
+): Record<string, unknown> {
   const labels = labelsOf(notice);
-  const annotations = annotationsOf(notice);
+  const alert = alertOf(notice, describe);
+  const annotations = alert.annotations as Record<string, string>;
   return {
     version: '4',
     groupKey: `{}:{alertname="${notice.rule}", zone="${notice.zone}"}`,
@@ -122,17 +133,33 @@ export function alertmanagerPayload(notice: Notice, receiver: string): Record<st
     commonLabels: labels,
     commonAnnotations: annotations,
     externalURL: '',
-    alerts: [alertOf(notice)],
+    alerts: [alert],
   };
 }
 
-export function slackPayload(notice: Notice): { text: string } {
-  const icon = notice.status === 'firing' ? ':rotating_light:' : ':white_check_mark:';
-  const figures = Object.entries(notice.details)
-    .map(([k, v]) => `${k}=${v}`)
+/**
+ * A value as Slack mrkdwn text: `&`, `<` and `>` escaped, as Slack asks, so that an archived value
+ * (`<!channel>`, `<https://evil|click>`) reads as itself and pings or links nobody.
+ */
+export function slackEscape(value: unknown): string {
+  return String(value).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/** ` — k=v, …` of a notice's figures (escaped for Slack), or nothing. */
+function figuresOf(n: Notice): string {
+  const figures = Object.entries(n.details)
+    .map(([k, v]) => `${slackEscape(k)}=${slackEscape(v)}`)
     .join(', ');
+  return figures ? ` — ${figures}` : '';
+}
+
+/** A notice's Slack message; `text` replaces the default text (a hook's template, escaped already). */
+export function slackPayload(notice: Notice, text?: string): { text: string } {
+  if (text !== undefined) return { text };
+  const icon = notice.status === 'firing' ? ':rotating_light:' : ':white_check_mark:';
+  const e = slackEscape;
   return {
-    text: `${icon} [${notice.status.toUpperCase()}] ${notice.rule} (${notice.source} zone ${notice.zone}): ${notice.summary}${figures ? ` — ${figures}` : ''}`,
+    text: `${icon} [${notice.status.toUpperCase()}] ${e(notice.rule)} (${e(notice.source)} zone ${notice.zone}): ${e(notice.summary)}${figuresOf(notice)}`,
   };
 }
 

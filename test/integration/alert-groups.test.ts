@@ -23,12 +23,15 @@ afterEach(async () => {
   for (const r of receivers.splice(0)) await r.close();
 });
 
-function config(webhook: string, slack: string, groupWait: string): ConfigInput {
+function config(webhook: string, slack: string, groupWait: string, template?: string): ConfigInput {
   return {
     pullZones: [101, 102, 103],
     shieldZones: [],
     alerts: {
-      hooks: { ops: { type: 'webhook', url: webhook }, chat: { type: 'slack', url: slack } },
+      hooks: {
+        ops: { type: 'webhook', url: webhook },
+        chat: { type: 'slack', url: slack, ...(template ? { template } : {}) },
+      },
       rules: [
         {
           name: 'origin-5xx-spike',
@@ -153,5 +156,26 @@ describeStores('grouped notices', (store) => {
     expect(chat.received).toHaveLength(1);
     const outbox = await engine.alerts.repo.notifications();
     expect(outbox.filter((n) => n.delivered_at !== null)).toHaveLength(4);
+  });
+
+  it("a hook's template makes its text; one that does not render stops the start, naming the hook", async () => {
+    const [ops, chat] = [await startReceiver(), await startReceiver()];
+    receivers.push(ops, chat);
+    const t = at(10.5);
+    h = await storeHarness(store, { entriesPerDay: 2_400, now: () => t, spikes });
+    const bad = config(ops.url, chat.url, '30s', '{{ alerts | first | shout }}');
+    await expect(h.engine(bad, () => t)).rejects.toThrow(/^alerts\.hooks\.chat\.template: .*shout/);
+
+    const template =
+      '{{ firing }} firing for {{ rule }}:{% for a in alerts %} zone {{ a.zone }} ({{ a.details.count }}){% endfor %}';
+    const engine = await h.engine(config(ops.url, chat.url, '30s', template), () => t);
+    await syncToday(engine);
+    expect(chat.received).toHaveLength(1);
+    const text = (chat.received[0]!.json as { text: string }).text;
+    expect(text).toMatch(/^2 firing for origin-5xx-spike: zone 10[12] \(\d+\) zone 10[12] \(\d+\)$/);
+    // The webhook without a template: its default payload, no description.
+    expect(
+      (ops.received[0]!.json.alerts as Array<{ annotations: object }>)[0]!.annotations,
+    ).not.toHaveProperty('description');
   });
 });
