@@ -61,12 +61,15 @@ const LIMITS = { parseLimit: 20_000, renderLimit: 1_000, memoryLimit: 10_000_000
 
 /** Sample figures that have every name (`details.count`, `details.window`…). */
 function anyDetail(): Record<string, string> {
-  return new Proxy({} as Record<string, string>, {
-    get: (_t, key) => (typeof key === 'string' ? 'sample' : undefined),
-    has: (_t, key) => typeof key === 'string',
-    getOwnPropertyDescriptor: (_t, key) =>
-      typeof key === 'string' ? { value: 'sample', enumerable: true, configurable: true } : undefined,
-  });
+  return new Proxy(
+    {},
+    {
+      get: (_t, key) => (typeof key === 'string' ? 'sample' : undefined),
+      has: (_t, key) => typeof key === 'string',
+      getOwnPropertyDescriptor: (_t, key) =>
+        typeof key === 'string' ? { value: 'sample', enumerable: true, configurable: true } : undefined,
+    },
+  );
 }
 
 /** A sample delivery that every template must render against at start-up. */
