@@ -2,6 +2,12 @@
 import { Command } from 'commander';
 import { fingerprint, type Notice } from '../alerts/payload.js';
 import { deliver } from '../alerts/deliver.js';
+import { dryRun } from '../alerts/dry-run.js';
+import { noticeRequest, single } from '../alerts/notice-request.js';
+import { showRequest } from '../alerts/show-request.js';
+import { compileTemplates } from '../alerts/templates.js';
+import { silentLogger } from '../logger.js';
+import type { AlertsStore } from '../store/store.js';
 import { formatDuration, type Config } from '../config/index.js';
 import { startEngine } from '../engine.js';
 import { UsageError } from '../errors/index.js';
@@ -139,10 +145,12 @@ export function alertsCommand(): Command {
   alerts
     .command('check')
     .description('evaluate every rule now and deliver any notices')
+    .option('--dry-run', 'print the requests the notices would make; save and send nothing')
     .addOption(formatOption())
     .addOption(jsonOption())
-    .action(async (opts: FormatOptions, cmd: Command) => {
+    .action(async (opts: FormatOptions & { dryRun?: boolean }, cmd: Command) => {
       const { config, logger } = commandContext(cmd);
+      if (opts.dryRun) return checkDryRun(config, opts);
       const engine = await startEngine(config, logger);
       try {
         const started = Date.now() - 1;
@@ -183,7 +191,8 @@ export function alertsCommand(): Command {
     .command('test')
     .description('send a sample notice to one hook and report the answer')
     .argument('<hook>', 'a hook name from alerts.hooks')
-    .action(async (hook: string, _opts: unknown, cmd: Command) => {
+    .option('--dry-run', 'print the request instead of sending it (credentials redacted)')
+    .action(async (hook: string, opts: { dryRun?: boolean }, cmd: Command) => {
       const { config } = commandContext(cmd);
       const hookConfig = config.alerts.hooks[hook];
       if (!hookConfig) {
@@ -204,10 +213,67 @@ export function alertsCommand(): Command {
         details: { test: 'true' },
         fingerprint: fingerprint('edgelog-test', 'origin', 0),
       };
-      const status = await deliver(hook, hookConfig, notice);
+      const render = (await compileTemplates({ [hook]: hookConfig })).get(hook);
+      if (opts.dryRun) {
+        const request = noticeRequest(hook, hookConfig, single(notice), render);
+        process.stdout.write(`${showRequest(request, hookConfig.type === 'slack')}\n`);
+        return;
+      }
+      const status = await deliver(hook, hookConfig, notice, { render });
       process.stdout.write(`hook ${hook}: delivered (HTTP ${status})\n`);
     });
 
   addSilenceCommands(alerts, alertReads);
   return alerts;
+}
+
+/** `alerts check --dry-run`: the evaluation as `alerts check` shows it, then each request it would make. */
+async function checkDryRun(config: Config, opts: FormatOptions): Promise<void> {
+  const templates = await compileTemplates(config.alerts.hooks);
+  const store = await openStore(config.database);
+  let run;
+  try {
+    run = await dryRun({
+      config,
+      repo: store.alerts as AlertsStore<Notice>,
+      silences: store.silences,
+      templates,
+      logger: silentLogger(),
+      now: Date.now,
+    });
+  } finally {
+    await store.close();
+  }
+  const shown = run.requests.map((r) => ({
+    hook: r.hook,
+    notices: r.notices,
+    request: showRequest(r.request, config.alerts.hooks[r.hook]?.type === 'slack'),
+  }));
+  if (outputFormat(opts) === 'json') return printJson({ results: run.results, requests: shown });
+  const figuresOf = figures(config.alerts.rules);
+  const out = [
+    run.results.length === 0
+      ? 'no alert rules configured (alerts.rules)'
+      : formatTable(
+          [
+            { header: 'rule', value: (r: (typeof run.results)[number]) => r.rule },
+            { header: 'zone', value: (r) => r.zone, right: true },
+            { header: 'state', value: (r) => r.state },
+            { header: 'value', value: (r) => figuresOf.value(r.rule, r.value), right: true },
+            { header: 'threshold', value: (r) => figuresOf.threshold(r.rule, r.threshold), right: true },
+            {
+              header: 'would notify',
+              value: (r) => r.notified ?? (r.silencedBy.length > 0 ? 'silenced' : ''),
+            },
+            { header: 'why', value: (r) => r.reason },
+          ],
+          run.results,
+          80,
+        ),
+    '',
+    `dry run: nothing saved, nothing sent; ${shown.length} request${shown.length === 1 ? '' : 's'} would be made${shown.length > 0 ? ':' : ''}`,
+  ];
+  for (const r of shown)
+    out.push('', `# hook ${r.hook}: ${r.notices} notice${r.notices === 1 ? '' : 's'}`, r.request);
+  process.stdout.write(`${out.join('\n')}\n`);
 }

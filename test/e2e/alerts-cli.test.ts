@@ -13,6 +13,9 @@ beforeAll(async () => {
     database: { path: h.dbPath },
     pullZones: [101],
     alerts: {
+      hooks: {
+        ops: { type: 'webhook', url: 'http://edgelog:hook-pass-1@127.0.0.1:9/hook', secret: 'sign-secret-1' },
+      },
       rules: [
         { name: 'origin-stale', type: 'flatline', source: 'origin', maxAge: '90m' },
         { name: 'origin-5xx', type: 'spike', source: 'origin', filter: { statusCodeMin: 500 }, window: '1h' },
@@ -89,5 +92,25 @@ describe('edgelog alerts', () => {
     const gone = await alerts('unsilence', 'abcdef');
     expect(gone.code).not.toBe(0);
     expect(gone.stderr).toContain('no silence abcdef');
+  });
+
+  it('test --dry-run prints the request a notice would make, credentials redacted; check --dry-run sends nothing', async () => {
+    const test = await alerts('test', 'ops', '--dry-run');
+    expect(test.code).toBe(0);
+    const lines = test.stdout.split('\n');
+    expect(lines[0]).toBe('POST http://127.0.0.1:9/hook');
+    expect(lines).toContain('authorization: Basic [REDACTED]');
+    expect(test.stdout).toMatch(/^idempotency-key: test-\d+$/m);
+    expect(JSON.parse(lines.at(-2)!)).toMatchObject({ version: '4', receiver: 'ops' });
+    for (const secret of [
+      'hook-pass-1',
+      'sign-secret-1',
+      Buffer.from('edgelog:hook-pass-1').toString('base64'),
+    ])
+      expect(test.stdout + test.stderr).not.toContain(secret);
+
+    const check = await alerts('check', '--dry-run');
+    expect(check.code).toBe(0);
+    expect(check.stdout).toMatch(/^dry run: nothing saved, nothing sent; 0 requests would be made$/m);
   });
 });

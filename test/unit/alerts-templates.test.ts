@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { noticeBody } from '../../src/alerts/notice-request.js';
+import { noticeBody, noticeRequest } from '../../src/alerts/notice-request.js';
+import { showRequest } from '../../src/alerts/show-request.js';
 import { slackPayload, type Notice } from '../../src/alerts/payload.js';
 import { compileTemplates, sampleNotice } from '../../src/alerts/templates.js';
 import { parseConfig } from '../../src/config/index.js';
@@ -73,5 +74,45 @@ describe('default Slack text', () => {
     expect(slackPayload(hostile).text).toBe(
       ':rotating_light: [FIRING] new-country (origin zone 101): new value &lt;!channel&gt; &amp; &lt;https://evil.example|click here&gt; — values&lt;&gt;=AS1 &lt;@U123&gt;',
     );
+  });
+});
+
+describe('a request as dry runs print it', () => {
+  it('shows method, URL, headers and body, with every credential redacted', () => {
+    const config = parseConfig({
+      alerts: {
+        hooks: {
+          ops: {
+            type: 'webhook',
+            url: 'https://edgelog:pa%24%24word-1@hooks.example.net/alert?team=a',
+            secret: 'signing-secret',
+            headers: { 'x-api-key': 'key-123456' },
+          },
+          bearer: { type: 'webhook', url: 'https://hooks.example.net/b', bearerToken: 'tok-abcdef' },
+          chat: { type: 'slack', url: 'https://hooks.slack.example/services/T000/B000/XXXXSECRET' },
+        },
+      },
+    }).alerts.hooks;
+    const d = { key: 'k1', notices: [hostile] };
+    const ops = showRequest(noticeRequest('ops', config.ops!, d), false);
+    expect(ops.split('\n').slice(0, 7)).toEqual([
+      'POST https://hooks.example.net/alert?team=a',
+      'x-api-key: [REDACTED]',
+      'authorization: Basic [REDACTED]',
+      'content-type: application/json',
+      'user-agent: edgelog',
+      'idempotency-key: k1',
+      expect.stringMatching(/^x-edgelog-signature: sha256=[0-9a-f]{64}$/),
+    ]);
+    expect(ops).toContain('"alertname":"new-country"');
+    for (const secret of ['pa$$word-1', 'pa%24%24word-1', 'key-123456', 'signing-secret'])
+      expect(ops).not.toContain(secret);
+    expect(ops).not.toContain(Buffer.from('edgelog:pa$$word-1').toString('base64'));
+    const bearer = showRequest(noticeRequest('bearer', config.bearer!, d), false);
+    expect(bearer).toContain('authorization: Bearer [REDACTED]');
+    expect(bearer).not.toContain('tok-abcdef');
+    const chat = showRequest(noticeRequest('chat', config.chat!, d), true);
+    expect(chat.split('\n')[0]).toBe('POST https://hooks.slack.example/[REDACTED]');
+    expect(chat).not.toMatch(/T000|XXXXSECRET/);
   });
 });
