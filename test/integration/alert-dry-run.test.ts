@@ -76,7 +76,7 @@ describeStores('alerts check --dry-run', (store) => {
     const engine = await h.engine(config(receiver.url), () => t);
     const dry = await dryRun({
       config: engine.config,
-      repo: engine.alerts.repo as AlertsStore<Notice>,
+      repo: engine.alerts.repo,
       silences: engine.store.silences,
       templates: await compileTemplates(engine.config.alerts.hooks),
       logger: silentLogger(),
