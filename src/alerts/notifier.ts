@@ -16,7 +16,7 @@ import { waitForJobs } from '../redis/wait-for-jobs.js';
 import type { AlertsStore, OutboxCursor } from '../store/store.js';
 import { deliver } from './deliver.js';
 import { busyHookDelayMs, HookSlots } from './hook-slots.js';
-import { handOver } from './notice-groups.js';
+import { groupId, handOver } from './notice-groups.js';
 import type { RenderText } from './templates.js';
 import type { Notice } from './payload.js';
 import { TIMER_MAX_MS } from '../config/index.js';
@@ -142,11 +142,30 @@ export class Notifier {
       if (job && carried.size > 0) jobs.push(job);
     }
     for (const p of alone) {
+      // Its group's job may carry it already (a hand-over that died before marking every member).
+      const carrier = await this.groupJobCarrying(p);
+      if (carrier) {
+        await this.deps.repo.markEnqueued(p.id, p.hook, this.deps.now());
+        this.groupOf.set(jobId(p), carrier.id!);
+        continue;
+      }
       jobs.push(await this.queue.add('notify', { hook: p.hook, notice: p.notice }, { jobId: jobId(p) }));
       await this.deps.repo.markEnqueued(p.id, p.hook, this.deps.now());
     }
     this.armGroupTimer(nextClose, now);
     return jobs;
+  }
+
+  /** The job of the notice's group, if the queue holds it and it carries this notice. */
+  private async groupJobCarrying(p: {
+    id: string;
+    hook: string;
+    notice: Notice;
+  }): Promise<Job<NotifyJob> | undefined> {
+    const group = p.notice.group;
+    if (!group) return undefined;
+    const job = await this.queue.getJob(groupJobId({ id: groupId(group.key), hook: p.hook }));
+    return job?.data.group?.notices.some((n) => n.id === p.id) ? job : undefined;
   }
 
   /** Flushes again when the earliest open group closes (by this process's clock). */
@@ -182,7 +201,7 @@ export class Notifier {
     for (;;) {
       const page = await this.deps.repo.undelivered(maxAttempts, REHAND_PAGE, after);
       for (const p of page) {
-        if (await this.queue.getJob(jobId(p))) continue;
+        if ((await this.queue.getJob(jobId(p))) || (await this.groupJobCarrying(p))) continue;
         await this.queue.add(
           'notify',
           { hook: p.hook, notice: p.notice },

@@ -178,4 +178,28 @@ describeStores('grouped notices', (store) => {
       (ops.received[0]!.json.alerts as Array<{ annotations: object }>)[0]!.annotations,
     ).not.toHaveProperty('description');
   });
+
+  it('a restart while a group is being retried hands none of its notices again; one request once the receiver is back', async () => {
+    const [ops, chat] = [await startReceiver(), await startReceiver()];
+    receivers.push(ops, chat);
+    ops.down = true;
+    const t = at(10.5);
+    h = await storeHarness(store, { entriesPerDay: 2_400, now: () => t, spikes });
+    let engine = await h.engine(config(ops.url, chat.url, '30s'), () => t);
+    const first = await syncToday(engine);
+    expect(first.summary.alerts).toMatchObject({ notices: 4, delivered: 2, pending: 2 });
+    expect(ops.refused).toBeGreaterThanOrEqual(1);
+
+    // `edgelog run` starts again (same archive and Redis): the group's job is still queued.
+    await engine.close();
+    engine = await h.engine(config(ops.url, chat.url, '30s'), () => t);
+    expect(await engine.alerts.notifier.rehandOutbox()).toEqual({ rehanded: 0 });
+    ops.down = false;
+    engine.alerts.notifier.startWorker();
+    for (let i = 0; i < 100 && ops.received.length === 0; i++) await sleep(50);
+    await sleep(500);
+    expect(ops.received).toHaveLength(1);
+    expect(ops.received[0]!.json.alerts).toHaveLength(2);
+    expect(chat.received).toHaveLength(1);
+  });
 });
