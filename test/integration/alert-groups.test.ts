@@ -202,4 +202,30 @@ describeStores('grouped notices', (store) => {
     expect(ops.received[0]!.json.alerts).toHaveLength(2);
     expect(chat.received).toHaveLength(1);
   });
+
+  it('two workers handing the same group at once: one request per hook', async () => {
+    const [ops, chat] = [await startReceiver(), await startReceiver()];
+    receivers.push(ops, chat);
+    const t = at(10.5);
+    h = await storeHarness(store, { entriesPerDay: 2_400, now: () => t, spikes });
+    const archiving = await h.engine({ pullZones: [101, 102, 103], shieldZones: [] }, () => t);
+    await syncToday(archiving);
+    await archiving.close();
+    const one = await h.engine(config(ops.url, chat.url, '30s'), () => t);
+    const two = await h.engine(config(ops.url, chat.url, '30s'), () => t);
+    await one.alerts.check(); // the notices wait for their window
+    expect(await one.alerts.repo.unqueued()).toHaveLength(4);
+    await Promise.all([
+      one.alerts.notifier.flushOutbox({ closeAll: true }),
+      two.alerts.notifier.flushOutbox({ closeAll: true }),
+    ]);
+    one.alerts.notifier.startWorker();
+    two.alerts.notifier.startWorker();
+    for (let i = 0; i < 100 && (ops.received.length < 1 || chat.received.length < 1); i++) await sleep(50);
+    await sleep(500);
+    expect(ops.received).toHaveLength(1);
+    expect(ops.received[0]!.json.alerts).toHaveLength(2);
+    expect(chat.received).toHaveLength(1);
+    await two.close();
+  });
 });
