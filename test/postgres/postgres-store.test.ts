@@ -55,6 +55,7 @@ describe.skipIf(server === null)('PostgreSQL store', () => {
       '0002_rollup_views.sql',
       '0003_alerts.sql',
       '0004_values_that_fit.sql',
+      '0006_silences.sql',
     ]);
     expect(recorded.every((r) => /^[0-9a-f]{64}$/.test(r.checksum as string))).toBe(true);
     const again = await store.migrate();
@@ -68,11 +69,11 @@ describe.skipIf(server === null)('PostgreSQL store', () => {
       const results = await Promise.all(pools.map((p) => migratePostgres(p)));
       const applied = results.flat().filter((r) => r.status === 'applied');
       expect(results.flat().filter((r) => r.status === 'failed')).toEqual([]);
-      expect(applied.map((r) => r.id).sort()).toEqual([1, 2, 3, 4]);
+      expect(applied.map((r) => r.id).sort()).toEqual([1, 2, 3, 4, 6]);
       const { rows } = await pools[0]!.query<{ n: number }>(
         'SELECT count(*)::int AS n FROM schema_migrations',
       );
-      expect(rows[0]!.n).toBe(4);
+      expect(rows[0]!.n).toBe(5);
     } finally {
       await Promise.all(pools.map((p) => p.end()));
       await fresh.drop();
