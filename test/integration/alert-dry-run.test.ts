@@ -2,12 +2,10 @@
 // those a real check then makes to a receiver on loopback; and it saves and sends nothing (both stores).
 import { afterEach, expect, it } from 'vitest';
 import { dryRun } from '../../src/alerts/dry-run.js';
-import type { Notice } from '../../src/alerts/payload.js';
 import { compileTemplates } from '../../src/alerts/templates.js';
 import { executeSync, syncPlan } from '../../src/commands/sync.js';
 import type { ConfigInput } from '../../src/config/index.js';
 import { silentLogger } from '../../src/logger.js';
-import type { AlertsStore } from '../../src/store/store.js';
 import type { Harness } from '../support/harness.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
 import { describeStores, storeHarness } from '../support/stores.js';
