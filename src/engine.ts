@@ -1,6 +1,7 @@
 // The composition root of the ingestion engine: wires config, archive, API client, Redis and queue once.
 import { AlertEvaluator, type EvaluationScope } from './alerts/evaluator.js';
 import { Notifier } from './alerts/notifier.js';
+import { compileTemplates } from './alerts/templates.js';
 import type { Notice } from './alerts/payload.js';
 import { createApiClient, type ApiClient } from './api/index.js';
 import type { Config } from './config/index.js';
@@ -97,6 +98,8 @@ function withRetryHook(base: IngestMetrics, onRetry: (() => void) | undefined): 
 export async function startEngine(config: Config, logger: Logger, opts: EngineOptions = {}): Promise<Engine> {
   const now = opts.now ?? Date.now;
   registerConfigSecrets(config);
+  // Before anything opens: a hook's template that does not parse or render stops the start, naming it.
+  const templates = await compileTemplates(config.alerts.hooks);
   const metrics = opts.metrics ? (await import('./monitoring/index.js')).createMetrics(config) : undefined;
   const recorder: IngestMetrics = withRetryHook(metrics?.recorder ?? NO_METRICS, opts.onRetry);
   // First, so that the threads load their modules while the rest starts up.
@@ -153,6 +156,7 @@ export async function startEngine(config: Config, logger: Logger, opts: EngineOp
   const evaluator = new AlertEvaluator({
     config,
     repo: alertsRepo,
+    silences: archive.silences,
     logger: logger.child({ component: 'alerts' }),
     now,
   });
@@ -167,6 +171,7 @@ export async function startEngine(config: Config, logger: Logger, opts: EngineOp
     logger,
     now,
     metrics: recorder,
+    templates,
   });
   const check = async (scope: EvaluationScope = {}) => {
     const results = config.alerts.rules.length > 0 ? await evaluator.evaluate(scope) : [];

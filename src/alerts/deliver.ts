@@ -1,41 +1,33 @@
-// Sends one notice to one hook over HTTP. Any non-2xx answer or network failure throws, so the
+// Sends one notice (or a group's) to one hook over HTTP. Any non-2xx answer or network failure throws, so the
 // delivery queue retries it. The hook's timeout bounds a receiver that never answers; the caller's
 // signal ends the request sooner (shutdown).
 import { request, type Dispatcher } from 'undici';
 import type { HookConfig } from '../config/index.js';
 import { HttpStatusError, NetworkError } from '../errors/index.js';
 import { registerSecret } from '../redact.js';
-import { hookRequest } from './hook-request.js';
-import { alertmanagerPayload, signature, slackPayload, type Notice } from './payload.js';
+import { noticeRequest, single, type Delivery } from './notice-request.js';
+import type { Notice } from './payload.js';
+import type { RenderText } from './templates.js';
 
 export interface DeliverOptions {
   /** @defaultValue undici's global dispatcher */
   dispatcher?: Dispatcher | undefined;
   /** Aborts the request (it then throws a NetworkError). @defaultValue none: only `hook.timeout` */
   signal?: AbortSignal | undefined;
+  /** The hook's template (templates.ts). @defaultValue the default text */
+  render?: RenderText | undefined;
 }
 
 export async function deliver(
   hookName: string,
   hook: HookConfig,
-  notice: Notice,
-  { dispatcher, signal }: DeliverOptions = {},
+  what: Notice | Delivery,
+  { dispatcher, signal, render }: DeliverOptions = {},
 ): Promise<number> {
-  const body = JSON.stringify(
-    hook.type === 'slack' ? slackPayload(notice) : alertmanagerPayload(notice, hookName),
-  );
-  const { url, headers: own, secrets } = hookRequest(hook);
+  const delivery = 'notices' in what ? what : single(what);
+  const { url, headers, body, secrets, display } = noticeRequest(hookName, hook, delivery, render);
   // Where a hook's credentials are first used (also by `alerts test`, which starts no engine).
   for (const secret of secrets) registerSecret(secret);
-  const headers: Record<string, string> = {
-    ...own,
-    'content-type': 'application/json',
-    'user-agent': 'edgelog',
-    'idempotency-key': notice.id,
-  };
-  if (hook.type === 'webhook' && hook.secret) headers['x-edgelog-signature'] = signature(hook.secret, body);
-  const shown = `${url.origin}${url.pathname}`; // a Slack URL's path is itself a secret: keep it out of messages
-  const display = hook.type === 'slack' ? `${url.origin}/…` : shown;
   let res: Dispatcher.ResponseData;
   try {
     res = await request(url, {

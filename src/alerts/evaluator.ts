@@ -4,7 +4,10 @@ import { GUARDIAN_COUNTER_COLUMNS } from '../values/guardian-counters.js';
 import type { AlertRule, Config, FlatlineRule, GuardianRule, SpikeRule } from '../config/index.js';
 import { formatDuration } from '../config/index.js';
 import type { Logger } from '../logger.js';
-import type { AlertsStore } from '../store/store.js';
+import type { AlertsStore, SilencesStore } from '../store/store.js';
+import { holdOrRelease } from './held-notices.js';
+import { noticeGroup } from './notice-groups.js';
+import { alertLabels, silenceFromRow, silencing, type Silence } from './silences.js';
 import { judgeIncrease, minimumGapMs } from './guardian-increase.js';
 import { fingerprint, type Notice } from './payload.js';
 import { judgeSpike, windowsToCount, type Window } from './spike.js';
@@ -25,6 +28,8 @@ export interface Evaluation {
   threshold: number | null;
   reason: string;
   notified: 'firing' | 'resolved' | null;
+  /** Ids of the silences that hold this alert's notices now (empty: none). */
+  silencedBy: string[];
 }
 
 interface Measurement {
@@ -43,19 +48,30 @@ const SAVE_ATTEMPTS = 5;
 
 export class AlertEvaluator {
   constructor(
-    private readonly deps: { config: Config; repo: AlertsStore<Notice>; logger: Logger; now: () => number },
+    private readonly deps: {
+      config: Config;
+      repo: AlertsStore<Notice>;
+      logger: Logger;
+      now: () => number;
+      /** Where silences are read. @defaultValue none: nothing is silenced */
+      silences?: Pick<SilencesStore, 'list'> | undefined;
+    },
   ) {}
 
   /** Evaluates every rule (or those in scope) for each of its zones. */
   async evaluate(scope: EvaluationScope = {}): Promise<Evaluation[]> {
     const { config } = this.deps;
     const results: Evaluation[] = [];
+    // Read once per evaluation; whether one holds is decided at each alert's own time.
+    const silences = this.deps.silences
+      ? (await this.deps.silences.list({ endedAfter: this.deps.now() })).map(silenceFromRow)
+      : [];
     for (const rule of config.alerts.rules) {
       const source = rule.type === 'guardian' ? 'guardian' : rule.source;
       if (scope.source && scope.source !== source) continue;
       for (const zone of this.zonesOf(rule)) {
         if (scope.zone !== undefined && scope.zone !== zone) continue;
-        results.push(await this.evaluateOne(rule, source, zone));
+        results.push(await this.evaluateOne(rule, source, zone, silences));
       }
     }
     return results;
@@ -75,9 +91,14 @@ export class AlertEvaluator {
    * saved first (two workers, `alerts check` beside `run`), this one reads again and decides from there,
    * so a transition is made, and notified, once.
    */
-  private async evaluateOne(rule: AlertRule, source: string, zone: number): Promise<Evaluation> {
+  private async evaluateOne(
+    rule: AlertRule,
+    source: string,
+    zone: number,
+    silences: readonly Silence[],
+  ): Promise<Evaluation> {
     for (let attempt = 1; ; attempt++) {
-      const done = await this.tryEvaluate(rule, source, zone);
+      const done = await this.tryEvaluate(rule, source, zone, silences);
       if (done.saved) return done.evaluation;
       if (attempt >= SAVE_ATTEMPTS) {
         // Others keep moving the state on: they made the transitions; this one notifies nothing.
@@ -94,6 +115,7 @@ export class AlertEvaluator {
     rule: AlertRule,
     source: string,
     zone: number,
+    silences: readonly Silence[],
   ): Promise<{ saved: boolean; evaluation: Evaluation }> {
     const { repo, config } = this.deps;
     const now = this.deps.now();
@@ -104,10 +126,17 @@ export class AlertEvaluator {
         : rule.type === 'flatline'
           ? await this.measureFlatline(rule, zone, now, prev?.firstEvaluatedAt ?? now)
           : await this.measureGuardian(rule, zone);
-    const { next, notify } = transition(prev, m.condition, now, {
-      forMs: rule.for,
-      renotifyMs: config.alerts.renotifyEvery,
-    });
+    const silencedBy = silencing(silences, alertLabels(rule.name, source, zone, rule.severity), now).map(
+      (s) => s.id,
+    );
+    // A silence holds the notice, not the state; the first evaluation after it tells what changed.
+    const { next, notify, notified } = holdOrRelease(
+      transition(prev, m.condition, now, { forMs: rule.for, renotifyMs: config.alerts.renotifyEvery }),
+      prev,
+      prev?.notified,
+      silencedBy.length > 0,
+      now,
+    );
     const fp = fingerprint(rule.name, source, zone);
     const notices =
       notify === null
@@ -121,24 +150,31 @@ export class AlertEvaluator {
               zone,
               status: notify,
               startsAt: notify === 'firing' ? next.since : (prev?.since ?? now),
-              endsAt: notify === 'resolved' ? now : null,
+              // A resolution held by a silence ended when the state did.
+              endsAt: notify === 'resolved' ? (next.state === 'resolved' ? next.since : now) : null,
               severity: rule.severity,
               summary: notify === 'firing' ? m.summary.firing : m.summary.resolved,
               details: { ...m.details, state: next.state },
               fingerprint: fp,
+              group: noticeGroup(rule.name, now, config.alerts.groupWait),
             };
             return { hook, notice };
           });
     const saved = await repo.save(
       { rule: rule.name, zone, source, fingerprint: fp },
       prev,
-      next,
+      { ...next, notified },
       { value: m.value, threshold: m.threshold, detail: { reason: m.reason, ...m.details } },
       notices,
       now,
     );
     if (saved && notify)
       this.deps.logger.info({ rule: rule.name, zone, status: notify, hooks: rule.hooks }, `alert ${notify}`);
+    else if (saved && silencedBy.length > 0 && next.state !== prev?.state)
+      this.deps.logger.info(
+        { rule: rule.name, zone, state: next.state, silences: silencedBy },
+        'alert changed while silenced: its notice is held',
+      );
     return {
       saved,
       evaluation: {
@@ -150,6 +186,7 @@ export class AlertEvaluator {
         threshold: m.threshold,
         reason: m.reason,
         notified: notify,
+        silencedBy,
       },
     };
   }

@@ -16,7 +16,10 @@ import { waitForJobs } from '../redis/wait-for-jobs.js';
 import type { AlertsStore, OutboxCursor } from '../store/store.js';
 import { deliver } from './deliver.js';
 import { busyHookDelayMs, HookSlots } from './hook-slots.js';
+import { groupId, handOver } from './notice-groups.js';
+import type { RenderText } from './templates.js';
 import type { Notice } from './payload.js';
+import { TIMER_MAX_MS } from '../config/index.js';
 
 export const NOTIFY_QUEUE = 'notify';
 
@@ -34,8 +37,13 @@ export const HAND_BACK_MS = 500;
 
 interface NotifyJob {
   hook: string;
+  /** The notice; for a group, its first. */
   notice: Notice;
+  /** A group's notices, sent as one (notice-groups.ts); absent for one notice alone. */
+  group?: { id: string; notices: Notice[] };
 }
+
+const groupJobId = (g: { id: string; hook: string }) => `${g.id}-${g.hook}`;
 
 export interface NotifierDeps {
   redis: RedisTarget;
@@ -49,6 +57,8 @@ export interface NotifierDeps {
   onRedisError?: (client: string, err: Error) => void;
   /** Told how each delivery attempt ended. @defaultValue NO_METRICS */
   metrics?: DeliveryMetrics;
+  /** The hooks' templates (templates.ts compileTemplates). @defaultValue none: the default texts */
+  templates?: ReadonlyMap<string, RenderText>;
 }
 
 interface RunningWorker {
@@ -67,6 +77,12 @@ export class Notifier {
   /** Fired by close(): from then on, the queue's lost connections end instead of reconnecting. */
   private readonly closing = new AbortController();
   private readonly log: Logger;
+  /** Flushes one at a time in this process (a timer's and an evaluation's may meet). */
+  private flushing: Promise<unknown> = Promise.resolve();
+  /** Wakes a flush when the earliest open group closes. */
+  private groupTimer: NodeJS.Timeout | undefined;
+  /** Group jobs added by this process, by the member's notice job id (settleSince finds them). */
+  private readonly groupOf = new Map<string, string>();
 
   constructor(private readonly deps: NotifierDeps) {
     this.log = deps.logger.child({ component: 'notify' });
@@ -89,15 +105,87 @@ export class Notifier {
    * Hands every notice never handed to the queue (after each evaluation); returns the jobs added. The
    * notice is marked handed only once its job is in Redis: a process that dies in between leaves it
    * to the next flush, which adds it under the same job id (nothing twice if it did reach Redis).
+   * Notices of a group whose window is still open wait for it to close (a timer flushes then), unless
+   * `closeAll` (a one-shot command that evaluated everything it will: its groups are complete).
    */
-  async flushOutbox(): Promise<Array<Job<NotifyJob>>> {
-    const pending = await this.deps.repo.unqueued();
+  flushOutbox(opts: { closeAll?: boolean } = {}): Promise<Array<Job<NotifyJob>>> {
+    const next = this.flushing.then(() => this.flushOnce(opts.closeAll === true));
+    this.flushing = next.catch(() => {});
+    return next;
+  }
+
+  private async flushOnce(closeAll: boolean): Promise<Array<Job<NotifyJob>>> {
+    const now = this.deps.now();
+    const { single, groups, nextClose } = handOver(await this.deps.repo.unqueued(), now, closeAll);
     const jobs: Array<Job<NotifyJob>> = [];
-    for (const p of pending) {
+    const alone = [...single];
+    for (const g of groups) {
+      const id = groupJobId(g);
+      const notices = g.members.map((m) => m.notice);
+      await this.queue.add(
+        'notify',
+        { hook: g.hook, notice: notices[0]!, group: { id: g.id, notices } },
+        { jobId: id },
+      );
+      // The job under this id may be an earlier hand-over's (a crash, a flush elsewhere, or the same
+      // window handed early by a one-shot command): members it does not carry go alone.
+      const job = await this.queue.getJob(id);
+      const carried = new Set(job?.data.group?.notices.map((n) => n.id) ?? []);
+      for (const m of g.members) {
+        if (!carried.has(m.id)) {
+          alone.push(m);
+          continue;
+        }
+        await this.deps.repo.markEnqueued(m.id, m.hook, this.deps.now());
+        this.groupOf.set(jobId(m), id);
+      }
+      if (job && carried.size > 0) jobs.push(job);
+    }
+    for (const p of alone) {
+      // Its group's job may carry it already (a hand-over that died before marking every member).
+      const carrier = await this.groupJobCarrying(p);
+      if (carrier) {
+        await this.deps.repo.markEnqueued(p.id, p.hook, this.deps.now());
+        this.groupOf.set(jobId(p), carrier.id!);
+        continue;
+      }
       jobs.push(await this.queue.add('notify', { hook: p.hook, notice: p.notice }, { jobId: jobId(p) }));
       await this.deps.repo.markEnqueued(p.id, p.hook, this.deps.now());
     }
+    this.armGroupTimer(nextClose, now);
     return jobs;
+  }
+
+  /** The job of the notice's group, if the queue holds it and it carries this notice. */
+  private async groupJobCarrying(p: {
+    id: string;
+    hook: string;
+    notice: Notice;
+  }): Promise<Job<NotifyJob> | undefined> {
+    const group = p.notice.group;
+    if (!group) return undefined;
+    const job = await this.queue.getJob(groupJobId({ id: groupId(group.key), hook: p.hook }));
+    return job?.data.group?.notices.some((n) => n.id === p.id) ? job : undefined;
+  }
+
+  /** Flushes again when the earliest open group closes (by this process's clock). */
+  private armGroupTimer(nextClose: number | null, now: number): void {
+    clearTimeout(this.groupTimer);
+    this.groupTimer = undefined;
+    if (nextClose === null || this.closed) return;
+    this.groupTimer = setTimeout(
+      () => {
+        this.groupTimer = undefined;
+        this.flushOutbox().catch((err: unknown) =>
+          this.log.warn(
+            { err: coerceError(err).message },
+            'handing the grouped notices failed; the next evaluation retries',
+          ),
+        );
+      },
+      Math.max(50, Math.min(nextClose - now, TIMER_MAX_MS)),
+    );
+    this.groupTimer.unref();
   }
 
   /**
@@ -113,7 +201,7 @@ export class Notifier {
     for (;;) {
       const page = await this.deps.repo.undelivered(maxAttempts, REHAND_PAGE, after);
       for (const p of page) {
-        if (await this.queue.getJob(jobId(p))) continue;
+        if ((await this.queue.getJob(jobId(p))) || (await this.groupJobCarrying(p))) continue;
         await this.queue.add(
           'notify',
           { hook: p.hook, notice: p.notice },
@@ -177,8 +265,8 @@ export class Notifier {
   async settle(
     jobs: Array<Job<NotifyJob>>,
     timeoutMs: number,
-  ): Promise<{ delivered: number; pending: number }> {
-    if (jobs.length === 0) return { delivered: 0, pending: 0 };
+  ): Promise<{ delivered: number; pending: number; deliveredIds: string[] }> {
+    if (jobs.length === 0) return { delivered: 0, pending: 0, deliveredIds: [] };
     if (!this.events) {
       this.events = new QueueEvents(NOTIFY_QUEUE, {
         connection: redisOptions(this.deps.redis, { until: this.closing.signal }),
@@ -190,18 +278,24 @@ export class Notifier {
       settleOnFailedAttempt: true,
       timeoutMs,
     });
-    const delivered = outcomes.filter((o) => o.result !== undefined).length;
-    return { delivered, pending: jobs.length - delivered };
+    const deliveredIds = jobs.filter((_, i) => outcomes[i]!.result !== undefined).map((j) => j.id!);
+    return { delivered: deliveredIds.length, pending: jobs.length - deliveredIds.length, deliveredIds };
   }
 
   /** settle() for the notices put in the outbox since `sinceMs` by any process. */
   async settleSince(sinceMs: number, timeoutMs: number): Promise<{ delivered: number; pending: number }> {
     const ids = await this.deps.repo.createdSince(sinceMs);
-    const jobs = (await Promise.all(ids.map((n) => this.queue.getJob(jobId(n))))).filter(
+    // A notice handed in a group settles with its group's job (one job for several notices).
+    const jobIds = ids.map((n) => this.groupOf.get(jobId(n)) ?? jobId(n));
+    const unique = [...new Set(jobIds)];
+    const jobs = (await Promise.all(unique.map((id) => this.queue.getJob(id)))).filter(
       (j): j is Job<NotifyJob> => j !== undefined,
     );
+    if (jobs.length === 0) return { delivered: 0, pending: ids.length };
     const result = await this.settle(jobs, timeoutMs);
-    return { delivered: result.delivered, pending: ids.length - result.delivered };
+    const done = new Set(result.deliveredIds);
+    const delivered = jobIds.filter((id) => done.has(id)).length;
+    return { delivered, pending: ids.length - delivered };
   }
 
   /**
@@ -221,6 +315,7 @@ export class Notifier {
   /** Stops the worker (see stopWorker), then closes the queue. */
   async close(drainMs = 0): Promise<void> {
     this.closed = true;
+    clearTimeout(this.groupTimer);
     await this.stopWorker(drainMs);
     this.closing.abort();
     // Bounded: Redis may be away.
@@ -256,37 +351,48 @@ export class Notifier {
 
   /** `stop` is fired by stopWorker() (or by BullMQ when the job's lock is lost). */
   private async process(job: Job<NotifyJob>, token: string | undefined, stop: AbortSignal): Promise<number> {
-    const { hook, notice } = job.data;
+    const { hook, notice, group } = job.data;
+    const members = group?.notices ?? [notice];
     const config = this.deps.config.alerts.hooks[hook];
     if (!config) throw new UnrecoverableError(`hook "${hook}" is not configured (alerts.hooks)`);
     if (!this.slots.tryTake(hook)) return this.putBack(job, token, busyHookDelayMs(Math.random()));
     try {
       // A job handed again (rehandOutbox) while its first one was still delivering: sent once already.
-      if (await this.deps.repo.delivered(notice.id, hook)) {
-        this.log.info({ notice: notice.id, hook }, 'notice delivered already: not sent again');
+      if (await this.allDelivered(members, hook)) {
+        this.log.info({ notice: group?.id ?? notice.id, hook }, 'notice delivered already: not sent again');
         return 0;
       }
-      const status = await deliver(hook, config, notice, {
+      const delivery = group ? { key: group.id, notices: group.notices } : notice;
+      const status = await deliver(hook, config, delivery, {
         dispatcher: this.deps.dispatcher,
         signal: stop,
+        render: this.deps.templates?.get(hook),
       });
-      await this.deps.repo.markAttempt(notice.id, hook, this.deps.now(), null);
+      for (const m of members) await this.deps.repo.markAttempt(m.id, hook, this.deps.now(), null);
       (this.deps.metrics ?? NO_METRICS).delivery(hook, 'delivered');
       this.log.info(
-        { notice: notice.id, hook, status: notice.status, rule: notice.rule, zone: notice.zone },
+        group
+          ? { notice: group.id, hook, rule: notice.rule, notices: members.length }
+          : { notice: notice.id, hook, status: notice.status, rule: notice.rule, zone: notice.zone },
         'notice delivered',
       );
       return status;
     } catch (err) {
       // Stopped by shutdown, not failed by the receiver: back to the queue at once, no attempt used.
       if (stop.aborted) return this.putBack(job, token, 0);
-      await this.deps.repo.markAttempt(notice.id, hook, this.deps.now(), coerceError(err).message);
+      const message = coerceError(err).message;
+      for (const m of members) await this.deps.repo.markAttempt(m.id, hook, this.deps.now(), message);
       const last = err instanceof UnrecoverableError || job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
       (this.deps.metrics ?? NO_METRICS).delivery(hook, last ? 'abandoned' : 'failed');
       throw err;
     } finally {
       this.slots.release(hook);
     }
+  }
+
+  private async allDelivered(members: readonly Notice[], hook: string): Promise<boolean> {
+    for (const m of members) if (!(await this.deps.repo.delivered(m.id, hook))) return false;
+    return true;
   }
 
   private redisError(client: string, raw: unknown): void {

@@ -1,5 +1,6 @@
 // Pure: what receivers get. Webhooks receive Alertmanager's webhook v4 shape, so existing receivers
-// work; Slack gets a line of text.
+// work; Slack gets a line of text (a line per notice for a group). A hook's template (templates.ts)
+// makes Slack's text, or each webhook alert's `description` annotation.
 import { createHash, createHmac } from 'node:crypto';
 
 export interface Notice {
@@ -19,6 +20,8 @@ export interface Notice {
   /** Rule-specific figures (count, reference, window, …) as strings. */
   details: Record<string, string>;
   fingerprint: string;
+  /** The group it goes out with (notice-groups.ts); absent: alone. */
+  group?: { key: string; closesAt: number } | undefined;
 }
 
 /** Stable id of an alert (rule × source × zone), the same across restarts and machines. */
@@ -28,15 +31,98 @@ export function fingerprint(rule: string, source: string, zone: number): string 
 
 const ZERO_TIME = '0001-01-01T00:00:00Z'; // Alertmanager's "no end yet"
 
-export function alertmanagerPayload(notice: Notice, receiver: string): Record<string, unknown> {
-  const labels: Record<string, string> = {
+function labelsOf(notice: Notice): Record<string, string> {
+  return {
     alertname: notice.rule,
     source: notice.source,
     zone: String(notice.zone),
     rule_type: notice.ruleType,
     ...(notice.severity ? { severity: notice.severity } : {}),
   };
-  const annotations = { summary: notice.summary, ...notice.details };
+}
+
+const annotationsOf = (notice: Notice): Record<string, string> => ({
+  summary: notice.summary,
+  ...notice.details,
+});
+
+/** Renders an alert's `description` annotation (a hook's template); none by default. */
+export type Describe = (notice: Notice) => string;
+
+function alertOf(notice: Notice, describe?: Describe): Record<string, unknown> {
+  return {
+    status: notice.status,
+    labels: labelsOf(notice),
+    annotations: describe
+      ? { ...annotationsOf(notice), description: describe(notice) }
+      : annotationsOf(notice),
+    startsAt: new Date(notice.startsAt).toISOString(),
+    endsAt: notice.endsAt === null ? ZERO_TIME : new Date(notice.endsAt).toISOString(),
+    generatorURL: '',
+    fingerprint: notice.fingerprint,
+  };
+}
+
+/** The pairs every one of `maps` holds with the same value (Alertmanager's commonLabels). */
+export function common(maps: ReadonlyArray<Record<string, string>>): Record<string, string> {
+  const [first, ...rest] = maps;
+  if (!first) return {};
+  return Object.fromEntries(
+    Object.entries(first).filter(([k, v]) => rest.every((m) => Object.hasOwn(m, k) && m[k] === v)),
+  );
+}
+
+/**
+ * One webhook v4 payload for several notices of one rule (a group): an alert each; the group is by
+ * alertname, as Alertmanager's default route; `status` is firing while any of them fires.
+ */
+export function alertmanagerGroupPayload(
+  notices: readonly Notice[],
+  receiver: string,
+  describe?: Describe,
+): Record<string, unknown> {
+  if (notices.length === 0) throw new RangeError('a group has at least one notice');
+  const rule = notices[0]!.rule;
+  return {
+    version: '4',
+    groupKey: `{}:{alertname=${JSON.stringify(rule)}}`,
+    truncatedAlerts: 0,
+    status: notices.some((n) => n.status === 'firing') ? 'firing' : 'resolved',
+    receiver,
+    groupLabels: { alertname: rule },
+    commonLabels: common(notices.map(labelsOf)),
+    commonAnnotations: common(notices.map(annotationsOf)),
+    externalURL: '',
+    alerts: notices.map((n) => alertOf(n, describe)),
+  };
+}
+
+/** A group's Slack message: a line for the group, then one per notice. */
+export function slackGroupPayload(notices: readonly Notice[], text?: string): { text: string } {
+  if (text !== undefined) return { text };
+  const firing = notices.filter((n) => n.status === 'firing').length;
+  const icon = firing > 0 ? ':rotating_light:' : ':white_check_mark:';
+  const counts = [
+    firing > 0 ? `FIRING:${firing}` : '',
+    notices.length > firing ? `RESOLVED:${notices.length - firing}` : '',
+  ]
+    .filter(Boolean)
+    .join(' ');
+  const e = slackEscape;
+  const lines = notices.map(
+    (n) => `• [${n.status.toUpperCase()}] ${e(n.source)} zone ${n.zone}: ${e(n.summary)}${figuresOf(n)}`,
+  );
+  return { text: [`${icon} [${counts}] ${e(notices[0]!.rule)}`, ...lines].join('\n') };
+}
+
+export function alertmanagerPayload(
+  notice: Notice,
+  receiver: string,
+  describe?: Describe,
+): Record<string, unknown> {
+  const labels = labelsOf(notice);
+  const alert = alertOf(notice, describe);
+  const annotations = alert.annotations as Record<string, string>;
   return {
     version: '4',
     groupKey: `{}:{alertname="${notice.rule}", zone="${notice.zone}"}`,
@@ -47,27 +133,33 @@ export function alertmanagerPayload(notice: Notice, receiver: string): Record<st
     commonLabels: labels,
     commonAnnotations: annotations,
     externalURL: '',
-    alerts: [
-      {
-        status: notice.status,
-        labels,
-        annotations,
-        startsAt: new Date(notice.startsAt).toISOString(),
-        endsAt: notice.endsAt === null ? ZERO_TIME : new Date(notice.endsAt).toISOString(),
-        generatorURL: '',
-        fingerprint: notice.fingerprint,
-      },
-    ],
+    alerts: [alert],
   };
 }
 
-export function slackPayload(notice: Notice): { text: string } {
-  const icon = notice.status === 'firing' ? ':rotating_light:' : ':white_check_mark:';
-  const figures = Object.entries(notice.details)
-    .map(([k, v]) => `${k}=${v}`)
+/**
+ * A value as Slack mrkdwn text: `&`, `<` and `>` escaped, as Slack asks, so that an archived value
+ * (`<!channel>`, `<https://evil|click>`) reads as itself and pings or links nobody.
+ */
+export function slackEscape(value: unknown): string {
+  return String(value).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/** ` — k=v, …` of a notice's figures (escaped for Slack), or nothing. */
+function figuresOf(n: Notice): string {
+  const figures = Object.entries(n.details)
+    .map(([k, v]) => `${slackEscape(k)}=${slackEscape(v)}`)
     .join(', ');
+  return figures ? ` — ${figures}` : '';
+}
+
+/** A notice's Slack message; `text` replaces the default text (a hook's template, escaped already). */
+export function slackPayload(notice: Notice, text?: string): { text: string } {
+  if (text !== undefined) return { text };
+  const icon = notice.status === 'firing' ? ':rotating_light:' : ':white_check_mark:';
+  const e = slackEscape;
   return {
-    text: `${icon} [${notice.status.toUpperCase()}] ${notice.rule} (${notice.source} zone ${notice.zone}): ${notice.summary}${figures ? ` — ${figures}` : ''}`,
+    text: `${icon} [${notice.status.toUpperCase()}] ${e(notice.rule)} (${e(notice.source)} zone ${notice.zone}): ${e(notice.summary)}${figuresOf(notice)}`,
   };
 }
 

@@ -2,6 +2,12 @@
 import { Command } from 'commander';
 import { fingerprint, type Notice } from '../alerts/payload.js';
 import { deliver } from '../alerts/deliver.js';
+import { dryRun } from '../alerts/dry-run.js';
+import { noticeRequest, single } from '../alerts/notice-request.js';
+import { showRequest } from '../alerts/show-request.js';
+import { compileTemplates } from '../alerts/templates.js';
+import { silentLogger } from '../logger.js';
+import type { AlertsStore } from '../store/store.js';
 import { formatDuration, type Config } from '../config/index.js';
 import { startEngine } from '../engine.js';
 import { UsageError } from '../errors/index.js';
@@ -9,7 +15,10 @@ import { formatTable } from '../format/table.js';
 import { safeText } from '../format/terminal-text.js';
 import { span } from '../status/zone-health.js';
 import { openReader } from '../store/open-reader.js';
+import { openStore } from '../store/open-store.js';
 import { commandContext, printJson } from './shared.js';
+import { addSilenceCommands } from './alerts-silences.js';
+import { alertLabels, silenceFromRow, silencing } from '../alerts/silences.js';
 import { formatOption, jsonOption, outputFormat, type FormatOptions } from './args.js';
 
 const iso = (ms: number | null) => (ms === null ? '' : new Date(ms).toISOString().replace('.000Z', 'Z'));
@@ -49,8 +58,20 @@ export function alertsCommand(): Command {
       // only read can use; SQLite: the archive.
       const archive = await openReader(config.database, { applicationName: 'edgelog alerts' });
       try {
-        const states = await archive.alerts.listStates();
+        const now = Date.now();
+        const rows = await archive.alerts.listStates();
         const notices = await archive.alerts.notifications(20);
+        const silences = (await archive.silences.list({ activeAt: now })).map(silenceFromRow);
+        const severity = new Map(config.alerts.rules.map((r) => [r.name, r.severity]));
+        // Whether a silence holds each alert's notices now (as the evaluator decides it).
+        const states = rows.map((s) => ({
+          ...s,
+          silenced_by: silencing(
+            silences,
+            alertLabels(s.rule, s.source, s.zone_id, severity.get(s.rule)),
+            now,
+          ).map((x) => x.id),
+        }));
         if (outputFormat(opts) === 'json') return printJson({ rules: config.alerts.rules, states, notices });
         const shown = figures(config.alerts.rules);
         const out: string[] = [];
@@ -81,6 +102,7 @@ export function alertsCommand(): Command {
                     right: true,
                   },
                   { header: 'last notified', value: (s) => iso(s.last_notified_at) },
+                  { header: 'silenced', value: (s) => s.silenced_by.join(', ') },
                   { header: 'evaluated', value: (s) => iso(s.last_evaluated_at) },
                 ],
                 states,
@@ -111,14 +133,18 @@ export function alertsCommand(): Command {
   alerts
     .command('check')
     .description('evaluate every rule now and deliver any notices')
+    .option('--dry-run', 'print the requests the notices would make; save and send nothing')
     .addOption(formatOption())
     .addOption(jsonOption())
-    .action(async (opts: FormatOptions, cmd: Command) => {
+    .action(async (opts: FormatOptions & { dryRun?: boolean }, cmd: Command) => {
       const { config, logger } = commandContext(cmd);
+      if (opts.dryRun) return checkDryRun(config, opts);
       const engine = await startEngine(config, logger);
       try {
         const started = Date.now() - 1;
         const results = await engine.alerts.check();
+        // Every rule is judged: the groups are complete, no need to wait for their windows.
+        await engine.alerts.notifier.flushOutbox({ closeAll: true });
         engine.alerts.notifier.startWorker();
         const delivery = await engine.alerts.notifier.settleSince(started, 15_000);
         if (outputFormat(opts) === 'json') return printJson({ results, delivery });
@@ -133,7 +159,10 @@ export function alertsCommand(): Command {
                   { header: 'state', value: (r) => r.state },
                   { header: 'value', value: (r) => shown.value(r.rule, r.value), right: true },
                   { header: 'threshold', value: (r) => shown.threshold(r.rule, r.threshold), right: true },
-                  { header: 'notified', value: (r) => r.notified ?? '' },
+                  {
+                    header: 'notified',
+                    value: (r) => r.notified ?? (r.silencedBy.length > 0 ? 'silenced' : ''),
+                  },
                   { header: 'why', value: (r) => r.reason },
                 ],
                 results,
@@ -150,7 +179,8 @@ export function alertsCommand(): Command {
     .command('test')
     .description('send a sample notice to one hook and report the answer')
     .argument('<hook>', 'a hook name from alerts.hooks')
-    .action(async (hook: string, _opts: unknown, cmd: Command) => {
+    .option('--dry-run', 'print the request instead of sending it (credentials redacted)')
+    .action(async (hook: string, opts: { dryRun?: boolean }, cmd: Command) => {
       const { config } = commandContext(cmd);
       const hookConfig = config.alerts.hooks[hook];
       if (!hookConfig) {
@@ -171,9 +201,67 @@ export function alertsCommand(): Command {
         details: { test: 'true' },
         fingerprint: fingerprint('edgelog-test', 'origin', 0),
       };
-      const status = await deliver(hook, hookConfig, notice);
+      const render = (await compileTemplates({ [hook]: hookConfig })).get(hook);
+      if (opts.dryRun) {
+        const request = noticeRequest(hook, hookConfig, single(notice), render);
+        process.stdout.write(`${showRequest(request, hookConfig.type === 'slack')}\n`);
+        return;
+      }
+      const status = await deliver(hook, hookConfig, notice, { render });
       process.stdout.write(`hook ${hook}: delivered (HTTP ${status})\n`);
     });
 
+  addSilenceCommands(alerts, (database) => openReader(database, { applicationName: 'edgelog alerts' }));
   return alerts;
+}
+
+/** `alerts check --dry-run`: the evaluation as `alerts check` shows it, then each request it would make. */
+async function checkDryRun(config: Config, opts: FormatOptions): Promise<void> {
+  const templates = await compileTemplates(config.alerts.hooks);
+  const store = await openStore(config.database);
+  let run;
+  try {
+    run = await dryRun({
+      config,
+      repo: store.alerts as AlertsStore<Notice>,
+      silences: store.silences,
+      templates,
+      logger: silentLogger(),
+      now: Date.now,
+    });
+  } finally {
+    await store.close();
+  }
+  const shown = run.requests.map((r) => ({
+    hook: r.hook,
+    notices: r.notices,
+    request: showRequest(r.request, config.alerts.hooks[r.hook]?.type === 'slack'),
+  }));
+  if (outputFormat(opts) === 'json') return printJson({ results: run.results, requests: shown });
+  const figuresOf = figures(config.alerts.rules);
+  const out = [
+    run.results.length === 0
+      ? 'no alert rules configured (alerts.rules)'
+      : formatTable(
+          [
+            { header: 'rule', value: (r: (typeof run.results)[number]) => r.rule },
+            { header: 'zone', value: (r) => r.zone, right: true },
+            { header: 'state', value: (r) => r.state },
+            { header: 'value', value: (r) => figuresOf.value(r.rule, r.value), right: true },
+            { header: 'threshold', value: (r) => figuresOf.threshold(r.rule, r.threshold), right: true },
+            {
+              header: 'would notify',
+              value: (r) => r.notified ?? (r.silencedBy.length > 0 ? 'silenced' : ''),
+            },
+            { header: 'why', value: (r) => r.reason },
+          ],
+          run.results,
+          80,
+        ),
+    '',
+    `dry run: nothing saved, nothing sent; ${shown.length} request${shown.length === 1 ? '' : 's'} would be made${shown.length > 0 ? ':' : ''}`,
+  ];
+  for (const r of shown)
+    out.push('', `# hook ${r.hook}: ${r.notices} notice${r.notices === 1 ? '' : 's'}`, r.request);
+  process.stdout.write(`${out.join('\n')}\n`);
 }

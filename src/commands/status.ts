@@ -7,6 +7,7 @@ import { readerServer } from '../config/reader-config.js';
 import type { TableOptions } from '../format/table.js';
 import { readQueueStatus } from '../queue/queue-status.js';
 import { displayUrl } from '../redact.js';
+import { alertSummary, renderAlertSummary, type AlertSummary } from '../status/alert-summary.js';
 import { missingDays } from '../status/missing-days.js';
 import { NO_ARCHIVE, readStatus, settleStatus, type StatusAsk } from '../status/read-status.js';
 import { renderMissing } from '../status/render-missing.js';
@@ -62,16 +63,27 @@ export function statusCommand(): Command {
     const server = readerServer(config.database);
     const archived = server !== null || existsSync(path);
     let data = NO_ARCHIVE;
+    const now = Date.now();
+    let alerts: AlertSummary | null = null;
     if (archived) {
       const reader = await openReader(config.database, { applicationName: 'edgelog status' });
       try {
         data = await readStatus(reader.status, ask, wanted);
+        if (config.alerts.rules.length > 0) {
+          // An archive that predates the silences (run and sync migrate it) shows no alert line.
+          alerts = await Promise.all([
+            reader.alerts.listStates(),
+            reader.silences.list({ activeAt: now }),
+          ]).then(
+            ([states, silences]) => alertSummary(states, silences, config.alerts.rules, now),
+            () => null,
+          );
+        }
       } finally {
         await reader.close();
       }
     }
     data = settleStatus(data, config, ask);
-    const now = Date.now();
     const zones = zoneHealth(data.ledger, wanted, now, (s, z) => data.newest.get(zoneKey(s, z)) ?? null);
     const missing = missingDays(data.ledger, wanted, now);
     if (opts.missing && format !== 'json') {
@@ -92,6 +104,7 @@ export function statusCommand(): Command {
           forgottenAt: m.forgottenAt === null ? null : iso(m.forgottenAt),
         })),
         queue,
+        alerts,
       });
       return;
     }
@@ -118,6 +131,7 @@ export function statusCommand(): Command {
     const note = archived
       ? ''
       : `archive: none at ${path} yet (\`edgelog sync\` or \`edgelog run\` creates it)\n`;
-    process.stdout.write(`${note}${text.replace(/^\n/, '')}${gaps}\n`);
+    const alertLine = alerts ? `\n${renderAlertSummary(alerts)}` : '';
+    process.stdout.write(`${note}${text.replace(/^\n/, '')}${gaps}${alertLine}\n`);
   });
 }

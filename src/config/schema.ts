@@ -164,6 +164,12 @@ export const hookHeaders = z
   });
 
 /** How a hook authenticates (besides credentials in its URL); one way at most (relations.ts). */
+/**
+ * The notice's text in Liquid (alerts/templates.ts): Slack's message, or each webhook alert's
+ * `description` annotation. Checked at start-up against a sample notice.
+ */
+const hookTemplate = z.string().min(1).max(20_000).optional();
+
 const hookAuth = {
   /**
    * Sent as `Authorization: Bearer <token>`. Prefer EDGELOG_HOOK_<NAME>_TOKEN. @defaultValue undefined
@@ -190,6 +196,7 @@ const hookSchema = z.discriminatedUnion(
       /** Signs the body: header X-Edgelog-Signature: sha256=<hex HMAC-SHA256>. */
       secret: z.string().min(1).optional(),
       timeout: hookTimeout,
+      template: hookTemplate,
       ...hookAuth,
     }),
     z.strictObject({
@@ -197,6 +204,7 @@ const hookSchema = z.discriminatedUnion(
       type: z.literal('slack'),
       url: httpUrl,
       timeout: hookTimeout,
+      template: hookTemplate,
       ...hookAuth,
     }),
   ],
@@ -268,6 +276,11 @@ const alertsSchema = z
   .strictObject({
     hooks: z.record(hookName, hookSchema).default({}),
     rules: z.array(ruleSchema).default([]),
+    /**
+     * Notices of one rule made within one window of this length go to each hook as one grouped notice
+     * (Alertmanager's group_wait); "0s" sends each alone at once. @defaultValue "30s"
+     */
+    groupWait: duration('30s', { min: '0s', max: '1h' }),
     /** A firing alert is sent again after this long. @defaultValue "4h" */
     renotifyEvery: duration('4h', { min: '1m', max: '30d' }),
     /** Rules are also evaluated on this schedule (besides after each ingestion job). @defaultValue "5m" */

@@ -97,6 +97,12 @@ export function defineMetrics(registry: Registry) {
       'Zones of each configured alert rule per state (inactive, pending, firing, resolved).',
       ['rule', 'state'],
     ),
+    alertSilenced: gauge(
+      'edgelog_alert_silenced',
+      'Zones of each configured alert rule whose notices a silence holds now (edgelog alerts silence).',
+      ['rule'],
+    ),
+    silencesActive: gauge('edgelog_silences_active', 'Silences in force now.', []),
     archiveSize: gauge(
       'edgelog_archive_size_bytes',
       'Size of the archive: the SQLite file (file="database") and its write-ahead log (file="wal"), or the PostgreSQL database (file="database").',

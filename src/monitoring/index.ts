@@ -8,6 +8,7 @@ import { wantedSchedulers } from '../queue/schedules.js';
 import type { RedisTarget } from '../redis/connection.js';
 import type { ArchiveStore } from '../store/store.js';
 import { alertsCollector } from './alerts-collector.js';
+import { silencesCollector } from './silences-collector.js';
 import { archiveCollector } from './archive-collector.js';
 import { scrape } from './collect.js';
 import { defineMetrics, type MetricSet } from './definitions.js';
@@ -95,6 +96,7 @@ export function serveMetrics(metrics: Metrics, opts: ServeOptions): Promise<Metr
       store.alerts,
       config.alerts.rules.map((r) => r.name),
     ),
+    silencesCollector(set, store, config.alerts.rules, opts.now),
   ];
   const wanted = wantedSchedulers(config).map((w) => w.id);
   const log = opts.logger.child({ component: 'metrics' });

@@ -18,6 +18,7 @@ export function storedAlertState(row: AlertStateRow | undefined): StoredAlertSta
         since: row.since,
         lastNotifiedAt: row.last_notified_at,
         firstEvaluatedAt: row.first_evaluated_at,
+        notified: row.notified,
       }
     : undefined;
 }

@@ -195,6 +195,12 @@ export interface StoredAlertState {
   since: number;
   lastNotifiedAt: number | null;
   firstEvaluatedAt: number;
+  /**
+   * The last status receivers were sent (alerts/held-notices.ts): null when none since the alert last
+   * stopped firing. A caller that does not track it leaves it undefined: saved as the state implies
+   * (notifiedColumn).
+   */
+  notified?: 'firing' | 'resolved' | null;
 }
 
 export interface AlertStateRow {
@@ -210,6 +216,7 @@ export interface AlertStateRow {
   last_value: number | null;
   last_threshold: number | null;
   last_detail: string | null;
+  notified: 'firing' | 'resolved' | null;
 }
 
 /** What the store needs of a notice (alerts/payload.ts Notice); the whole notice is kept as JSON. */
@@ -325,6 +332,30 @@ export interface RuleReads {
 /** The alerts' slice of the archive: rule state, the outbox, and what the rules measure. */
 export interface AlertsStore<N extends NoticeRecord = NoticeRecord>
   extends AlertStateStore<N>, OutboxStore<N>, RuleReads {}
+
+// --- Silences -----------------------------------------------------------------------------------------
+
+/** alert_silences: a silence holds in [starts_at, ends_at); `matchers` is JSON (alerts/silences.ts). */
+export interface SilenceRow {
+  id: string;
+  matchers: string;
+  starts_at: number;
+  ends_at: number;
+  comment: string | null;
+  created_at: number;
+}
+
+export interface SilencesStore {
+  /** Adds a silence (ids are unique). */
+  add(silence: SilenceRow): Promise<void>;
+  /**
+   * Silences, newest first: those holding at `activeAt` when given (starts_at ≤ t < ends_at), else all
+   * but those ended before `endedAfter` (@defaultValue every one).
+   */
+  list(filter?: { activeAt?: number; endedAfter?: number }): Promise<SilenceRow[]>;
+  /** Ends a silence now: 'expired', 'ended' when it had ended already, 'unknown' for no such id. */
+  expire(id: string, now: number): Promise<'expired' | 'ended' | 'unknown'>;
+}
 
 // --- Reports ------------------------------------------------------------------------------------------
 
@@ -517,6 +548,8 @@ export interface ArchiveReader {
   readonly queries: QueryStore;
   /** Alert states and recent notices (SQLite: through the archive itself, opened as the worker does). */
   readonly alerts: Pick<AlertsStore, 'listStates' | 'notifications'>;
+  /** The silences (read as the alerts are). */
+  readonly silences: Pick<SilencesStore, 'list'>;
   /**
    * Runs `read` on one consistent snapshot of the archive; what it writes goes through the `out` it is
    * given (SQLite checks before each write that a file read as a snapshot has not changed).
@@ -535,6 +568,7 @@ export interface ArchiveStore {
   readonly quarantine: QuarantineStore;
   readonly guardian: GuardianStore;
   readonly alerts: AlertsStore;
+  readonly silences: SilencesStore;
   readonly reports: ReportStore;
   readonly queries: QueryStore;
   readonly health: HealthStore;

@@ -23,7 +23,7 @@ export interface SyncEngine {
   store: Pick<ArchiveStore, 'ledger'>;
   privateRuntime(name: string): IngestRuntime;
   alerts: {
-    notifier: Pick<Notifier, 'startWorker' | 'settleSince' | 'stopWorker'>;
+    notifier: Pick<Notifier, 'startWorker' | 'settleSince' | 'stopWorker' | 'flushOutbox'>;
     check(scope: { source: LogSource | 'guardian'; zone: number }): Promise<unknown>;
   };
 }
@@ -170,6 +170,8 @@ async function checkAlerts(
   for (const scope of touched.values()) await engine.alerts.check(scope);
   for (const zone of plan.guardianZones) await engine.alerts.check({ source: 'guardian', zone });
   const { notifier } = engine.alerts;
+  // Everything this run judges is judged: its groups are complete, no need to wait for their windows.
+  await notifier.flushOutbox({ closeAll: true });
   notifier.startWorker();
   // The announced wait covers stopping: deliveries still in flight then (a hook that never answers)
   // are aborted at once and stay queued for `edgelog run`, so closing the engine does not wait on them.

@@ -13,6 +13,9 @@ beforeAll(async () => {
     database: { path: h.dbPath },
     pullZones: [101],
     alerts: {
+      hooks: {
+        ops: { type: 'webhook', url: 'http://edgelog:hook-pass-1@127.0.0.1:9/hook', secret: 'sign-secret-1' },
+      },
       rules: [
         { name: 'origin-stale', type: 'flatline', source: 'origin', maxAge: '90m' },
         { name: 'origin-5xx', type: 'spike', source: 'origin', filter: { statusCodeMin: 500 }, window: '1h' },
@@ -38,5 +41,76 @@ describe('edgelog alerts', () => {
     const listed = row(list.stdout, 'origin-stale');
     expect(listed).toMatch(/ \d+s +90m /);
     expect(listed).not.toContain('5400000');
+  });
+
+  it('silence, silences, unsilence; list, check and status show the silenced alert', async () => {
+    const made = await alerts(
+      'silence',
+      'origin-stale',
+      '--zone',
+      '101',
+      '--for',
+      '2h',
+      '--comment',
+      'deploy \u001b[31m',
+    );
+    expect(made.code).toBe(0);
+    const id = /^silence ([0-9a-f]{12}): alertname="origin-stale", zone="101" until \S+Z \(2h\)$/m.exec(
+      made.stdout,
+    )?.[1];
+    expect(id, made.stdout).toBeDefined();
+    expect(made.stdout).not.toContain('\u001b');
+
+    const listed = await alerts('silences');
+    expect(listed.stdout).toMatch(new RegExp(`^${id} +alertname="origin-stale", zone="101" +active `, 'm'));
+    expect(listed.stdout).toContain('deploy');
+    expect(listed.stdout).not.toContain('\u001b');
+
+    const check = await alerts('check');
+    expect(row(check.stdout, 'origin-stale')).toMatch(/ silenced +/);
+    expect(row(check.stdout, 'origin-5xx')).not.toMatch(/ silenced /);
+    const list = await alerts('list');
+    expect(row(list.stdout, 'origin-stale')).toContain(id);
+    expect(row(list.stdout, 'origin-5xx')).not.toContain(id);
+    const status = await runCli(['--config', config, 'status'], { cwd: h.dir });
+    expect(status.stdout).toMatch(/^alerts: \d+ firing, \d+ pending, 1 silenced; 1 silence in force/m);
+
+    expect((await alerts('unsilence', id!)).stdout).toBe(`silence ${id} ended\n`);
+    expect((await alerts('unsilence', id!)).stdout).toBe(`silence ${id} had ended already\n`);
+    expect((await alerts('silences')).stdout).toBe('no silences in force\n');
+    expect((await alerts('silences', '--all')).stdout).toMatch(new RegExp(`^${id} .* expired `, 'm'));
+    expect(row((await alerts('list')).stdout, 'origin-stale')).not.toContain(id);
+  });
+
+  it('refuses an unknown rule, a bad matcher, an unknown silence', async () => {
+    const unknown = await alerts('silence', 'nope');
+    expect(unknown.code).not.toBe(0);
+    expect(unknown.stderr).toContain('no rule "nope" in alerts.rules (configured: origin-stale, origin-5xx)');
+    const bad = await alerts('silence', 'origin-stale', '--match', 'zone=~"("');
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toContain('not a regular expression');
+    const gone = await alerts('unsilence', 'abcdef');
+    expect(gone.code).not.toBe(0);
+    expect(gone.stderr).toContain('no silence abcdef');
+  });
+
+  it('test --dry-run prints the request a notice would make, credentials redacted; check --dry-run sends nothing', async () => {
+    const test = await alerts('test', 'ops', '--dry-run');
+    expect(test.code).toBe(0);
+    const lines = test.stdout.split('\n');
+    expect(lines[0]).toBe('POST http://127.0.0.1:9/hook');
+    expect(lines).toContain('authorization: Basic [REDACTED]');
+    expect(test.stdout).toMatch(/^idempotency-key: test-\d+$/m);
+    expect(JSON.parse(lines.at(-2)!)).toMatchObject({ version: '4', receiver: 'ops' });
+    for (const secret of [
+      'hook-pass-1',
+      'sign-secret-1',
+      Buffer.from('edgelog:hook-pass-1').toString('base64'),
+    ])
+      expect(test.stdout + test.stderr).not.toContain(secret);
+
+    const check = await alerts('check', '--dry-run');
+    expect(check.code).toBe(0);
+    expect(check.stdout).toMatch(/^dry run: nothing saved, nothing sent; 0 requests would be made$/m);
   });
 });

@@ -4,6 +4,7 @@
 import { afterEach, expect, it } from 'vitest';
 import { AlertEvaluator } from '../../src/alerts/evaluator.js';
 import type { Notice } from '../../src/alerts/payload.js';
+import { planSilence, silenceToRow } from '../../src/alerts/silences.js';
 import type { ConfigInput } from '../../src/config/index.js';
 import type { Engine } from '../../src/engine.js';
 import { silentLogger } from '../../src/logger.js';
@@ -53,7 +54,14 @@ function evaluators(engine: Engine, count: number, now: number) {
   const repo = readingTogether(engine.alerts.repo, count);
   return Array.from(
     { length: count },
-    (_, i) => new AlertEvaluator({ config: engine.config, repo, logger: silentLogger(), now: () => now + i }),
+    (_, i) =>
+      new AlertEvaluator({
+        config: engine.config,
+        repo,
+        silences: engine.store.silences,
+        logger: silentLogger(),
+        now: () => now + i,
+      }),
   );
 }
 
@@ -77,6 +85,33 @@ describeStores('overlapping evaluations of one rule', (store) => {
     const fired = results.find((r) => r.notified === 'firing');
     expect(fired).toBeDefined();
     expect((await engine.alerts.repo.listStates())[0]).toMatchObject({ state: 'firing' });
+  });
+
+  it('an alert that fired inside a silence is notified once when it ends, by two at once', async () => {
+    h = await storeHarness(store);
+    const alerts: ConfigInput['alerts'] = {
+      hooks,
+      rules: [{ name: 'stale', type: 'flatline', source: 'origin', maxAge: '1h', hooks: ['ops'] }],
+    };
+    const engine = await h.engine({ pullZones: [101], shieldZones: [], alerts }, () => T0);
+    const silence = planSilence({ rule: 'stale', zones: [101], match: [], until: T0 + 3 * H }, 'quiet', T0);
+    await engine.store.silences.add(silenceToRow(silence));
+    const [first] = evaluators(engine, 1, T0);
+    await first!.evaluate();
+    const [second] = evaluators(engine, 1, T0 + 2 * H);
+    expect(await second!.evaluate()).toMatchObject([
+      { state: 'firing', notified: null, silencedBy: ['quiet'] },
+    ]);
+    expect(await engine.alerts.repo.notifications()).toHaveLength(0);
+
+    const pair = evaluators(engine, 2, T0 + 4 * H);
+    const results = (await Promise.all(pair.map((e) => e.evaluate()))).flat();
+    expect(results.filter((r) => r.notified === 'firing')).toHaveLength(1);
+    const outbox = await engine.alerts.repo.notifications();
+    expect(outbox.map((n) => [n.rule, n.status])).toEqual([['stale', 'firing']]);
+    const [third] = evaluators(engine, 1, T0 + 5 * H);
+    expect(await third!.evaluate()).toMatchObject([{ state: 'firing', notified: null, silencedBy: [] }]);
+    expect(await engine.alerts.repo.notifications()).toHaveLength(1);
   });
 
   it("a rule's first evaluation, by three at once, fires once", async () => {

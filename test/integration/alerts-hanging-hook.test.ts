@@ -74,6 +74,8 @@ function alertConfig(zones: number[], hooks: Record<string, string>, hanging: st
       ],
       retryDelay: '100ms',
       maxRetryDelay: '300ms',
+      // One delivery per zone's notice (more than the worker's slots), not one grouped notice.
+      groupWait: '0s',
     },
   };
 }

@@ -587,6 +587,31 @@ export function storeConformance(name: string, open: () => Promise<StoreUnderTes
       }
     });
 
+    it('keeps silences: those in force at a time, the ones not ended, and ends one once', async () => {
+      const row = (id: string, starts: number, ends: number) => ({
+        id,
+        matchers: JSON.stringify([{ name: 'alertname', op: '=', value: id }]),
+        starts_at: starts,
+        ends_at: ends,
+        comment: id === 'a' ? 'deploy' : null,
+        created_at: starts,
+      });
+      await store.silences.add(row('a', NOW, NOW + 100));
+      await store.silences.add(row('b', NOW + 10, NOW + 20));
+      await expect(store.silences.add(row('a', NOW, NOW + 5))).rejects.toThrow();
+      expect((await store.silences.list({ activeAt: NOW + 15 })).map((s) => s.id)).toEqual(['b', 'a']);
+      expect((await store.silences.list({ activeAt: NOW + 20 })).map((s) => s.id)).toEqual(['a']);
+      expect(await store.silences.list({ endedAfter: NOW + 50 })).toEqual([row('a', NOW, NOW + 100)]);
+      expect(await store.silences.expire('a', NOW + 30)).toBe('expired');
+      expect(await store.silences.expire('a', NOW + 31)).toBe('ended');
+      expect(await store.silences.expire('zz', NOW + 31)).toBe('unknown');
+      expect(await store.silences.list({ activeAt: NOW + 40 })).toEqual([]);
+      expect((await store.silences.list()).map((s) => [s.id, s.ends_at])).toEqual([
+        ['b', NOW + 20],
+        ['a', NOW + 30],
+      ]);
+    });
+
     it('saves alert state and its notices once, and measures rules on the rollups', async () => {
       const notice = { id: 'n1', rule: 'spike', zone: 7, status: 'firing' as const, summary: 's' };
       const key = { rule: 'spike', zone: 7, source: 'origin', fingerprint: 'f' };
@@ -608,10 +633,16 @@ export function storeConformance(name: string, open: () => Promise<StoreUnderTes
       expect(
         await store.alerts.save(key, undefined, resolved, measured, [{ hook: 'h', notice: other }], NOW + 2),
       ).toBe(false);
-      expect(await store.alerts.getState('spike', 7)).toEqual(state);
+      // A caller that does not track `notified`: a firing state was notified firing.
+      expect(await store.alerts.getState('spike', 7)).toEqual({ ...state, notified: 'firing' });
       expect(await store.alerts.listStates()).toMatchObject([
-        { rule: 'spike', zone_id: 7, last_value: 12.5, last_evaluated_at: NOW + 1 },
+        { rule: 'spike', zone_id: 7, last_value: 12.5, last_evaluated_at: NOW + 1, notified: 'firing' },
       ]);
+      // Held by a silence: the state moves on, what receivers last heard is kept.
+      const held = { ...state, lastNotifiedAt: NOW + 5, notified: null };
+      expect(await store.alerts.save(key, state, held, measured, [], NOW + 5)).toBe(true);
+      expect(await store.alerts.getState('spike', 7)).toEqual(held);
+      expect(await store.alerts.save(key, held, state, measured, [], NOW + 6)).toBe(true);
       expect(await store.alerts.unqueued()).toEqual([{ id: 'n1', hook: 'h', notice }]);
       expect(await store.alerts.createdSince(NOW)).toEqual([{ id: 'n1', hook: 'h' }]);
       await store.alerts.markEnqueued('n1', 'h', NOW + 2);

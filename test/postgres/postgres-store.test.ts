@@ -56,6 +56,7 @@ describe.skipIf(server === null)('PostgreSQL store', () => {
       '0003_alerts.sql',
       '0004_values_that_fit.sql',
       '0005_history.sql',
+      '0006_silences.sql',
     ]);
     expect(recorded.every((r) => /^[0-9a-f]{64}$/.test(r.checksum as string))).toBe(true);
     const again = await store.migrate();
@@ -69,7 +70,7 @@ describe.skipIf(server === null)('PostgreSQL store', () => {
       const results = await Promise.all(pools.map((p) => migratePostgres(p)));
       const applied = results.flat().filter((r) => r.status === 'applied');
       expect(results.flat().filter((r) => r.status === 'failed')).toEqual([]);
-      expect(applied.map((r) => r.id).sort()).toEqual([1, 2, 3, 4, 5]);
+      expect(applied.map((r) => r.id).sort()).toEqual([1, 2, 3, 4, 5, 6]);
       const { rows } = await pools[0]!.query<{ n: number }>(
         'SELECT count(*)::int AS n FROM schema_migrations',
       );

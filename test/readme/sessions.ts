@@ -97,6 +97,68 @@ export async function runSamples(redisUrl: string): Promise<SampleRun> {
     transcript.push(`$ edgelog ${line}`, (await shown(args, dir, {})).trimEnd(), '');
   }
   samples.set('commands', transcript.join('\n'));
+
+  // Alerts on the same archive: a rule, a webhook behind a token and a Slack hook with a template.
+  writeConfig(dir, {
+    api: { ...urls, accessKey: sim.accessKey },
+    redis: { url: redisUrl, prefix: `readme-${randomUUID().slice(0, 8)}` },
+    pullZones: [101, 102],
+    shieldZones: [201],
+    log: { level: 'warn' },
+    alerts: {
+      hooks: {
+        ops: {
+          type: 'webhook',
+          url: 'http://127.0.0.1:9093/hooks/edgelog',
+          bearerToken: 'sample-token-1234',
+        },
+        chat: {
+          type: 'slack',
+          url: 'https://hooks.slack.com/services/T0000/B0000/XXXXXXXX',
+          template:
+            '{{ firing }} firing:{% for a in alerts %} {{ a.rule }} zone {{ a.zone }} ({{ a.summary }}){% endfor %}',
+        },
+      },
+      rules: [
+        {
+          name: 'origin-5xx-spike',
+          type: 'spike',
+          source: 'origin',
+          filter: { statusCodeMin: 500 },
+          window: '1h',
+          factor: 3,
+          min: 20,
+          severity: 'page',
+          hooks: ['ops', 'chat'],
+        },
+      ],
+    },
+  });
+  const alerting: string[] = [];
+  const step = async (args: string[]) => {
+    const line = args.map((a) => (/[\s*'(]/.test(a) ? `"${a}"` : a)).join(' ');
+    const out = (await shown(args, dir, {})).trimEnd();
+    alerting.push(`$ edgelog ${line}`, out, '');
+    return out;
+  };
+  await step(['alerts', 'test', 'ops', '--dry-run']);
+  await step(['alerts', 'check', '--dry-run']);
+  const silenced = await step([
+    'alerts',
+    'silence',
+    'origin-5xx-spike',
+    '--zone',
+    '101',
+    '--for',
+    '2h',
+    '--comment',
+    'deploy in progress',
+  ]);
+  await step(['alerts', 'silences']);
+  await step(['alerts', 'check', '--dry-run']);
+  const id = /^silence ([0-9a-f]+):/.exec(silenced)?.[1] ?? 'none';
+  await step(['alerts', 'unsilence', id]);
+  samples.set('alerts', alerting.join('\n'));
   samples.set('missing', await shown(['status', '--missing'], dir, {}));
 
   return {

@@ -102,6 +102,13 @@ export const TABLES: readonly TableSpec[] = [
     groups: ['rule', 'zone_id'],
   },
   {
+    name: 'alert_silences',
+    // A silence only ever ends sooner (unsilence): the row that ends first wins.
+    conflict: { kind: 'newest', columns: ['id'], by: (r) => `(-${r}.ends_at)` },
+    skip: [],
+    groups: ['id'],
+  },
+  {
     name: 'ingest_ledger',
     conflict: { kind: 'ledger', columns: ['source', 'zone_id', 'log_date'] },
     skip: [],

@@ -11,6 +11,7 @@ import type {
   PruneResult,
   QueryStore,
   ReportStore,
+  SilencesStore,
 } from '../store.js';
 import { PostgresAlerts } from './alerts.js';
 import { PostgresRuleReads } from './rule-reads.js';
@@ -31,6 +32,7 @@ import { Partitions } from './partitions.js';
 import { PostgresQuarantine } from './quarantine.js';
 import { PostgresQueries, type PostgresQueriesOptions } from './read-only-query.js';
 import { PostgresReports } from './reports.js';
+import { PostgresSilences } from './silences.js';
 import { transaction } from './transaction.js';
 
 export interface PostgresStoreOptions extends PostgresOptions {
@@ -90,6 +92,7 @@ export async function openPostgresStore(opts: PostgresStoreOptions): Promise<Arc
     quarantine: new PostgresQuarantine(pool),
     guardian: new PostgresGuardian(pool),
     alerts: alertsStore(new PostgresAlerts(pool), new PostgresRuleReads(pool)),
+    silences: new PostgresSilences(pool),
     reports: new PostgresReports(pool),
     queries,
     health: postgresHealth(ledger, queries, location),
@@ -132,11 +135,13 @@ export function postgresQueries(opts: PostgresOptions, queries: PostgresQueriesO
  */
 export function postgresAlertReads(opts: PostgresOptions): {
   alerts: Pick<AlertsStore, 'listStates' | 'notifications'>;
+  silences: Pick<SilencesStore, 'list'>;
   close(): Promise<void>;
 } {
   const pool = openPool({ ...opts, max: 1 }, () => {});
   const location = displayDatabaseUrl(opts.url);
   const alerts = new PostgresAlerts(pool);
+  const silences = new PostgresSilences(pool);
   const named = <T>(read: Promise<T>) =>
     read.catch((err: unknown) => {
       throw asPostgresStoreError(err, location, 'opening');
@@ -146,6 +151,7 @@ export function postgresAlertReads(opts: PostgresOptions): {
       listStates: () => named(alerts.listStates()),
       notifications: (limit) => named(alerts.notifications(limit)),
     },
+    silences: { list: (filter) => named(silences.list(filter)) },
     close: () => pool.end(),
   };
 }

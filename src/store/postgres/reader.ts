@@ -1,7 +1,7 @@
 // The readers' PostgreSQL archive (open-reader.ts): connections of their own, each part made on first
 // use; no migration, no partition.
 import type { ArchiveReader, OpenReaderOptions } from '../store.js';
-import type { AlertsStore, QueryStore, StatusReads } from '../store.js';
+import type { AlertsStore, QueryStore, SilencesStore, StatusReads } from '../store.js';
 import { serverOptions } from './connection.js';
 import { postgresStatusReads } from './health.js';
 import { postgresAlertReads, postgresQueries, postgresReports } from './postgres-store.js';
@@ -21,7 +21,16 @@ export function postgresReader(
   const closing: Array<() => Promise<void>> = [];
   let queries: QueryStore | undefined;
   let status: StatusReads | undefined;
-  let alerts: Pick<AlertsStore, 'listStates' | 'notifications'> | undefined;
+  let alertReads: ReturnType<typeof postgresAlertReads> | undefined;
+  // One pool for the alert tables and the silences, made on first use.
+  const reads = () => {
+    if (!alertReads) {
+      const made = postgresAlertReads(options);
+      closing.push(() => made.close());
+      alertReads = made;
+    }
+    return alertReads;
+  };
   const { roleWarning } = opts;
   return {
     dialect: 'postgres',
@@ -43,13 +52,11 @@ export function postgresReader(
         postgresQueries(serverOptions({ url: server.url, ssl: server.ssl })),
       ));
     },
-    get alerts() {
-      if (!alerts) {
-        const reads = postgresAlertReads(options);
-        closing.push(() => reads.close());
-        alerts = reads.alerts;
-      }
-      return alerts;
+    get alerts(): Pick<AlertsStore, 'listStates' | 'notifications'> {
+      return reads().alerts;
+    },
+    get silences(): Pick<SilencesStore, 'list'> {
+      return reads().silences;
     },
     async report(out, read) {
       const server = postgresReports(options);

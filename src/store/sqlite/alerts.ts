@@ -16,6 +16,7 @@ import {
   type UndeliveredNotice,
   type UndeliveredRow,
 } from '../alert-rows.js';
+import { notifiedColumn } from '../alert-state-row.js';
 import type { Db } from './database.js';
 
 export type { AlertStateRow };
@@ -36,15 +37,15 @@ export class AlertsRepository<N extends NoticeRecord = NoticeRecord> {
     this.selectState = db.prepare('SELECT * FROM alert_state WHERE rule = ? AND zone_id = ?');
     this.insertState = db.prepare(`INSERT INTO alert_state
         (rule, zone_id, source, state, since, fingerprint, first_evaluated_at, last_evaluated_at, last_notified_at,
-         last_value, last_threshold, last_detail)
+         last_value, last_threshold, last_detail, notified)
       VALUES (@rule, @zone, @source, @state, @since, @fingerprint, @firstEvaluatedAt, @now, @lastNotifiedAt,
-              @value, @threshold, @detail)
+              @value, @threshold, @detail, @notified)
       ON CONFLICT (rule, zone_id) DO NOTHING`);
     // Only from the state the evaluation read (see save).
     this.updateState = db.prepare(`UPDATE alert_state SET
         source = @source, state = @state, since = @since, fingerprint = @fingerprint,
         last_evaluated_at = @now, last_notified_at = @lastNotifiedAt,
-        last_value = @value, last_threshold = @threshold, last_detail = @detail
+        last_value = @value, last_threshold = @threshold, last_detail = @detail, notified = @notified
       WHERE rule = @rule AND zone_id = @zone AND state = @fromState AND since = @fromSince
         AND last_notified_at IS @fromNotifiedAt AND first_evaluated_at = @fromFirstEvaluatedAt`);
     this.insertNotice =
@@ -80,6 +81,7 @@ export class AlertsRepository<N extends NoticeRecord = NoticeRecord> {
           value: measured.value,
           threshold: measured.threshold,
           detail: JSON.stringify(measured.detail),
+          notified: notifiedColumn(to),
         };
         const saved =
           from === undefined

@@ -27,6 +27,7 @@ export function sqliteReader(path: string): ArchiveReader {
       listStates: async () => (await archive()).alerts.listStates(),
       notifications: async (limit) => (await archive()).alerts.notifications(limit),
     },
+    silences: { list: async (filter) => (await archive()).silences.list(filter) },
     async report(out, read) {
       const snapshot = openReadOnlyConnection(path);
       try {

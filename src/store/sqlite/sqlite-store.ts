@@ -9,6 +9,7 @@
 import { AlertsRepository } from './alerts.js';
 import { RuleReadsRepository } from './rule-reads.js';
 import { HistoryRepository } from './history.js';
+import { SilencesRepository } from './silences.js';
 import { openArchive, type Archive, type ArchiveOptions } from './archive.js';
 import { openDatabase } from './database.js';
 import { sqliteHealth } from './health.js';
@@ -39,6 +40,7 @@ export function openSqliteStore(path: string, opts: ArchiveOptions = {}): Sqlite
   const alerts = new AlertsRepository(db);
   const ruleReads = new RuleReadsRepository(db);
   const history = new HistoryRepository(db);
+  const silences = new SilencesRepository(db);
   return {
     dialect: 'sqlite',
     archive,
@@ -62,6 +64,11 @@ export function openSqliteStore(path: string, opts: ArchiveOptions = {}): Sqlite
       list: (zone, from, to) => settle(() => archive.guardian.list(zone, from, to)),
     },
     alerts: alertsStore(alerts, ruleReads),
+    silences: {
+      add: (row) => settle(() => silences.add(row)),
+      list: (filter) => settle(() => silences.list(filter)),
+      expire: (id, now) => settle(() => silences.expire(id, now)),
+    },
     reports: {
       async snapshot(read) {
         // An in-memory archive has no file to open twice: its one connection reads.

@@ -1,0 +1,184 @@
+import { describe, expect, it } from 'vitest';
+import { holdOrRelease, type Notified } from '../../src/alerts/held-notices.js';
+import {
+  formatMatcher,
+  matchesAll,
+  MatcherError,
+  parseMatcher,
+  type AlertLabels,
+} from '../../src/alerts/silence-matchers.js';
+import { alertLabels, planSilence, silencing, type Silence } from '../../src/alerts/silences.js';
+import { transition, type AlertState } from '../../src/alerts/state-machine.js';
+
+const labels: AlertLabels = alertLabels('origin-5xx', 'origin', 101, 'critical');
+
+describe('silence matchers', () => {
+  it.each([
+    ['alertname=origin-5xx', true],
+    ['alertname="origin-5xx"', true],
+    ['alertname!=origin-5xx', false],
+    ['zone=101', true],
+    ['zone=10', false],
+    ['zone=~"10[12]"', true],
+    ['zone=~"10"', false], // anchored: a part of the value is not a match
+    ['zone=~"01"', false],
+    ['zone=~".*01"', true],
+    ['zone=~"1|101"', true], // the alternative is anchored as a whole (^(?:1|101)$)
+    ['zone!~"10[12]"', false],
+    ['zone!~"2.*"', true],
+    ['source=~"origin|shield"', true],
+    ['severity=critical', true],
+    ['severity!=""', true],
+    ['severity=~"crit"', false],
+  ])('%s → %s', (text, expected) => {
+    expect(matchesAll([parseMatcher(text)], labels)).toBe(expected);
+  });
+
+  it('reads an absent label as the empty string, as Alertmanager does', () => {
+    const none = alertLabels('stale', 'origin', 101);
+    expect(matchesAll([parseMatcher('severity=""')], none)).toBe(true);
+    expect(matchesAll([parseMatcher('severity!=critical')], none)).toBe(true);
+    expect(matchesAll([parseMatcher('severity=~".+"')], none)).toBe(false);
+  });
+
+  it('needs every matcher; none matches nothing', () => {
+    expect(matchesAll([parseMatcher('zone=101'), parseMatcher('source=shield')], labels)).toBe(false);
+    expect(matchesAll([], labels)).toBe(false);
+  });
+
+  it.each([
+    ['zone', /not a matcher/],
+    ['zone==101', /not a matcher/],
+    ['instance=x', /unknown label "instance"/],
+    ['zone=~"("', /not a regular expression/],
+  ])('refuses %s', (text, message) => {
+    expect(() => parseMatcher(text)).toThrow(MatcherError);
+    expect(() => parseMatcher(text)).toThrow(message);
+  });
+
+  it('quotes a value so that it reads back the same', () => {
+    const m = { name: 'alertname' as const, op: '=' as const, value: 'a "b" \\ c' };
+    expect(parseMatcher(formatMatcher(m))).toEqual(m);
+  });
+});
+
+describe('planned silences', () => {
+  const now = Date.parse('2026-11-26T00:00:00Z');
+
+  it('silences a rule in some zones for an hour unless told', () => {
+    const s = planSilence({ rule: 'r', zones: [101, 102], match: ['severity=critical'] }, 'abc', now);
+    expect(s.matchers.map(formatMatcher)).toEqual([
+      'alertname="r"',
+      'zone=~"101|102"',
+      'severity="critical"',
+    ]);
+    expect(s.endsAt - s.startsAt).toBe(3_600_000);
+    expect(matchesAll(s.matchers, alertLabels('r', 'origin', 101, 'critical'))).toBe(true);
+    expect(matchesAll(s.matchers, alertLabels('r', 'origin', 1101, 'critical'))).toBe(false);
+  });
+
+  it('takes --for or --until, never both, and an end after now', () => {
+    expect(planSilence({ rule: 'r', zones: [], match: [], forMs: 7_200_000 }, 'a', now).endsAt).toBe(
+      now + 7_200_000,
+    );
+    expect(planSilence({ rule: 'r', zones: [], match: [], until: now + 5 }, 'a', now).endsAt).toBe(now + 5);
+    expect(() =>
+      planSilence({ rule: 'r', zones: [], match: [], forMs: 1, until: now + 5 }, 'a', now),
+    ).toThrow(/not both/);
+    expect(() => planSilence({ rule: 'r', zones: [], match: [], until: now }, 'a', now)).toThrow(RangeError);
+  });
+
+  it('holds only within [startsAt, endsAt)', () => {
+    const s: Silence = planSilence({ rule: 'r', zones: [101], match: [] }, 'a', now);
+    const l = alertLabels('r', 'origin', 101);
+    expect(silencing([s], l, now - 1)).toEqual([]);
+    expect(silencing([s], l, now)).toEqual([s]);
+    expect(silencing([s], l, s.endsAt - 1)).toEqual([s]);
+    expect(silencing([s], l, s.endsAt)).toEqual([]);
+  });
+});
+
+describe('notices held by a silence', () => {
+  const opts = { forMs: 0, renotifyMs: 4 * 3_600_000 };
+  /** Evaluations in a row: [condition, silenced]; returns what was notified at each. */
+  function run(steps: Array<[boolean, boolean]>, start?: { state: AlertState; notified: Notified }) {
+    let state = start?.state;
+    let notified: Notified | undefined = start?.notified;
+    return steps.map(([condition, silenced], i) => {
+      const now = 1000 * (i + 1);
+      const d = holdOrRelease(transition(state, condition, now, opts), state, notified, silenced, now);
+      state = d.next;
+      notified = d.notified;
+      return d.notify;
+    });
+  }
+
+  it.each<[string, Array<[boolean, boolean]>, Array<'firing' | 'resolved' | null>]>([
+    [
+      'no silence: as before',
+      [
+        [true, false],
+        [true, false],
+        [false, false],
+      ],
+      ['firing', null, 'resolved'],
+    ],
+    [
+      'fires inside a silence, still fires after it: one firing notice',
+      [
+        [true, true],
+        [true, true],
+        [true, false],
+        [true, false],
+      ],
+      [null, null, 'firing', null],
+    ],
+    [
+      'came and went inside the silence: nothing',
+      [
+        [true, true],
+        [false, true],
+        [false, false],
+        [false, false],
+      ],
+      [null, null, null, null],
+    ],
+    [
+      'fired inside, resolved as it ended: nothing',
+      [
+        [true, true],
+        [false, false],
+        [false, false],
+      ],
+      [null, null, null],
+    ],
+    [
+      'fired before, resolved inside: one resolved notice after',
+      [
+        [true, false],
+        [false, true],
+        [false, false],
+        [false, false],
+      ],
+      ['firing', null, 'resolved', null],
+    ],
+    [
+      'fired before, flapped inside, fires after: nothing more',
+      [
+        [true, false],
+        [false, true],
+        [true, true],
+        [true, false],
+      ],
+      ['firing', null, null, null],
+    ],
+  ])('%s', (_title, steps, expected) => {
+    expect(run(steps)).toEqual(expected);
+  });
+
+  it('reads a row saved before silences by its state (firing: was notified)', () => {
+    const firing: AlertState = { state: 'firing', since: 0, lastNotifiedAt: 0, firstEvaluatedAt: 0 };
+    const d = holdOrRelease(transition(firing, true, 10, opts), firing, undefined, false, 10);
+    expect(d).toMatchObject({ notify: null, notified: 'firing' });
+  });
+});
