@@ -1,10 +1,20 @@
 // Evaluates alert rules against the archive: gathers what each rule measures, runs the pure judgement
 // and state machine, and saves the new state with its notices (the outbox) in one transaction.
 import { GUARDIAN_COUNTER_COLUMNS } from '../api/guardian-counters.js';
-import type { AlertRule, Config, FlatlineRule, GuardianRule, SpikeRule } from '../config/index.js';
+import type {
+  AlertRule,
+  Config,
+  FlatlineRule,
+  GuardianRule,
+  NewTermRule,
+  SpikeRule,
+} from '../config/index.js';
 import { formatDuration } from '../config/index.js';
 import type { Logger } from '../logger.js';
-import type { AlertsStore } from '../store/store.js';
+import type { AlertsStore, TermsStore } from '../store/store.js';
+import { termField } from '../store/terms.js';
+import { describeNewValues, judgeNewTerm, NAMED_VALUES, planNewTerm } from './new-term.js';
+import type { SqlRuleEvaluator } from './sql-evaluator.js';
 import { judgeIncrease, minimumGapMs } from './guardian-increase.js';
 import { fingerprint, type Notice } from './payload.js';
 import { judgeSpike, windowsToCount, type Window } from './spike.js';
@@ -25,7 +35,12 @@ export interface Evaluation {
   threshold: number | null;
   reason: string;
   notified: 'firing' | 'resolved' | null;
+  /** A sql rule's alert: the labels of its row. */
+  labels?: Record<string, string>;
 }
+
+/** Rule kinds judged per zone (the others: sql rules, judged per row of their statement). */
+type ZoneRule = Exclude<AlertRule, { type: 'sql' }>;
 
 interface Measurement {
   condition: Condition;
@@ -43,14 +58,39 @@ const SAVE_ATTEMPTS = 5;
 
 export class AlertEvaluator {
   constructor(
-    private readonly deps: { config: Config; repo: AlertsStore<Notice>; logger: Logger; now: () => number },
+    private readonly deps: {
+      config: Config;
+      repo: AlertsStore<Notice>;
+      logger: Logger;
+      now: () => number;
+      /** What new-term rules read. @defaultValue none: a new-term rule then fails to evaluate */
+      terms?: TermsStore;
+      /** Evaluates sql rules. @defaultValue none: a sql rule then fails to evaluate */
+      sql?: SqlRuleEvaluator;
+    },
   ) {}
+
+  /** Checks what can be checked before the first evaluation: each sql rule's statement. */
+  async check(): Promise<void> {
+    for (const rule of this.deps.config.alerts.rules) {
+      if (rule.type !== 'sql') continue;
+      if (!this.deps.sql) throw new Error(`alert rule "${rule.name}" (sql): no query path to run it on`);
+      await this.deps.sql.check(rule);
+    }
+  }
 
   /** Evaluates every rule (or those in scope) for each of its zones. */
   async evaluate(scope: EvaluationScope = {}): Promise<Evaluation[]> {
     const { config } = this.deps;
     const results: Evaluation[] = [];
     for (const rule of config.alerts.rules) {
+      if (rule.type === 'sql') {
+        // Not tied to a source or zone: judged on the schedule and by `alerts check`, not after each day.
+        if (scope.source !== undefined || scope.zone !== undefined) continue;
+        if (!this.deps.sql) throw new Error(`alert rule "${rule.name}" (sql): no query path to run it on`);
+        results.push(...(await this.deps.sql.evaluate(rule)));
+        continue;
+      }
       const source = rule.type === 'guardian' ? 'guardian' : rule.source;
       if (scope.source && scope.source !== source) continue;
       for (const zone of this.zonesOf(rule)) {
@@ -61,7 +101,7 @@ export class AlertEvaluator {
     return results;
   }
 
-  private zonesOf(rule: AlertRule): number[] {
+  private zonesOf(rule: ZoneRule): number[] {
     if (rule.zones) return rule.zones;
     const zones =
       rule.type === 'guardian' || rule.source === 'shield'
@@ -75,7 +115,7 @@ export class AlertEvaluator {
    * saved first (two workers, `alerts check` beside `run`), this one reads again and decides from there,
    * so a transition is made, and notified, once.
    */
-  private async evaluateOne(rule: AlertRule, source: string, zone: number): Promise<Evaluation> {
+  private async evaluateOne(rule: ZoneRule, source: string, zone: number): Promise<Evaluation> {
     for (let attempt = 1; ; attempt++) {
       const done = await this.tryEvaluate(rule, source, zone);
       if (done.saved) return done.evaluation;
@@ -91,7 +131,7 @@ export class AlertEvaluator {
   }
 
   private async tryEvaluate(
-    rule: AlertRule,
+    rule: ZoneRule,
     source: string,
     zone: number,
   ): Promise<{ saved: boolean; evaluation: Evaluation }> {
@@ -103,7 +143,9 @@ export class AlertEvaluator {
         ? await this.measureSpike(rule, zone, now)
         : rule.type === 'flatline'
           ? await this.measureFlatline(rule, zone, now, prev?.firstEvaluatedAt ?? now)
-          : await this.measureGuardian(rule, zone);
+          : rule.type === 'new-term'
+            ? await this.measureNewTerm(rule, zone, now)
+            : await this.measureGuardian(rule, zone);
     const { next, notify } = transition(prev, m.condition, now, {
       forMs: rule.for,
       renotifyMs: config.alerts.renotifyEvery,
@@ -205,6 +247,59 @@ export class AlertEvaluator {
         reference: verdict.reference.toFixed(2),
         threshold: String(verdict.threshold),
         factor: String(rule.factor),
+        min: String(rule.min),
+      },
+    };
+  }
+
+  private async measureNewTerm(rule: NewTermRule, zone: number, now: number): Promise<Measurement> {
+    const { repo, terms } = this.deps;
+    if (!terms) throw new Error(`alert rule "${rule.name}" (new-term): no term store to read`);
+    const plan = planNewTerm(
+      { windowMs: rule.window, lookbackMs: rule.lookback },
+      await repo.coverage(rule.source, zone),
+      now,
+    );
+    const what = rule.field === 'path' ? `path (depth ${rule.depth ?? 1})` : rule.field;
+    if (plan.kind === 'unknown') {
+      return {
+        condition: null,
+        value: null,
+        threshold: null,
+        reason: plan.reason,
+        summary: { firing: '', resolved: '' },
+        details: plan.window ? { windowStart: iso(plan.window.from), windowEnd: iso(plan.window.to) } : {},
+      };
+    }
+    const found = await terms.newTerms({
+      source: rule.source,
+      zone,
+      field: termField(rule.field, rule.depth),
+      from: plan.window.from,
+      to: plan.window.to,
+      lookbackFrom: plan.lookbackFrom,
+      min: rule.min,
+      limit: NAMED_VALUES,
+    });
+    const verdict = judgeNewTerm(plan, found);
+    const window = `${iso(verdict.window.from)}/${iso(verdict.window.to)}`;
+    const named = describeNewValues(verdict.values, verdict.total);
+    return {
+      condition: verdict.firing,
+      value: verdict.total,
+      threshold: null,
+      reason: 'complete window',
+      summary: {
+        firing: `${verdict.total} new ${what} value${verdict.total === 1 ? '' : 's'} in ${rule.source} ${window}, not seen in the ${formatDuration(rule.lookback)} before: ${named}`,
+        resolved: `no new ${what} value in ${rule.source} ${window}`,
+      },
+      details: {
+        windowStart: iso(verdict.window.from),
+        windowEnd: iso(verdict.window.to),
+        lookbackStart: iso(plan.lookbackFrom),
+        field: what,
+        newValues: String(verdict.total),
+        ...(verdict.total > 0 ? { values: named } : {}),
         min: String(rule.min),
       },
     };

@@ -6,7 +6,7 @@ export interface Notice {
   /** Idempotency key: one per state change (and per re-notification). */
   id: string;
   rule: string;
-  ruleType: 'spike' | 'flatline' | 'guardian';
+  ruleType: 'spike' | 'flatline' | 'guardian' | 'new-term' | 'sql';
   source: string;
   zone: number;
   status: 'firing' | 'resolved';
@@ -19,6 +19,8 @@ export interface Notice {
   /** Rule-specific figures (count, reference, window, …) as strings. */
   details: Record<string, string>;
   fingerprint: string;
+  /** A sql rule's row: its columns as labels (edgelog's own labels take precedence). */
+  labels?: Record<string, string> | undefined;
 }
 
 /** Stable id of an alert (rule × source × zone), the same across restarts and machines. */
@@ -30,6 +32,7 @@ const ZERO_TIME = '0001-01-01T00:00:00Z'; // Alertmanager's "no end yet"
 
 export function alertmanagerPayload(notice: Notice, receiver: string): Record<string, unknown> {
   const labels: Record<string, string> = {
+    ...notice.labels,
     alertname: notice.rule,
     source: notice.source,
     zone: String(notice.zone),

@@ -74,7 +74,11 @@ export function alertsCommand(): Command {
               ? `${r.source} ${JSON.stringify(r.filter)} window ${formatDuration(r.window)} factor ${r.factor} min ${r.min} vs ${r.reference}×${r.referenceWindows}`
               : r.type === 'flatline'
                 ? `${r.source} ingestion older than ${formatDuration(r.maxAge)}`
-                : `${r.counter} increase > ${r.maxIncrease}`;
+                : r.type === 'guardian'
+                  ? `${r.counter} increase > ${r.maxIncrease}`
+                  : r.type === 'new-term'
+                    ? `${r.source} new ${r.field}${r.field === 'path' ? ` (depth ${r.depth ?? 1})` : ''} in ${formatDuration(r.window)} vs ${formatDuration(r.lookback)} before, min ${r.min}`
+                    : `rows of: ${r.sql.replace(/\s+/g, ' ')}`;
           out.push(safeText(`${r.name} (${r.type}): ${what} → ${r.hooks.join(', ') || 'no hooks'}`));
         }
         out.push('');

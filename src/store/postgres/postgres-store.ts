@@ -13,6 +13,8 @@ import type {
   ReportStore,
 } from '../store.js';
 import { PostgresAlerts } from './alerts.js';
+import { PostgresAlertSeries } from './alert-series.js';
+import { PostgresTerms } from './terms.js';
 import { displayDatabaseUrl, openPool, poolConfig, type PostgresOptions } from './connection.js';
 
 export { serverOptions } from './connection.js';
@@ -85,6 +87,8 @@ export async function openPostgresStore(opts: PostgresStoreOptions): Promise<Arc
     quarantine: new PostgresQuarantine(pool),
     guardian: new PostgresGuardian(pool),
     alerts: new PostgresAlerts(pool),
+    terms: new PostgresTerms(pool),
+    alertSeries: new PostgresAlertSeries(pool),
     reports: new PostgresReports(pool),
     queries: new PostgresQueries(queryClientConfig(poolConfig(opts))),
     storePage: (key, owner, page, at, leaseMs) => writer.store(key, owner, page, at, leaseMs),
@@ -185,6 +189,7 @@ async function prune(pool: pg.Pool, partitions: Partitions, beforeMs: number): P
   await transaction(pool, async (c) => {
     await c.query('DELETE FROM origin_hourly WHERE hour < $1', [hour]);
     await c.query('DELETE FROM shield_hourly WHERE hour < $1', [hour]);
+    await c.query('DELETE FROM term_hourly WHERE hour < $1', [hour]);
   });
   return {
     origin: rows.origin_error_logs ?? 0,

@@ -4,6 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { coerceError } from '../../errors/index.js';
 import type { Db } from './database.js';
+import { registerTermFunctions } from './terms.js';
 
 /** The migrations shipped with edgelog (top-level `migrations/`, from both src/ and dist/). */
 export const MIGRATIONS_DIR = fileURLToPath(new URL('../../../migrations/sqlite/', import.meta.url));
@@ -52,6 +53,8 @@ export function readMigrations(dir = MIGRATIONS_DIR): MigrationFile[] {
  * file failed and why, and later files are reported `not-run`. Callers decide whether that is fatal.
  */
 export function migrate(db: Db, dir = MIGRATIONS_DIR): MigrationResult[] {
+  // Functions a backfill calls, so that it keys values exactly as the writers do.
+  registerTermFunctions(db);
   db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
     id INTEGER PRIMARY KEY, name TEXT NOT NULL, checksum TEXT NOT NULL, applied_at TEXT NOT NULL)`);
   const applied = new Map(

@@ -7,6 +7,8 @@
 // shares the writer's connection (a page's transaction cannot start inside another). `queries.readOnly`
 // takes no time bound here: `edgelog query` bounds a SQLite query from its own child process (src/query/).
 import { AlertsRepository } from './alerts.js';
+import { AlertSeriesRepository } from './alert-series.js';
+import { newTerms } from './terms.js';
 import { openArchive, type Archive, type ArchiveOptions } from './archive.js';
 import { openDatabase } from './database.js';
 import type { DayKey } from '../ledger-types.js';
@@ -42,6 +44,7 @@ export function openSqliteStore(path: string, opts: ArchiveOptions = {}): Sqlite
   const archive = openArchive(path, opts);
   const { db } = archive;
   const alerts = new AlertsRepository(db);
+  const series = new AlertSeriesRepository(db);
   return {
     dialect: 'sqlite',
     archive,
@@ -65,6 +68,13 @@ export function openSqliteStore(path: string, opts: ArchiveOptions = {}): Sqlite
       list: (zone, from, to) => settle(() => archive.guardian.list(zone, from, to)),
     },
     alerts: alertsStore(alerts),
+    terms: { newTerms: (q) => settle(() => newTerms(db, q)) },
+    alertSeries: {
+      states: (rule) => settle(() => series.states(rule)),
+      save: (key, from, to, measured, notices, now) =>
+        settle(() => series.save(key, from, to, measured, notices, now)),
+      list: () => settle(() => series.list()),
+    },
     reports: {
       async snapshot(read) {
         // An in-memory archive has no file to open twice: its one connection reads.
