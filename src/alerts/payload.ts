@@ -64,13 +64,24 @@ export function alertmanagerPayload(notice: Notice, receiver: string): Record<st
   };
 }
 
+/**
+ * Slack's three control characters written as its escapes: a summary may quote archived values (a new
+ * term, a sql rule's labels), and `<!channel>` or `<https://…|text>` in one would page a channel or
+ * plant a link.
+ */
+export function slackEscape(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
 export function slackPayload(notice: Notice): { text: string } {
   const icon = notice.status === 'firing' ? ':rotating_light:' : ':white_check_mark:';
   const figures = Object.entries(notice.details)
     .map(([k, v]) => `${k}=${v}`)
     .join(', ');
   return {
-    text: `${icon} [${notice.status.toUpperCase()}] ${notice.rule} (${notice.source} zone ${notice.zone}): ${notice.summary}${figures ? ` — ${figures}` : ''}`,
+    text: slackEscape(
+      `${icon} [${notice.status.toUpperCase()}] ${notice.rule} (${notice.source} zone ${notice.zone}): ${notice.summary}${figures ? ` — ${figures}` : ''}`,
+    ),
   };
 }
 
