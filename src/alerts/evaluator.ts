@@ -21,8 +21,8 @@ import { judgeSpike, windowsToCount, type Window } from './spike.js';
 import { transition, type Condition } from './state-machine.js';
 
 export interface EvaluationScope {
-  /** Only rules of this source ('guardian' for guardian rules). */
-  source?: 'origin' | 'shield' | 'guardian';
+  /** Only rules of this source ('guardian' for guardian rules, 'sql' for sql rules). */
+  source?: 'origin' | 'shield' | 'guardian' | 'sql';
   zone?: number;
 }
 
@@ -86,7 +86,7 @@ export class AlertEvaluator {
     for (const rule of config.alerts.rules) {
       if (rule.type === 'sql') {
         // Not tied to a source or zone: judged on the schedule and by `alerts check`, not after each day.
-        if (scope.source !== undefined || scope.zone !== undefined) continue;
+        if ((scope.source !== undefined && scope.source !== 'sql') || scope.zone !== undefined) continue;
         if (!this.deps.sql) throw new Error(`alert rule "${rule.name}" (sql): no query path to run it on`);
         results.push(...(await this.deps.sql.evaluate(rule)));
         continue;

@@ -282,6 +282,8 @@ async function checkAlerts(
   );
   for (const scope of touched.values()) await engine.alerts.check(scope);
   for (const zone of plan.guardianZones) await engine.alerts.check({ source: 'guardian', zone });
+  // sql rules read the whole archive: once, after every day is in.
+  if (engine.config.alerts.rules.some((r) => r.type === 'sql')) await engine.alerts.check({ source: 'sql' });
   const { notifier } = engine.alerts;
   notifier.startWorker();
   // The announced wait covers stopping: deliveries still in flight then (a hook that never answers)

@@ -176,6 +176,7 @@ async function readOnlyQuery<T>(
   consume: (cursor: QueryCursor) => Promise<T>,
 ): Promise<T> {
   const db = openDatabase(path, { readonly: true });
+  let rows: IterableIterator<QueryValue[]> | undefined;
   try {
     db.pragma('query_only = ON');
     let stmt;
@@ -192,13 +193,14 @@ async function readOnlyQuery<T>(
     }
     if (!stmt.reader) throw new StoreQueryError('refused', 'query refused: the statement returns no rows');
     const columns = stmt.columns().map((c) => c.name);
-    const rows = stmt.raw(true).safeIntegers(true).iterate() as IterableIterator<QueryValue[]>;
+    const iterator = stmt.raw(true).safeIntegers(true).iterate() as IterableIterator<QueryValue[]>;
+    rows = iterator;
     return await consume({
       columns,
       next: (max) =>
         settle(() => {
           const out: QueryValue[][] = [];
-          for (let r = rows.next(); !r.done; r = rows.next()) {
+          for (let r = iterator.next(); !r.done; r = iterator.next()) {
             out.push(r.value);
             if (out.length >= max) break;
           }
@@ -206,6 +208,9 @@ async function readOnlyQuery<T>(
         }),
     });
   } finally {
+    // A consumer that stopped before the last row leaves the statement running: end it, or the
+    // connection cannot close ("busy executing a query").
+    rows?.return?.();
     db.close();
   }
 }
