@@ -288,7 +288,7 @@ export class AlertEvaluator {
       condition: verdict.firing,
       value: verdict.total,
       threshold: null,
-      reason: 'complete window',
+      reason: verdict.total > 0 ? `new: ${named}` : 'no new value in the complete window',
       summary: {
         firing: `${verdict.total} new ${what} value${verdict.total === 1 ? '' : 's'} in ${rule.source} ${window}, not seen in the ${formatDuration(rule.lookback)} before: ${named}`,
         resolved: `no new ${what} value in ${rule.source} ${window}`,

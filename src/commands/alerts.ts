@@ -2,6 +2,7 @@
 import { Command } from 'commander';
 import { fingerprint, type Notice } from '../alerts/payload.js';
 import { deliver } from '../alerts/deliver.js';
+import { describeLabels } from '../alerts/sql-evaluator.js';
 import { formatDuration, type Config } from '../config/index.js';
 import { startEngine } from '../engine.js';
 import { UsageError } from '../errors/index.js';
@@ -63,8 +64,10 @@ export function alertsCommand(): Command {
       const archive = await alertReads(config.database);
       try {
         const states = await archive.alerts.listStates();
+        const series = await archive.alertSeries.list();
         const notices = await archive.alerts.notifications(20);
-        if (outputFormat(opts) === 'json') return printJson({ rules: config.alerts.rules, states, notices });
+        if (outputFormat(opts) === 'json')
+          return printJson({ rules: config.alerts.rules, states, series, notices });
         const shown = figures(config.alerts.rules);
         const out: string[] = [];
         if (config.alerts.rules.length === 0) out.push('no alert rules configured (alerts.rules)');
@@ -103,6 +106,25 @@ export function alertsCommand(): Command {
                 states,
               ),
         );
+        if (series.length > 0) {
+          out.push('', 'sql rule alerts (one per row):');
+          out.push(
+            formatTable(
+              [
+                { header: 'rule', value: (s: (typeof series)[number]) => s.rule },
+                {
+                  header: 'labels',
+                  value: (s) => describeLabels(JSON.parse(s.labels) as Record<string, string>),
+                },
+                { header: 'state', value: (s) => s.state },
+                { header: 'since', value: (s) => iso(s.since) },
+                { header: 'value', value: (s) => s.last_value ?? '', right: true },
+                { header: 'last notified', value: (s) => iso(s.last_notified_at) },
+              ],
+              series,
+            ),
+          );
+        }
         if (notices.length > 0) {
           out.push('', 'recent notices:');
           out.push(
@@ -151,7 +173,10 @@ export function alertsCommand(): Command {
                   { header: 'value', value: (r) => shown.value(r.rule, r.value), right: true },
                   { header: 'threshold', value: (r) => shown.threshold(r.rule, r.threshold), right: true },
                   { header: 'notified', value: (r) => r.notified ?? '' },
-                  { header: 'why', value: (r) => r.reason },
+                  {
+                    header: 'why',
+                    value: (r) => (r.labels ? `${describeLabels(r.labels)}: ${r.reason}` : r.reason),
+                  },
                 ],
                 results,
                 80,

@@ -5,6 +5,7 @@ import type { Logger } from '../../logger.js';
 import { redact, registerUrlCredentials } from '../../redact.js';
 import { HOUR_MS } from '../hourly-rollup.js';
 import type {
+  AlertSeriesStore,
   AlertsStore,
   ArchiveStore,
   MigrationResult,
@@ -129,11 +130,13 @@ export function postgresQueries(opts: PostgresOptions, queries: PostgresQueriesO
  */
 export function postgresAlertReads(opts: PostgresOptions): {
   alerts: Pick<AlertsStore, 'listStates' | 'notifications'>;
+  alertSeries: Pick<AlertSeriesStore, 'list'>;
   close(): Promise<void>;
 } {
   const pool = openPool({ ...opts, max: 1 }, () => {});
   const location = displayDatabaseUrl(opts.url);
   const alerts = new PostgresAlerts(pool);
+  const series = new PostgresAlertSeries(pool);
   const named = <T>(read: Promise<T>) =>
     read.catch((err: unknown) => {
       throw asPostgresStoreError(err, location, 'opening');
@@ -143,6 +146,7 @@ export function postgresAlertReads(opts: PostgresOptions): {
       listStates: () => named(alerts.listStates()),
       notifications: (limit) => named(alerts.notifications(limit)),
     },
+    alertSeries: { list: () => named(series.list()) },
     close: () => pool.end(),
   };
 }
