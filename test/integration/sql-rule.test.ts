@@ -6,8 +6,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, expect, it } from 'vitest';
 import { executeSync, syncPlan } from '../../src/commands/sync.js';
-import type { ConfigInput } from '../../src/config/index.js';
+import type { ConfigInput, SqlRule } from '../../src/config/index.js';
 import type { Engine } from '../../src/engine.js';
+import { SqlRuleEvaluator } from '../../src/alerts/sql-evaluator.js';
+import { silentLogger } from '../../src/logger.js';
+import { storeRuleQueries } from '../../src/query/rule-query.js';
 import type { Harness } from '../support/harness.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
 import { describeStores, storeHarness } from '../support/stores.js';
@@ -174,5 +177,57 @@ describeStores('the sql rule', (store) => {
     expect(Date.now() - started).toBeLessThan(5_000);
     expect(results).toEqual([]);
     expect(await engine.store.alertSeries.list()).toEqual([]);
+  });
+
+  it('three evaluations of a sql rule at once, all reading before any saves: one notice per row', async () => {
+    h = await storeHarness(store, {
+      entriesPerDay: 2_400,
+      now: () => at(11.5),
+      spikes: [{ source: 'origin', zone: 101, from: at(10), to: at(11), count: 5, statusCode: 599 }],
+    });
+    const engine = await h.engine(config('http://127.0.0.1:9/hook'), () => at(11.5));
+    await sync(engine);
+    const n = 3;
+    const waiting: Array<() => void> = [];
+    // The series store, but the first n reads of the rule's states wait until all n have read.
+    const series = new Proxy(engine.store.alertSeries, {
+      get(target, prop, receiver) {
+        if (prop === 'states') {
+          return async (rule: string) => {
+            const states = await target.states(rule);
+            if (waiting.length < n)
+              await new Promise<void>((go) => {
+                waiting.push(go);
+                if (waiting.length === n) for (const w of waiting) w();
+              });
+            return states;
+          };
+        }
+        const v: unknown = Reflect.get(target, prop, receiver);
+        return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+      },
+    });
+    // A rule sync did not evaluate (it fired odd-599s already): its first firing is the race.
+    const rule: SqlRule = { ...(engine.config.alerts.rules[0] as SqlRule), name: 'race' };
+    const evaluators = Array.from(
+      { length: n },
+      (_, i) =>
+        new SqlRuleEvaluator({
+          config: engine.config,
+          series,
+          queries: storeRuleQueries(engine.store.queries),
+          logger: silentLogger(),
+          now: () => at(12) + i,
+        }),
+    );
+    const results = (await Promise.all(evaluators.map((e) => e.evaluate(rule)))).flat();
+    expect(results.map((r) => r.state)).toEqual(['firing', 'firing', 'firing']);
+    expect(results.filter((r) => r.notified === 'firing')).toHaveLength(1);
+    const outbox = (await engine.alerts.repo.notifications()).filter((x) => x.rule === 'race');
+    // One transition, one notice per hook (ops, chat).
+    expect(outbox.map((x) => [x.hook, x.status]).sort()).toEqual([
+      ['chat', 'firing'],
+      ['ops', 'firing'],
+    ]);
   });
 });

@@ -1,0 +1,144 @@
+// `npm run bench:new-terms -- --rows 10000000`: how long a new-term rule's judgement takes on a large
+// archive. The archive is bench/archive.ts's (origin rows over 20 zones and 30 days, through the
+// engine's own repository, so term_hourly is kept as ingestion keeps it); each field is judged for every
+// zone on the last complete hour against a 14-day lookback, as the evaluator does it (the ledger's
+// coverage, then the store's newTerms), on a read-only connection.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import type { OriginRow } from '../src/store/rows.js';
+import { openArchive } from '../src/store/sqlite/archive.js';
+import { planNewTerm } from '../src/alerts/new-term.js';
+import { openDatabase } from '../src/store/sqlite/database.js';
+import { AlertsRepository } from '../src/store/sqlite/alerts.js';
+import { newTerms } from '../src/store/sqlite/terms.js';
+import { dayEndMs } from '../src/time/utc-day.js';
+import { ARCHIVE_LAST_DAY, ARCHIVE_ZONES, generatedArchive } from './archive.js';
+
+const { values: opts } = parseArgs({
+  options: {
+    rows: { type: 'string', default: '10000000' },
+    dir: { type: 'string', default: '.bench' },
+    runs: { type: 'string', default: '25' },
+    /** Rows stored with and without term counting, to measure what term_hourly costs ingestion. */
+    'overhead-rows': { type: 'string', default: '0' },
+  },
+});
+
+/** Rows shaped as bench/archive.ts's (one zone-day), in batches of `size`. */
+function rowBatches(n: number, size: number): OriginRow[][] {
+  const batches: OriginRow[][] = [];
+  const start = Date.parse('2026-11-20T00:00:00Z');
+  let seed = 7;
+  const rand = () => (seed = (seed * 1103515245 + 12345) >>> 0) / 4294967296;
+  for (let i = 0; i < n; i += size) {
+    batches.push(
+      Array.from({ length: Math.min(size, n - i) }, (_, k) => {
+        const j = i + k;
+        const timestamp = start + Math.floor((j * 86_400_000) / n);
+        const url = `https://cdn1.example.net/v/${Math.floor(rand() * 5000)}.ts`;
+        return {
+          logId: `1-${timestamp}-${j}`,
+          timestamp,
+          requestUrl: url,
+          message: 'origin error',
+          errorCode: ['http_timeout', 'dns_lookup', 'error'][j % 3]!,
+          statusCode: [504, 502, 500][j % 3]!,
+          serverZone: 'DE',
+          log: `{"RequestUrl":"${url}","PullZoneId":1}`,
+          labels: '{"ServerZone":"DE"}',
+          parseError: null,
+        };
+      }),
+    );
+  }
+  return batches;
+}
+
+/** Rows per second storing `batches` into a fresh archive, with term counting or without. */
+function ingestRate(batches: OriginRow[][], terms: boolean): number {
+  const dir = mkdtempSync(join(tmpdir(), 'edgelog-bench-terms-'));
+  const archive = openArchive(join(dir, 'a.db'));
+  try {
+    if (!terms) (archive.origin as unknown as { terms: { count: () => void } }).terms.count = () => {};
+    const t0 = performance.now();
+    let n = 0;
+    for (const b of batches) {
+      archive.db.transaction(() => archive.origin.storeRows(1, '2026-11-20', b)).immediate();
+      n += b.length;
+    }
+    return n / ((performance.now() - t0) / 1000);
+  } finally {
+    void archive.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (Number(opts['overhead-rows']) > 0) {
+  const batches = rowBatches(Number(opts['overhead-rows']), 5000);
+  const rates = { with: [] as number[], without: [] as number[] };
+  for (let round = 0; round < 3; round++) {
+    rates.without.push(ingestRate(batches, false));
+    rates.with.push(ingestRate(batches, true));
+  }
+  const best = (xs: number[]) => Math.max(...xs);
+  process.stdout.write(
+    `ingest of ${opts['overhead-rows']} origin rows (best of 3, alternated): without term_hourly ` +
+      `${Math.round(best(rates.without)).toLocaleString('en')} rows/s, with ${Math.round(best(rates.with)).toLocaleString('en')} rows/s ` +
+      `(ratio ${(best(rates.with) / best(rates.without)).toFixed(2)})\n`,
+  );
+  process.exit(0);
+}
+
+const say = (line: string) => process.stdout.write(`${line}\n`);
+const started = performance.now();
+const path = generatedArchive(opts.dir, Number(opts.rows), say);
+say(`archive ready in ${Math.round((performance.now() - started) / 1000)} s: ${path}`);
+const db = openDatabase(path, { readonly: true });
+const repo = new AlertsRepository(db);
+const count = (sql: string) => Number(db.prepare(sql).pluck().get());
+const entries = count('SELECT max(id) FROM origin_error_logs');
+const termRows = count('SELECT count(*) FROM term_hourly');
+say(`entries ${entries.toLocaleString('en')}, term_hourly rows ${termRows.toLocaleString('en')}`);
+
+const now = dayEndMs(ARCHIVE_LAST_DAY) + 30 * 60_000;
+const params = { windowMs: 3_600_000, lookbackMs: 14 * 86_400_000 };
+
+/** One zone's judgement, as the evaluator makes it: coverage, plan, then the store's answer. */
+function judge(zone: number, field: string): number {
+  const plan = planNewTerm(params, repo.coverage('origin', zone), now);
+  if (plan.kind !== 'ready') throw new Error(`zone ${zone}: ${plan.reason}`);
+  const found = newTerms(db, {
+    source: 'origin',
+    zone,
+    field,
+    from: plan.window.from,
+    to: plan.window.to,
+    lookbackFrom: plan.lookbackFrom,
+    min: 1,
+    limit: 10,
+  });
+  return found.total;
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+for (const field of ['error_code', 'status_code', 'path:1', 'path:2', 'path:3']) {
+  judge(1, field); // warm the cache, as a worker evaluating every few minutes has it
+  const one: number[] = [];
+  const all: number[] = [];
+  let found = 0;
+  for (let r = 0; r < Number(opts.runs); r++) {
+    const t0 = performance.now();
+    found = judge(1 + (r % ARCHIVE_ZONES), field);
+    one.push(performance.now() - t0);
+    const t1 = performance.now();
+    for (let zone = 1; zone <= ARCHIVE_ZONES; zone++) judge(zone, field);
+    all.push(performance.now() - t1);
+  }
+  say(
+    `${field.padEnd(11)} one zone: median ${median(one).toFixed(2)} ms, max ${Math.max(...one).toFixed(2)} ms; ` +
+      `all ${ARCHIVE_ZONES} zones: median ${median(all).toFixed(1)} ms (new values found: ${found})`,
+  );
+}
+db.close();
