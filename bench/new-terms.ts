@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { OriginRow } from '../src/store/rows.js';
+import type { OriginRow, ShieldRow } from '../src/store/rows.js';
 import { openArchive } from '../src/store/sqlite/archive.js';
 import { planNewTerm } from '../src/alerts/new-term.js';
 import { openDatabase } from '../src/store/sqlite/database.js';
@@ -63,16 +63,60 @@ function rowBatches(n: number, size: number): OriginRow[][] {
   return batches;
 }
 
+/** Shield rows as the simulator's vocabulary makes them: a few countries, ASNs, rules and paths. */
+function shieldBatches(n: number, size: number): ShieldRow[][] {
+  const start = Date.parse('2026-11-20T00:00:00Z');
+  const pick = <T>(xs: readonly T[], j: number) => xs[j % xs.length]!;
+  const batches: ShieldRow[][] = [];
+  for (let i = 0; i < n; i += size) {
+    batches.push(
+      Array.from({ length: Math.min(size, n - i) }, (_, k) => {
+        const j = i + k;
+        return {
+          logId: `s-${j}`,
+          timestamp: start + Math.floor((j * 86_400_000) / n),
+          asn: pick(['AS3320', 'AS7922', 'AS16509', 'AS4134', 'AS12389', 'AS14061'], j),
+          country: pick(['DE', 'US', 'CN', 'RU', 'FR', 'BR', 'NL'], j * 7),
+          ruleId: pick(['1001', '1002', '2001', '3005', '4100'], j * 3),
+          severity: pick(['LOW', 'MEDIUM', 'HIGH'], j),
+          method: pick(['GET', 'POST', 'HEAD'], j * 5),
+          ruleGroup: 'SQLI',
+          status: pick(['BLOCKED', 'LOGGED'], j),
+          serverZone: 'DE',
+          url: `https://shield-1.example.com${pick(['/wp-login.php', '/api/v1/users', '/admin/config.php', '/search', '/.env', '/cgi-bin/x'], j * 11)}?q=${j}`,
+          remoteIp: '10.0.0.1',
+          message: 'rule',
+          log: `{"i":${j}}`,
+          parseError: null,
+          extraLabels: null,
+        };
+      }),
+    );
+  }
+  return batches;
+}
+
 /** Rows per second storing `batches` into a fresh archive, with term counting or without. */
-function ingestRate(batches: OriginRow[][], terms: boolean): number {
+function ingestRate(
+  batches: OriginRow[][] | ShieldRow[][],
+  terms: boolean,
+  source: 'origin' | 'shield',
+): number {
   const dir = mkdtempSync(join(tmpdir(), 'edgelog-bench-terms-'));
   const archive = openArchive(join(dir, 'a.db'));
   try {
-    if (!terms) (archive.origin as unknown as { terms: { count: () => void } }).terms.count = () => {};
+    const repo = source === 'origin' ? archive.origin : archive.shield;
+    if (!terms) (repo as unknown as { terms: { count: () => void } }).terms.count = () => {};
     const t0 = performance.now();
     let n = 0;
     for (const b of batches) {
-      archive.db.transaction(() => archive.origin.storeRows(1, '2026-11-20', b)).immediate();
+      archive.db
+        .transaction(() =>
+          source === 'origin'
+            ? archive.origin.storeRows(1, '2026-11-20', b as OriginRow[])
+            : archive.shield.storeRows(1, '2026-11-20', b as ShieldRow[]),
+        )
+        .immediate();
       n += b.length;
     }
     return n / ((performance.now() - t0) / 1000);
@@ -83,18 +127,24 @@ function ingestRate(batches: OriginRow[][], terms: boolean): number {
 }
 
 if (Number(opts['overhead-rows']) > 0) {
-  const batches = rowBatches(Number(opts['overhead-rows']), 5000);
-  const rates = { with: [] as number[], without: [] as number[] };
-  for (let round = 0; round < 3; round++) {
-    rates.without.push(ingestRate(batches, false));
-    rates.with.push(ingestRate(batches, true));
-  }
+  const rows = Number(opts['overhead-rows']);
   const best = (xs: number[]) => Math.max(...xs);
-  process.stdout.write(
-    `ingest of ${opts['overhead-rows']} origin rows (best of 3, alternated): without term_hourly ` +
-      `${Math.round(best(rates.without)).toLocaleString('en')} rows/s, with ${Math.round(best(rates.with)).toLocaleString('en')} rows/s ` +
-      `(ratio ${(best(rates.with) / best(rates.without)).toFixed(2)})\n`,
-  );
+  const sources = [
+    ['origin', rowBatches(rows, 5000)],
+    ['shield', shieldBatches(rows, 1000)],
+  ] as const;
+  for (const [source, batches] of sources) {
+    const rates = { with: [] as number[], without: [] as number[] };
+    for (let round = 0; round < 3; round++) {
+      rates.without.push(ingestRate(batches, false, source));
+      rates.with.push(ingestRate(batches, true, source));
+    }
+    process.stdout.write(
+      `ingest of ${rows} ${source} rows (best of 3, alternated): without term_hourly ` +
+        `${Math.round(best(rates.without)).toLocaleString('en')} rows/s, with ${Math.round(best(rates.with)).toLocaleString('en')} rows/s ` +
+        `(ratio ${(best(rates.with) / best(rates.without)).toFixed(2)})\n`,
+    );
+  }
   process.exit(0);
 }
 
