@@ -76,7 +76,7 @@ describe('planNewTerm', () => {
     });
   });
 
-  it('is unknown when nothing is archived, and when the window has a hole', () => {
+  it('is unknown when nothing is archived, and when the lookback has a hole', () => {
     expect(planNewTerm(params, new Map(), T)).toMatchObject({ kind: 'unknown' });
     const gap = new Map([
       [day(-3), T - 2 * D],
