@@ -24,16 +24,12 @@ const CODES: Array<[string, number]> = [
   ['http_invalid_compression', 502],
 ];
 
-/** Path of an archive of about `rows` origin entries, generating it first when missing. */
-export function generatedArchive(dir: string, rows: number, log: (line: string) => void): string {
-  mkdirSync(dir, { recursive: true });
-  const path = join(dir, `archive-${rows}.db`);
-  if (existsSync(path)) return path;
-  const tmp = `${path}.tmp`;
-  for (const suffix of ['', '-wal', '-shm']) rmSync(tmp + suffix, { force: true });
-  const archive = openArchive(tmp, { cacheMiB: 64 });
+/**
+ * The archive's rows, a zone-day at a time, oldest day first: about `rows` in all, the same on every run
+ * (seeded), so that an archive generated again, or a table of them generated alone, holds the same data.
+ */
+export function* archiveBatches(rows: number): Generator<{ zone: number; day: Day; batch: OriginRow[] }> {
   const perZoneDay = Math.ceil(rows / (ARCHIVE_ZONES * ARCHIVE_DAYS));
-  const started = performance.now();
   let seed = 1;
   const rand = () => (seed = (seed * 1103515245 + 12345) >>> 0) / 4294967296;
   for (let d = ARCHIVE_DAYS - 1; d >= 0; d--) {
@@ -58,20 +54,43 @@ export function generatedArchive(dir: string, rows: number, log: (line: string) 
           parseError: null,
         });
       }
-      archive.db.transaction(() => {
-        archive.origin.storeRows(zone, day, batch);
-        archive.db
-          .prepare(
-            `INSERT INTO ingest_ledger (source, zone_id, log_date, state, pages, entries, new_entries, covered_until, updated_at, finished_at)
-                    VALUES ('origin', ?, ?, 'complete', 1, ?, ?, ?, ?, ?)`,
-          )
-          .run(zone, day, batch.length, batch.length, dayEndMs(day), dayEndMs(day), dayEndMs(day));
-      })();
+      yield { zone, day, batch };
     }
-    log(
-      `  generated ${ARCHIVE_DAYS - d}/${ARCHIVE_DAYS} days (${Math.round((performance.now() - started) / 1000)} s)`,
-    );
   }
+}
+
+/** Path of an archive of about `rows` origin entries, generating it first when missing. */
+export function generatedArchive(dir: string, rows: number, log: (line: string) => void): string {
+  mkdirSync(dir, { recursive: true });
+  const path = join(dir, `archive-${rows}.db`);
+  if (existsSync(path)) return path;
+  const tmp = `${path}.tmp`;
+  for (const suffix of ['', '-wal', '-shm']) rmSync(tmp + suffix, { force: true });
+  const archive = openArchive(tmp, { cacheMiB: 64 });
+  const started = performance.now();
+  let lastDay: Day | null = null;
+  let days = 0;
+  for (const { zone, day, batch } of archiveBatches(rows)) {
+    if (day !== lastDay) {
+      if (lastDay !== null)
+        log(
+          `  generated ${++days}/${ARCHIVE_DAYS} days (${Math.round((performance.now() - started) / 1000)} s)`,
+        );
+      lastDay = day;
+    }
+    archive.db.transaction(() => {
+      archive.origin.storeRows(zone, day, batch);
+      archive.db
+        .prepare(
+          `INSERT INTO ingest_ledger (source, zone_id, log_date, state, pages, entries, new_entries, covered_until, updated_at, finished_at)
+                  VALUES ('origin', ?, ?, 'complete', 1, ?, ?, ?, ?, ?)`,
+        )
+        .run(zone, day, batch.length, batch.length, dayEndMs(day), dayEndMs(day), dayEndMs(day));
+    })();
+  }
+  log(
+    `  generated ${ARCHIVE_DAYS}/${ARCHIVE_DAYS} days (${Math.round((performance.now() - started) / 1000)} s)`,
+  );
   void archive.close();
   renameSync(tmp, path);
   return path;

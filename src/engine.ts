@@ -3,6 +3,8 @@ import { AlertEvaluator, type EvaluationScope } from './alerts/evaluator.js';
 import { Notifier } from './alerts/notifier.js';
 import { compileTemplates } from './alerts/templates.js';
 import type { Notice } from './alerts/payload.js';
+import { SqlRuleEvaluator } from './alerts/sql-evaluator.js';
+import { sqliteRuleQueries, storeRuleQueries } from './query/rule-query.js';
 import { createApiClient, type ApiClient } from './api/index.js';
 import type { Config } from './config/index.js';
 import { DayIngestor } from './ingest/day-ingestor.js';
@@ -121,6 +123,34 @@ export async function startEngine(config: Config, logger: Logger, opts: EngineOp
     await pageThreads?.close();
     throw err;
   }
+  const alertLogger = logger.child({ component: 'alerts' });
+  const sqlRules = new SqlRuleEvaluator({
+    config,
+    series: archive.alertSeries,
+    queries:
+      archive.dialect === 'sqlite'
+        ? sqliteRuleQueries(archive.queries, archive.location)
+        : storeRuleQueries(archive.queries),
+    logger: alertLogger,
+    now,
+  });
+  const evaluator = new AlertEvaluator({
+    config,
+    repo: archive.alerts as AlertsStore<Notice>,
+    silences: archive.silences,
+    logger: alertLogger,
+    now,
+    terms: archive.terms,
+    sql: sqlRules,
+  });
+  try {
+    // A sql rule that does not parse or would write is refused now, naming the rule.
+    await evaluator.check();
+  } catch (err) {
+    await pageThreads?.close();
+    await archive.close();
+    throw err;
+  }
   const api = createApiClient(config.api, logger, recorder);
   let redis: ResolvedRedis;
   try {
@@ -153,13 +183,6 @@ export async function startEngine(config: Config, logger: Logger, opts: EngineOp
     metrics: recorder,
   });
   const alertsRepo = archive.alerts as AlertsStore<Notice>;
-  const evaluator = new AlertEvaluator({
-    config,
-    repo: alertsRepo,
-    silences: archive.silences,
-    logger: logger.child({ component: 'alerts' }),
-    now,
-  });
   const redisOutage = new RedisOutage({ logger: logger.child({ component: 'redis' }) });
   const onRedisError = (client: string, err: Error) => redisOutage.report(client, err);
   const notifier = new Notifier({

@@ -1,10 +1,20 @@
 // Evaluates alert rules against the archive: gathers what each rule measures, runs the pure judgement
 // and state machine, and saves the new state with its notices (the outbox) in one transaction.
 import { GUARDIAN_COUNTER_COLUMNS } from '../values/guardian-counters.js';
-import type { AlertRule, Config, FlatlineRule, GuardianRule, SpikeRule } from '../config/index.js';
+import type {
+  AlertRule,
+  Config,
+  FlatlineRule,
+  GuardianRule,
+  NewTermRule,
+  SpikeRule,
+} from '../config/index.js';
 import { formatDuration } from '../config/index.js';
 import type { Logger } from '../logger.js';
-import type { AlertsStore, SilencesStore } from '../store/store.js';
+import type { AlertsStore, SilencesStore, TermsStore } from '../store/store.js';
+import { termField } from '../store/terms.js';
+import { describeNewValues, judgeNewTerm, NAMED_VALUES, planNewTerm } from './new-term.js';
+import type { SqlRuleEvaluator } from './sql-evaluator.js';
 import { holdOrRelease } from './held-notices.js';
 import { noticeGroup } from './notice-groups.js';
 import { alertLabels, silenceFromRow, silencing, type Silence } from './silences.js';
@@ -14,8 +24,8 @@ import { judgeSpike, windowsToCount, type Window } from './spike.js';
 import { transition, type Condition } from './state-machine.js';
 
 export interface EvaluationScope {
-  /** Only rules of this source ('guardian' for guardian rules). */
-  source?: 'origin' | 'shield' | 'guardian';
+  /** Only rules of this source ('guardian' for guardian rules, 'sql' for sql rules). */
+  source?: 'origin' | 'shield' | 'guardian' | 'sql';
   zone?: number;
 }
 
@@ -30,7 +40,12 @@ export interface Evaluation {
   notified: 'firing' | 'resolved' | null;
   /** Ids of the silences that hold this alert's notices now (empty: none). */
   silencedBy: string[];
+  /** A sql rule's alert: the labels of its row. */
+  labels?: Record<string, string>;
 }
+
+/** Rule kinds judged per zone (the others: sql rules, judged per row of their statement). */
+type ZoneRule = Exclude<AlertRule, { type: 'sql' }>;
 
 interface Measurement {
   condition: Condition;
@@ -55,8 +70,21 @@ export class AlertEvaluator {
       now: () => number;
       /** Where silences are read. @defaultValue none: nothing is silenced */
       silences?: Pick<SilencesStore, 'list'> | undefined;
+      /** What new-term rules read. @defaultValue none: a new-term rule then fails to evaluate */
+      terms?: TermsStore;
+      /** Evaluates sql rules. @defaultValue none: a sql rule then fails to evaluate */
+      sql?: SqlRuleEvaluator;
     },
   ) {}
+
+  /** Checks what can be checked before the first evaluation: each sql rule's statement. */
+  async check(): Promise<void> {
+    for (const rule of this.deps.config.alerts.rules) {
+      if (rule.type !== 'sql') continue;
+      if (!this.deps.sql) throw new Error(`alert rule "${rule.name}" (sql): no query path to run it on`);
+      await this.deps.sql.check(rule);
+    }
+  }
 
   /** Evaluates every rule (or those in scope) for each of its zones. */
   async evaluate(scope: EvaluationScope = {}): Promise<Evaluation[]> {
@@ -67,6 +95,14 @@ export class AlertEvaluator {
       ? (await this.deps.silences.list({ endedAfter: this.deps.now() })).map(silenceFromRow)
       : [];
     for (const rule of config.alerts.rules) {
+      if (rule.type === 'sql') {
+        // Not tied to a source or zone: judged on the schedule and by `alerts check`, not after each day.
+        if ((scope.source !== undefined && scope.source !== 'sql') || scope.zone !== undefined) continue;
+        if (!this.deps.sql) throw new Error(`alert rule "${rule.name}" (sql): no query path to run it on`);
+        // Silences match an alert by rule, zone, source and severity: a sql rule's rows are not matched.
+        results.push(...(await this.deps.sql.evaluate(rule)).map((e) => ({ ...e, silencedBy: [] })));
+        continue;
+      }
       const source = rule.type === 'guardian' ? 'guardian' : rule.source;
       if (scope.source && scope.source !== source) continue;
       for (const zone of this.zonesOf(rule)) {
@@ -77,7 +113,7 @@ export class AlertEvaluator {
     return results;
   }
 
-  private zonesOf(rule: AlertRule): number[] {
+  private zonesOf(rule: ZoneRule): number[] {
     if (rule.zones) return rule.zones;
     const zones =
       rule.type === 'guardian' || rule.source === 'shield'
@@ -92,7 +128,7 @@ export class AlertEvaluator {
    * so a transition is made, and notified, once.
    */
   private async evaluateOne(
-    rule: AlertRule,
+    rule: ZoneRule,
     source: string,
     zone: number,
     silences: readonly Silence[],
@@ -112,7 +148,7 @@ export class AlertEvaluator {
   }
 
   private async tryEvaluate(
-    rule: AlertRule,
+    rule: ZoneRule,
     source: string,
     zone: number,
     silences: readonly Silence[],
@@ -125,7 +161,9 @@ export class AlertEvaluator {
         ? await this.measureSpike(rule, zone, now)
         : rule.type === 'flatline'
           ? await this.measureFlatline(rule, zone, now, prev?.firstEvaluatedAt ?? now)
-          : await this.measureGuardian(rule, zone);
+          : rule.type === 'new-term'
+            ? await this.measureNewTerm(rule, zone, now)
+            : await this.measureGuardian(rule, zone);
     const silencedBy = silencing(silences, alertLabels(rule.name, source, zone, rule.severity), now).map(
       (s) => s.id,
     );
@@ -242,6 +280,59 @@ export class AlertEvaluator {
         reference: verdict.reference.toFixed(2),
         threshold: String(verdict.threshold),
         factor: String(rule.factor),
+        min: String(rule.min),
+      },
+    };
+  }
+
+  private async measureNewTerm(rule: NewTermRule, zone: number, now: number): Promise<Measurement> {
+    const { repo, terms } = this.deps;
+    if (!terms) throw new Error(`alert rule "${rule.name}" (new-term): no term store to read`);
+    const plan = planNewTerm(
+      { windowMs: rule.window, lookbackMs: rule.lookback },
+      await repo.coverage(rule.source, zone),
+      now,
+    );
+    const what = rule.field === 'path' ? `path (depth ${rule.depth ?? 1})` : rule.field;
+    if (plan.kind === 'unknown') {
+      return {
+        condition: null,
+        value: null,
+        threshold: null,
+        reason: plan.reason,
+        summary: { firing: '', resolved: '' },
+        details: plan.window ? { windowStart: iso(plan.window.from), windowEnd: iso(plan.window.to) } : {},
+      };
+    }
+    const found = await terms.newTerms({
+      source: rule.source,
+      zone,
+      field: termField(rule.field, rule.depth),
+      from: plan.window.from,
+      to: plan.window.to,
+      lookbackFrom: plan.lookbackFrom,
+      min: rule.min,
+      limit: NAMED_VALUES,
+    });
+    const verdict = judgeNewTerm(plan, found);
+    const window = `${iso(verdict.window.from)}/${iso(verdict.window.to)}`;
+    const named = describeNewValues(verdict.values, verdict.total);
+    return {
+      condition: verdict.firing,
+      value: verdict.total,
+      threshold: null,
+      reason: verdict.total > 0 ? `new: ${named}` : 'no new value in the complete window',
+      summary: {
+        firing: `${verdict.total} new ${what} value${verdict.total === 1 ? '' : 's'} in ${rule.source} ${window}, not seen in the ${formatDuration(rule.lookback)} before: ${named}`,
+        resolved: `no new ${what} value in ${rule.source} ${window}`,
+      },
+      details: {
+        windowStart: iso(verdict.window.from),
+        windowEnd: iso(verdict.window.to),
+        lookbackStart: iso(plan.lookbackFrom),
+        field: what,
+        newValues: String(verdict.total),
+        ...(verdict.total > 0 ? { values: named } : {}),
         min: String(rule.min),
       },
     };

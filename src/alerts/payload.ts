@@ -7,7 +7,7 @@ export interface Notice {
   /** Idempotency key: one per state change (and per re-notification). */
   id: string;
   rule: string;
-  ruleType: 'spike' | 'flatline' | 'guardian';
+  ruleType: 'spike' | 'flatline' | 'guardian' | 'new-term' | 'sql';
   source: string;
   zone: number;
   status: 'firing' | 'resolved';
@@ -22,6 +22,8 @@ export interface Notice {
   fingerprint: string;
   /** The group it goes out with (notice-groups.ts); absent: alone. */
   group?: { key: string; closesAt: number } | undefined;
+  /** A sql rule's row: its columns as labels (edgelog's own labels take precedence). */
+  labels?: Record<string, string> | undefined;
 }
 
 /** Stable id of an alert (rule × source × zone), the same across restarts and machines. */
@@ -33,6 +35,7 @@ const ZERO_TIME = '0001-01-01T00:00:00Z'; // Alertmanager's "no end yet"
 
 function labelsOf(notice: Notice): Record<string, string> {
   return {
+    ...notice.labels,
     alertname: notice.rule,
     source: notice.source,
     zone: String(notice.zone),

@@ -8,6 +8,7 @@ import { showRequest } from '../alerts/show-request.js';
 import { compileTemplates } from '../alerts/templates.js';
 import { silentLogger } from '../logger.js';
 import type { AlertsStore } from '../store/store.js';
+import { describeLabels } from '../alerts/sql-evaluator.js';
 import { formatDuration, type Config } from '../config/index.js';
 import { startEngine } from '../engine.js';
 import { UsageError } from '../errors/index.js';
@@ -60,6 +61,7 @@ export function alertsCommand(): Command {
       try {
         const now = Date.now();
         const rows = await archive.alerts.listStates();
+        const series = await archive.alertSeries.list();
         const notices = await archive.alerts.notifications(20);
         const silences = (await archive.silences.list({ activeAt: now })).map(silenceFromRow);
         const severity = new Map(config.alerts.rules.map((r) => [r.name, r.severity]));
@@ -72,7 +74,8 @@ export function alertsCommand(): Command {
             now,
           ).map((x) => x.id),
         }));
-        if (outputFormat(opts) === 'json') return printJson({ rules: config.alerts.rules, states, notices });
+        if (outputFormat(opts) === 'json')
+          return printJson({ rules: config.alerts.rules, states, series, notices });
         const shown = figures(config.alerts.rules);
         const out: string[] = [];
         if (config.alerts.rules.length === 0) out.push('no alert rules configured (alerts.rules)');
@@ -82,7 +85,11 @@ export function alertsCommand(): Command {
               ? `${r.source} ${JSON.stringify(r.filter)} window ${formatDuration(r.window)} factor ${r.factor} min ${r.min} vs ${r.reference}×${r.referenceWindows}`
               : r.type === 'flatline'
                 ? `${r.source} ingestion older than ${formatDuration(r.maxAge)}`
-                : `${r.counter} increase > ${r.maxIncrease}`;
+                : r.type === 'guardian'
+                  ? `${r.counter} increase > ${r.maxIncrease}`
+                  : r.type === 'new-term'
+                    ? `${r.source} new ${r.field}${r.field === 'path' ? ` (depth ${r.depth ?? 1})` : ''} in ${formatDuration(r.window)} vs ${formatDuration(r.lookback)} before, min ${r.min}`
+                    : `rows of: ${r.sql.replace(/\s+/g, ' ')}`;
           out.push(safeText(`${r.name} (${r.type}): ${what} → ${r.hooks.join(', ') || 'no hooks'}`));
         }
         out.push('');
@@ -108,6 +115,25 @@ export function alertsCommand(): Command {
                 states,
               ),
         );
+        if (series.length > 0) {
+          out.push('', 'sql rule alerts (one per row):');
+          out.push(
+            formatTable(
+              [
+                { header: 'rule', value: (s: (typeof series)[number]) => s.rule },
+                {
+                  header: 'labels',
+                  value: (s) => describeLabels(JSON.parse(s.labels) as Record<string, string>),
+                },
+                { header: 'state', value: (s) => s.state },
+                { header: 'since', value: (s) => iso(s.since) },
+                { header: 'value', value: (s) => s.last_value ?? '', right: true },
+                { header: 'last notified', value: (s) => iso(s.last_notified_at) },
+              ],
+              series,
+            ),
+          );
+        }
         if (notices.length > 0) {
           out.push('', 'recent notices:');
           out.push(
@@ -163,7 +189,10 @@ export function alertsCommand(): Command {
                     header: 'notified',
                     value: (r) => r.notified ?? (r.silencedBy.length > 0 ? 'silenced' : ''),
                   },
-                  { header: 'why', value: (r) => r.reason },
+                  {
+                    header: 'why',
+                    value: (r) => (r.labels ? `${describeLabels(r.labels)}: ${r.reason}` : r.reason),
+                  },
                 ],
                 results,
                 80,

@@ -8,7 +8,11 @@ export {
   type FlatlineRule,
   type GuardianRule,
   type HookConfig,
+  type NewTermRule,
   type SpikeRule,
+  type SqlRule,
+  NEW_TERM_FIELDS,
+  MAX_PATH_DEPTH,
   type Zone,
 } from './schema.js';
 export { parseDuration, formatDuration } from './duration.js';

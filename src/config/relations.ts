@@ -12,7 +12,7 @@ type RuleSlice =
       reference: 'previous' | 'same-hour';
       filter: { statusCodeMin?: number | undefined; statusCodeMax?: number | undefined };
     }
-  | { type: 'flatline' | 'guardian' };
+  | { type: 'flatline' | 'guardian' | 'new-term' | 'sql' };
 
 interface HookSlice {
   url: string;

@@ -268,9 +268,69 @@ const guardianRule = z.strictObject({
   maxIncrease: wholeNumber({ min: 0, max: Number.MAX_SAFE_INTEGER, example: 100 }),
 });
 
-const ruleSchema = z.discriminatedUnion('type', [spikeRule, flatlineRule, guardianRule], {
-  error: 'expected a rule of type "spike", "flatline" or "guardian"',
+/** The fields a new-term rule may watch, per source (src/store/terms.ts keeps their values). */
+export const NEW_TERM_FIELDS = {
+  origin: ['error_code', 'status_code', 'path'],
+  shield: ['country', 'asn', 'rule_id', 'severity', 'method', 'path'],
+} as const;
+
+/** The deepest path prefix kept: each depth is counted separately at ingestion. */
+export const MAX_PATH_DEPTH = 3;
+
+const newTermRule = z
+  .strictObject({
+    ...ruleBase,
+    type: z.literal('new-term'),
+    source: z.enum(['origin', 'shield']),
+    /** Origin: error_code, status_code, path. Shield: country, asn, rule_id, severity, method, path. */
+    field: z.enum(['country', 'asn', 'rule_id', 'severity', 'method', 'error_code', 'status_code', 'path']),
+    /** With `path`: how many leading segments of the URL's path make the value (query dropped). @defaultValue 1 */
+    depth: wholeNumber({ min: 1, max: MAX_PATH_DEPTH, example: 2 }).optional(),
+    /** The window judged, aligned to its length; only complete, fully archived windows are judged. */
+    window: hourMultiple,
+    /** How far back before the window a value must not have appeared. @defaultValue "14d" */
+    lookback: duration('14d', { min: '1h', max: '365d' }).refine((ms) => ms % 3_600_000 === 0, {
+      error: 'must be a whole number of hours (the archive counts per hour), e.g. "14d"',
+    }),
+    /** A new value counts when it appears at least this many times in the window. @defaultValue 1 */
+    min: wholeNumber({ min: 1, max: 1_000_000_000, example: 5 }).default(1),
+  })
+  .superRefine((rule, ctx) => {
+    const fields: readonly string[] = NEW_TERM_FIELDS[rule.source];
+    if (!fields.includes(rule.field))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['field'],
+        message: `"${rule.field}" is not a ${rule.source} field; ${rule.source} has ${fields.join(', ')}`,
+      });
+    if (rule.depth !== undefined && rule.field !== 'path')
+      ctx.addIssue({ code: 'custom', path: ['depth'], message: 'only a "path" field takes a depth' });
+  });
+
+const sqlRule = z.strictObject({
+  name: ruleBase.name,
+  hooks: ruleBase.hooks,
+  for: ruleBase.for,
+  severity: ruleBase.severity,
+  type: z.literal('sql'),
+  /**
+   * One read-only statement on the archive's engine (as `edgelog query --engine store`): each row is an
+   * alert, its columns its labels, a numeric `value` column its value.
+   */
+  sql: z.string().trim().min(1, { error: 'expected a SELECT statement' }),
+  /** Bound on one run of the statement. @defaultValue "10s" */
+  timeout: duration('10s', { min: '100ms', max: '10m' }),
+  /** Rows read at most; more are left out (and logged). @defaultValue 500 */
+  maxRows: wholeNumber({ min: 1, max: 10_000, example: 500 }).default(500),
 });
+
+const ruleSchema = z.discriminatedUnion(
+  'type',
+  [spikeRule, flatlineRule, guardianRule, newTermRule, sqlRule],
+  {
+    error: 'expected a rule of type "spike", "flatline", "guardian", "new-term" or "sql"',
+  },
+);
 
 const alertsSchema = z
   .strictObject({
@@ -436,6 +496,8 @@ export type AlertRule = z.output<typeof ruleSchema>;
 export type SpikeRule = z.output<typeof spikeRule>;
 export type FlatlineRule = z.output<typeof flatlineRule>;
 export type GuardianRule = z.output<typeof guardianRule>;
+export type NewTermRule = z.output<typeof newTermRule>;
+export type SqlRule = z.output<typeof sqlRule>;
 export type HookConfig = z.output<typeof hookSchema>;
 type Parsed = z.output<typeof configSchema>;
 

@@ -357,6 +357,77 @@ export interface SilencesStore {
   expire(id: string, now: number): Promise<'expired' | 'ended' | 'unknown'>;
 }
 
+// --- New terms, keyed alert series (issue 21) ----------------------------------------------------------
+
+/** Which values of a zone's window [from, to) did not occur in [lookbackFrom, from) (term_hourly). */
+export interface NewTermsQuery {
+  source: LogSource;
+  zone: number;
+  /** term_hourly's field (terms.ts termField). */
+  field: string;
+  from: number;
+  to: number;
+  lookbackFrom: number;
+  /** Values occurring fewer times than this in the window are left out. */
+  min: number;
+  /** Values returned at most (the most frequent first). */
+  limit: number;
+}
+
+export interface NewTermsResult {
+  /** How many new values there are in all (`values` holds at most `limit` of them). */
+  total: number;
+  /** Most frequent first, then by value. */
+  values: Array<{ value: string; count: number }>;
+}
+
+/** term_hourly, kept by storePage in the page's transaction; what new-term rules read. */
+export interface TermsStore {
+  newTerms(q: NewTermsQuery): Promise<NewTermsResult>;
+}
+
+/** One alert of a keyed rule (a sql rule's row): its labels as canonical JSON are its key. */
+export interface SeriesKey {
+  rule: string;
+  /** Canonical JSON of the labels (sorted keys): the key. */
+  series: string;
+  fingerprint: string;
+}
+
+export interface SeriesStateRow {
+  rule: string;
+  series: string;
+  labels: string;
+  state: StoredAlertState['state'];
+  since: number;
+  fingerprint: string;
+  first_evaluated_at: number;
+  last_evaluated_at: number;
+  last_notified_at: number | null;
+  last_value: number | null;
+  last_detail: string | null;
+}
+
+/** alert_series_state: the state of each alert of a keyed rule; notices go to the same outbox. */
+export interface AlertSeriesStore<N extends NoticeRecord = NoticeRecord> {
+  /** Every series of `rule` with a state, by series key. */
+  states(rule: string): Promise<Map<string, StoredAlertState>>;
+  /**
+   * As AlertsStore.save, for one series: state and notices in one transaction, if the stored state is
+   * still `from` (a compare-and-set).
+   */
+  save(
+    key: SeriesKey,
+    from: StoredAlertState | undefined,
+    to: StoredAlertState,
+    measured: { value: number | null; detail: unknown },
+    notices: ReadonlyArray<{ hook: string; notice: N }>,
+    now: number,
+  ): Promise<boolean>;
+  /** Every series' state, by rule then series. */
+  list(): Promise<SeriesStateRow[]>;
+}
+
 // --- Reports ------------------------------------------------------------------------------------------
 
 /** One zone or every zone (null), and a window [startMs, endMs). */
@@ -550,6 +621,8 @@ export interface ArchiveReader {
   readonly alerts: Pick<AlertsStore, 'listStates' | 'notifications'>;
   /** The silences (read as the alerts are). */
   readonly silences: Pick<SilencesStore, 'list'>;
+  /** The sql rules' alerts (read as the alerts are). */
+  readonly alertSeries: Pick<AlertSeriesStore, 'list'>;
   /**
    * Runs `read` on one consistent snapshot of the archive; what it writes goes through the `out` it is
    * given (SQLite checks before each write that a file read as a snapshot has not changed).
@@ -569,6 +642,8 @@ export interface ArchiveStore {
   readonly guardian: GuardianStore;
   readonly alerts: AlertsStore;
   readonly silences: SilencesStore;
+  readonly terms: TermsStore;
+  readonly alertSeries: AlertSeriesStore;
   readonly reports: ReportStore;
   readonly queries: QueryStore;
   readonly health: HealthStore;

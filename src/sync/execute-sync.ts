@@ -24,7 +24,7 @@ export interface SyncEngine {
   privateRuntime(name: string): IngestRuntime;
   alerts: {
     notifier: Pick<Notifier, 'startWorker' | 'settleSince' | 'stopWorker' | 'flushOutbox'>;
-    check(scope: { source: LogSource | 'guardian'; zone: number }): Promise<unknown>;
+    check(scope: { source: LogSource | 'guardian'; zone: number } | { source: 'sql' }): Promise<unknown>;
   };
 }
 
@@ -169,6 +169,8 @@ async function checkAlerts(
   );
   for (const scope of touched.values()) await engine.alerts.check(scope);
   for (const zone of plan.guardianZones) await engine.alerts.check({ source: 'guardian', zone });
+  // sql rules read the whole archive: once, after every day is in.
+  if (engine.config.alerts.rules.some((r) => r.type === 'sql')) await engine.alerts.check({ source: 'sql' });
   const { notifier } = engine.alerts;
   // Everything this run judges is judged: its groups are complete, no need to wait for their windows.
   await notifier.flushOutbox({ closeAll: true });

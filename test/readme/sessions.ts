@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
+import type { ConfigInput } from '../../src/config/index.js';
 import { Simulator } from '../../src/simulator/index.js';
 import { addDays, dayOf } from '../../src/time/utc-day.js';
 import { runCli, writeConfig } from '../support/cli.js';
@@ -23,6 +24,28 @@ export interface SampleRun {
  */
 export const SAMPLE_CLOCK = Date.parse('2026-11-23T11:50:00.000Z');
 const PRELOAD = fileURLToPath(new URL('./fixed-clock.js', import.meta.url));
+
+/** The rules the README's Alerts section shows (its configuration example is these, as JSON). */
+export const NEW_RULES_SAMPLE: NonNullable<NonNullable<ConfigInput['alerts']>['rules']> = [
+  {
+    name: 'new-error-code',
+    type: 'new-term',
+    source: 'origin',
+    field: 'error_code',
+    window: '1h',
+    lookback: '12h',
+    min: 5,
+  },
+  {
+    name: 'busy-error-codes',
+    type: 'sql',
+    sql:
+      'SELECT pull_zone_id AS zone, error_code, count(*) AS value FROM origin_error_logs ' +
+      'WHERE timestamp >= (SELECT max(timestamp) FROM origin_error_logs) - 7200000 ' +
+      'GROUP BY pull_zone_id, error_code HAVING count(*) >= 20',
+    timeout: '5s',
+  },
+];
 
 /** What a terminal shows of a command: its output, then what it wrote on stderr. */
 async function shown(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<string> {
@@ -65,6 +88,7 @@ export async function runSamples(redisUrl: string): Promise<SampleRun> {
       },
     ],
   });
+  const sims = [sim];
   const urls = await sim.listen();
   const dir = fresh('commands');
   writeConfig(dir, {
@@ -161,10 +185,46 @@ export async function runSamples(redisUrl: string): Promise<SampleRun> {
   samples.set('alerts', alerting.join('\n'));
   samples.set('missing', await shown(['status', '--missing'], dir, {}));
 
+  // New-term and sql rules (README, Alerts): zone 101 meets an error code it never had before.
+  const sim2 = new Simulator({
+    now: () => SAMPLE_CLOCK + (Date.now() - started),
+    entriesPerDay: 800,
+    spikes: [
+      {
+        source: 'origin',
+        zone: 101,
+        from: SAMPLE_CLOCK - 110 * 60_000,
+        to: SAMPLE_CLOCK - 60 * 60_000,
+        count: 40,
+        statusCode: 502,
+        errorCode: 'http_tls_handshake',
+      },
+    ],
+  });
+  sims.push(sim2);
+  const urls2 = await sim2.listen();
+  const alertsDir = fresh('alerts');
+  writeConfig(alertsDir, {
+    api: { ...urls2, accessKey: sim2.accessKey },
+    redis: { url: redisUrl, prefix: `readme-${randomUUID().slice(0, 8)}` },
+    pullZones: [101, 102],
+    log: { level: 'warn' },
+    alerts: { rules: NEW_RULES_SAMPLE },
+  });
+  const alertsRun: string[] = [];
+  for (const args of [
+    ['sync', '--from', yesterday],
+    ['alerts', 'check'],
+    ['alerts', 'list'],
+  ]) {
+    alertsRun.push(`$ edgelog ${args.join(' ')}`, (await shown(args, alertsDir, {})).trimEnd(), '');
+  }
+  samples.set('alerts-new-rules', alertsRun.join('\n'));
+
   return {
     samples,
     async close() {
-      await sim.close();
+      for (const s of sims) await s.close();
       for (const d of dirs) rmSync(d, { recursive: true, force: true });
     },
   };

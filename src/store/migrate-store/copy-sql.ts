@@ -10,6 +10,7 @@
 //   returns the rows it inserted, and the client counts them into the rollup in the same transaction.
 import type { EntryTable } from '../postgres/entry-tables.js';
 import type { CopyColumns, TableSpec } from './tables.js';
+import { TERM_COLUMNS } from '../postgres/terms.js';
 
 const stageName = (spec: TableSpec) => `edgelog_migrate_${spec.name}`;
 
@@ -67,7 +68,7 @@ export function mergeSql(spec: TableSpec, cols: CopyColumns): string {
     const t = spec.entry;
     return `${insert} SELECT ${selectList(spec, cols)} FROM ${stage}
     ON CONFLICT (${c.columns.join(', ')}) DO NOTHING
-    RETURNING ${[t.zoneColumn, 'timestamp', ...t.rollup.keys].join(', ')}`;
+    RETURNING ${entryReturned(t).join(', ')}`;
   }
   if (c.kind === 'key') {
     return `WITH ins AS (
@@ -99,4 +100,13 @@ export function mergeSql(spec: TableSpec, cols: CopyColumns): string {
     RETURNING (t.xmax = 0) AS fresh
   )
   SELECT count(*) FILTER (WHERE fresh)::bigint AS inserted, count(*) FILTER (WHERE NOT fresh)::bigint AS updated FROM up`;
+}
+
+/**
+ * What an entry table's merge returns of each row inserted: zone, timestamp, the rollup's columns (in
+ * this order, which rollupArrays reads), then the other columns its terms are taken from.
+ */
+export function entryReturned(t: EntryTable): string[] {
+  const terms = TERM_COLUMNS[t.source];
+  return [...new Set([t.zoneColumn, 'timestamp', ...t.rollup.keys, terms.url, ...terms.plain])];
 }

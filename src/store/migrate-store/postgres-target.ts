@@ -16,7 +16,15 @@ import { Partitions } from '../postgres/partitions.js';
 import { sqlState, transaction, UNIQUE_VIOLATION } from '../postgres/transaction.js';
 import type { EntryTable } from '../postgres/entry-tables.js';
 import { rollupValue } from '../../values/storable.js';
-import { copyDirectSql, copyStageSql, createStageSql, mergeSql, rollupArraysSql } from './copy-sql.js';
+import {
+  copyDirectSql,
+  copyStageSql,
+  createStageSql,
+  entryReturned,
+  mergeSql,
+  rollupArraysSql,
+} from './copy-sql.js';
+import { returnedTermRow, storeTerms } from '../postgres/terms.js';
 import { mergeLedgerBatch } from './ledger-merge.js';
 import type { CopyColumns, TableSpec, TargetColumn, Total } from './tables.js';
 import { groupKey } from './verify.js';
@@ -144,6 +152,7 @@ export async function openPostgresTarget(opts: PostgresOptions): Promise<Postgre
         // The rows inserted come back, and are counted into the rollup here.
         const { rows } = await c.query<unknown[]>({ text: mergeSql(spec, cols), rowMode: 'array' });
         if (rows.length > 0) await c.query(rollupArraysSql(spec.entry), rollupArrays(spec.entry, rows));
+        await countTerms(c, spec.entry, rows);
         return { path: 'merge' as const, inserted: rows.length, updated: 0 };
       }
       const { rows } = await c.query<{ inserted: number; updated: number }>(mergeSql(spec, cols));
@@ -155,9 +164,10 @@ export async function openPostgresTarget(opts: PostgresOptions): Promise<Postgre
       await copy(c, copyDirectSql(spec, cols), text);
       const t = spec.entry!;
       // Zone, timestamp and the rollup's columns of each row, as the merge returns them.
-      const at = [t.zoneColumn, 'timestamp', ...t.rollup.keys].map((k) => view.index.get(k)!);
+      const at = entryReturned(t).map((k) => view.index.get(k)!);
       const rows = view.rows.map((r) => at.map((i) => r[i] ?? null));
       await c.query(rollupArraysSql(t), rollupArrays(t, rows));
+      await countTerms(c, t, rows);
       return { path: 'direct' as const, inserted: view.rows.length, updated: 0 };
     });
 
@@ -215,6 +225,22 @@ export async function openPostgresTarget(opts: PostgresOptions): Promise<Postgre
 
 async function copy(c: pg.PoolClient, sql: string, text: string): Promise<void> {
   await pipeline(Readable.from([Buffer.from(text)]), c.query(copyFrom(sql)));
+}
+
+/** Counts new rows given as entryReturned(t) lists their columns into term_hourly, zone by zone. */
+async function countTerms(c: pg.PoolClient, t: EntryTable, rows: ReadonlyArray<readonly unknown[]>) {
+  const names = entryReturned(t);
+  const byZone = new Map<number, Array<Record<string, string | number | null>>>();
+  for (const row of rows) {
+    const zone = Number(row[0]);
+    const record = Object.fromEntries(names.map((n, i) => [n, row[i] as string | number | null]));
+    record.timestamp = Number(record.timestamp);
+    const list = byZone.get(zone);
+    if (list) list.push(record);
+    else byZone.set(zone, [record]);
+  }
+  for (const [zone, list] of byZone)
+    await storeTerms(c, t.source, zone, list.length, (i) => returnedTermRow(t.source, list[i]!));
 }
 
 /**

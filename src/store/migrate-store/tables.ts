@@ -9,7 +9,7 @@
 //   order); the keys that make a row the same one are the entry key, the quarantine key, and a
 //   snapshot's zone and time.
 // - `time` of the entry tables: generated on both sides, never copied.
-// - the hourly rollups: not copied as rows but counted from the entries inserted, in the same
+// - the hourly rollups and term_hourly: not copied as rows but counted from the entries inserted, in the same
 //   transaction (as storePage counts them), so they stay exact whatever the target held before.
 // - schema_migrations: each side records its own dialect's files.
 import { DAY_MS } from '../../time/utc-day.js';
@@ -109,6 +109,12 @@ export const TABLES: readonly TableSpec[] = [
     groups: ['id'],
   },
   {
+    name: 'alert_series_state',
+    conflict: { kind: 'newest', columns: ['rule', 'series'], by: 'last_evaluated_at' },
+    skip: [],
+    groups: ['rule', 'series'],
+  },
+  {
     name: 'ingest_ledger',
     conflict: { kind: 'ledger', columns: ['source', 'zone_id', 'log_date'] },
     skip: [],
@@ -122,6 +128,7 @@ export const TABLES: readonly TableSpec[] = [
 export const NOT_COPIED: Readonly<Record<string, string>> = {
   origin_hourly: 'counted from the origin entries inserted',
   shield_hourly: 'counted from the Shield entries inserted',
+  term_hourly: 'counted from the entries inserted',
   schema_migrations: 'each dialect records its own migrations',
   history_days:
     "the history's record: the files stay in history.path, and the target compacts its settled days " +

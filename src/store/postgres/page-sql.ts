@@ -1,5 +1,6 @@
 // Pure: the SQL of storing a page (see page-writer.ts for the order of the steps and why).
 import type { EntryTable } from './entry-tables.js';
+import { TERM_COLUMNS } from './terms.js';
 
 const stageName = (t: EntryTable) => `edgelog_stage_${t.source}`;
 
@@ -30,13 +31,20 @@ function rollupConflict(t: EntryTable): string {
 /**
  * The merge path: the staged rows not yet archived are inserted (ON CONFLICT DO NOTHING on the entry
  * key), and the ones inserted are returned — their timestamp and rollup columns — for the writer to count
- * into the rollup (storable.ts decides a rollup's keys, once, for every writer). $1 zone, $2 log_date.
+ * into the rollup and term_hourly (storable.ts decides a rollup's keys, once, for every writer). $1 zone,
+ * $2 log_date.
  */
 export function mergeStageSql(t: EntryTable): string {
   return `INSERT INTO ${t.table} (${t.zoneColumn}, log_date, ${t.columns.join(', ')})
     SELECT $1::bigint, $2::text, ${t.columns.join(', ')} FROM ${stageName(t)}
     ON CONFLICT (${t.zoneColumn}, timestamp, log_id) DO NOTHING
-    RETURNING timestamp, ${t.rollup.keys.join(', ')}`;
+    RETURNING ${returned(t).join(', ')}`;
+}
+
+/** What the merge path returns of each row it inserted: its rollup keys and the columns of its terms. */
+export function returned(t: EntryTable): string[] {
+  const terms = TERM_COLUMNS[t.source];
+  return [...new Set(['timestamp', ...t.rollup.keys, terms.url, ...terms.plain])];
 }
 
 /** Parameters of pageSql after the fixed ones, by position. */

@@ -5,6 +5,7 @@ import type { Logger } from '../../logger.js';
 import { redact, registerUrlCredentials } from '../../redact.js';
 import { HOUR_MS } from '../hourly-rollup.js';
 import type {
+  AlertSeriesStore,
   AlertsStore,
   ArchiveStore,
   MigrationResult,
@@ -15,6 +16,8 @@ import type {
 } from '../store.js';
 import { PostgresAlerts } from './alerts.js';
 import { PostgresRuleReads } from './rule-reads.js';
+import { PostgresAlertSeries } from './alert-series.js';
+import { PostgresTerms } from './terms.js';
 import { displayDatabaseUrl, openPool, poolConfig, type PostgresOptions } from './connection.js';
 
 export { serverOptions } from './connection.js';
@@ -93,6 +96,8 @@ export async function openPostgresStore(opts: PostgresStoreOptions): Promise<Arc
     guardian: new PostgresGuardian(pool),
     alerts: alertsStore(new PostgresAlerts(pool), new PostgresRuleReads(pool)),
     silences: new PostgresSilences(pool),
+    terms: new PostgresTerms(pool),
+    alertSeries: new PostgresAlertSeries(pool),
     reports: new PostgresReports(pool),
     queries,
     health: postgresHealth(ledger, queries, location),
@@ -136,12 +141,14 @@ export function postgresQueries(opts: PostgresOptions, queries: PostgresQueriesO
 export function postgresAlertReads(opts: PostgresOptions): {
   alerts: Pick<AlertsStore, 'listStates' | 'notifications'>;
   silences: Pick<SilencesStore, 'list'>;
+  alertSeries: Pick<AlertSeriesStore, 'list'>;
   close(): Promise<void>;
 } {
   const pool = openPool({ ...opts, max: 1 }, () => {});
   const location = displayDatabaseUrl(opts.url);
   const alerts = new PostgresAlerts(pool);
   const silences = new PostgresSilences(pool);
+  const series = new PostgresAlertSeries(pool);
   const named = <T>(read: Promise<T>) =>
     read.catch((err: unknown) => {
       throw asPostgresStoreError(err, location, 'opening');
@@ -152,6 +159,7 @@ export function postgresAlertReads(opts: PostgresOptions): {
       notifications: (limit) => named(alerts.notifications(limit)),
     },
     silences: { list: (filter) => named(silences.list(filter)) },
+    alertSeries: { list: () => named(series.list()) },
     close: () => pool.end(),
   };
 }
@@ -198,6 +206,7 @@ async function prune(pool: pg.Pool, partitions: Partitions, beforeMs: number): P
   await transaction(pool, async (c) => {
     await c.query('DELETE FROM origin_hourly WHERE hour < $1', [hour]);
     await c.query('DELETE FROM shield_hourly WHERE hour < $1', [hour]);
+    await c.query('DELETE FROM term_hourly WHERE hour < $1', [hour]);
   });
   return {
     origin: rows.origin_error_logs ?? 0,

@@ -1,7 +1,7 @@
 // The readers' PostgreSQL archive (open-reader.ts): connections of their own, each part made on first
 // use; no migration, no partition.
 import type { ArchiveReader, OpenReaderOptions } from '../store.js';
-import type { AlertsStore, QueryStore, SilencesStore, StatusReads } from '../store.js';
+import type { AlertSeriesStore, AlertsStore, QueryStore, SilencesStore, StatusReads } from '../store.js';
 import { serverOptions } from './connection.js';
 import { postgresStatusReads } from './health.js';
 import { postgresAlertReads, postgresQueries, postgresReports } from './postgres-store.js';
@@ -57,6 +57,9 @@ export function postgresReader(
     },
     get silences(): Pick<SilencesStore, 'list'> {
       return reads().silences;
+    },
+    get alertSeries(): Pick<AlertSeriesStore, 'list'> {
+      return reads().alertSeries;
     },
     async report(out, read) {
       const server = postgresReports(options);

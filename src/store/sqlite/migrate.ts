@@ -3,6 +3,7 @@ import { coerceError } from '../../errors/index.js';
 import { MIGRATIONS_DIRS, readMigrations } from '../migration-files.js';
 import type { MigrationResult } from '../store.js';
 import type { Db } from './database.js';
+import { registerTermFunctions } from './terms.js';
 
 /** The SQLite migrations shipped with edgelog (`migrations/sqlite/`). */
 export const MIGRATIONS_DIR = MIGRATIONS_DIRS.sqlite;
@@ -12,6 +13,8 @@ export const MIGRATIONS_DIR = MIGRATIONS_DIRS.sqlite;
  * file failed and why, and later files are reported `not-run`. Callers decide whether that is fatal.
  */
 export function migrate(db: Db, dir = MIGRATIONS_DIR): MigrationResult[] {
+  // Functions a backfill calls, so that it keys values exactly as the writers do.
+  registerTermFunctions(db);
   db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
     id INTEGER PRIMARY KEY, name TEXT NOT NULL, checksum TEXT NOT NULL, applied_at TEXT NOT NULL)`);
   const applied = new Map(

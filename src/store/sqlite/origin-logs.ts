@@ -4,6 +4,7 @@ import type { Db } from './database.js';
 import { BatchInsert, storeBatch, type StoreResult } from './batch-insert.js';
 import { RollupCounter, hourStart } from '../hourly-rollup.js';
 import { rollupValue } from '../../values/storable.js';
+import { TermsRepository } from './terms.js';
 
 const COLUMNS = [
   'pull_zone_id',
@@ -24,15 +25,17 @@ export class OriginLogsRepository {
   private readonly insert;
   private readonly rollup;
   private readonly newRows;
+  private readonly terms;
 
   constructor(private readonly db: Db) {
+    this.terms = new TermsRepository(db, 'origin');
     this.insert = new BatchInsert(db, 'origin_error_logs', COLUMNS, 'pull_zone_id, timestamp, log_id');
     const upsert = `ON CONFLICT (pull_zone_id, hour, status_code, error_code) DO UPDATE SET count = count + excluded.count`;
     this.rollup = db.prepare(`INSERT INTO origin_hourly (pull_zone_id, hour, status_code, error_code, count)
       VALUES (?, ?, ?, ?, ?) ${upsert}`);
     // When only some rows of a batch were new: count them from the table (they have the highest rowids).
     this.newRows = db
-      .prepare(`SELECT timestamp, status_code, error_code FROM origin_error_logs WHERE id > ?`)
+      .prepare(`SELECT timestamp, status_code, error_code, request_url FROM origin_error_logs WHERE id > ?`)
       .raw(true);
   }
 
@@ -62,9 +65,12 @@ export class OriginLogsRepository {
             b.timestamp[i]!,
             b.statusCode[i] ?? null,
             b.errorCode[i] ?? null,
+            b.requestUrl[i] ?? null,
           ]),
         after: (afterId) => {
-          const rows = this.newRows.all(afterId) as Array<[number, number | null, string | null]>;
+          const rows = this.newRows.all(afterId) as Array<
+            [number, number | null, string | null, string | null]
+          >;
           this.count(zone, rows.length, (i) => rows[i]!);
         },
       },
@@ -72,10 +78,14 @@ export class OriginLogsRepository {
   }
 
   /**
-   * Counts `n` new rows (timestamp, status code, error code) into the rollup, one upsert per key; the
-   * keys as storable.ts makes them, as on every store.
+   * Counts `n` new rows (timestamp, status code, error code, URL) into the rollup, one upsert per key
+   * (the keys as storable.ts makes them, as on every store), and their values into term_hourly.
    */
-  private count(zone: number, n: number, row: (i: number) => [number, number | null, string | null]): void {
+  private count(
+    zone: number,
+    n: number,
+    row: (i: number) => [number, number | null, string | null, string | null],
+  ): void {
     const counter = new RollupCounter<[number, number, string]>();
     for (let i = 0; i < n; i++) {
       const [timestamp, statusCode, errorCode] = row(i);
@@ -86,6 +96,10 @@ export class OriginLogsRepository {
     }
     for (const { parts, count } of counter.entries())
       this.rollup.run(zone, parts[0], parts[1], parts[2], count);
+    this.terms.count(zone, n, (i) => {
+      const [timestamp, statusCode, errorCode, url] = row(i);
+      return { timestamp, url, fields: { status_code: statusCode, error_code: errorCode } };
+    });
   }
 
   /** store() for rows as objects (tests, tools). */
@@ -95,7 +109,9 @@ export class OriginLogsRepository {
 
   /** Deletes entries (and their rollup hours) older than `beforeMs`, in batches; returns rows deleted. */
   prune(beforeMs: number, batch = 10_000): number {
-    return pruneTable(this.db, 'origin_error_logs', 'pull_zone_id', 'origin_hourly', beforeMs, batch);
+    const n = pruneTable(this.db, 'origin_error_logs', 'pull_zone_id', 'origin_hourly', beforeMs, batch);
+    this.terms.prune(beforeMs);
+    return n;
   }
 }
 

@@ -15,6 +15,7 @@ export async function readOnlyQuery<T>(
   consume: (cursor: QueryCursor) => Promise<T>,
 ): Promise<T> {
   const db = openDatabase(path, { readonly: true });
+  let iterator: IterableIterator<QueryValue[]> | undefined;
   try {
     db.pragma('query_only = ON');
     let stmt;
@@ -32,6 +33,7 @@ export async function readOnlyQuery<T>(
     if (!stmt.reader) throw new StoreQueryError('refused', 'query refused: the statement returns no rows');
     const columns = stmt.columns().map((c) => c.name);
     const rows = stmt.raw(true).safeIntegers(true).iterate() as IterableIterator<QueryValue[]>;
+    iterator = rows;
     return await consume({
       columns,
       next: (max) =>
@@ -45,6 +47,9 @@ export async function readOnlyQuery<T>(
         }),
     });
   } finally {
+    // A consumer that stopped before the last row leaves the statement running: end it, or the
+    // connection cannot close ("busy executing a query").
+    iterator?.return?.();
     db.close();
   }
 }

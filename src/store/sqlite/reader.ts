@@ -28,6 +28,7 @@ export function sqliteReader(path: string): ArchiveReader {
       notifications: async (limit) => (await archive()).alerts.notifications(limit),
     },
     silences: { list: async (filter) => (await archive()).silences.list(filter) },
+    alertSeries: { list: async () => (await archive()).alertSeries.list() },
     async report(out, read) {
       const snapshot = openReadOnlyConnection(path);
       try {

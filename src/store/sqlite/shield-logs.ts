@@ -5,6 +5,7 @@ import { BatchInsert, storeBatch, type StoreResult } from './batch-insert.js';
 import { RollupCounter, hourStart } from '../hourly-rollup.js';
 import { rollupValue } from '../../values/storable.js';
 import { pruneTable } from './origin-logs.js';
+import { TermsRepository } from './terms.js';
 
 export const SHIELD_COLUMNS = [
   'shield_zone_id',
@@ -60,8 +61,10 @@ export class ShieldLogsRepository {
   private readonly insert;
   private readonly rollup;
   private readonly newRows;
+  private readonly terms;
 
   constructor(private readonly db: Db) {
+    this.terms = new TermsRepository(db, 'shield');
     this.insert = new BatchInsert(
       db,
       'shield_event_logs',
@@ -74,7 +77,9 @@ export class ShieldLogsRepository {
       VALUES (?, ?, ?, ?, ?, ?) ${upsert}`);
     // When only some rows of a page were new: count them from the table (they have the highest rowids).
     this.newRows = db
-      .prepare(`SELECT timestamp, rule_id, severity, status FROM shield_event_logs WHERE id > ?`)
+      .prepare(
+        `SELECT timestamp, rule_id, severity, status, country, asn, method, url FROM shield_event_logs WHERE id > ?`,
+      )
       .raw(true);
   }
 
@@ -91,6 +96,10 @@ export class ShieldLogsRepository {
             b.ruleId[i] ?? null,
             b.severity[i] ?? null,
             b.status[i] ?? null,
+            b.country[i] ?? null,
+            b.asn[i] ?? null,
+            b.method[i] ?? null,
+            b.url[i] ?? null,
           ]),
         after: (afterId) => {
           const rows = this.newRows.all(afterId) as Array<[number, ...Array<string | null>]>;
@@ -100,7 +109,10 @@ export class ShieldLogsRepository {
     );
   }
 
-  /** Counts `n` new rows into the rollup, one upsert per key; the keys as storable.ts makes them. */
+  /**
+   * Counts `n` new rows (timestamp, rule_id, severity, status, country, asn, method, url) into the
+   * rollup, one upsert per key (the keys as storable.ts makes them), and their values into term_hourly.
+   */
   private count(zone: number, n: number, row: (i: number) => [number, ...Array<string | null>]): void {
     const counter = new RollupCounter<[number, string, string, string]>();
     for (let i = 0; i < n; i++) {
@@ -117,6 +129,20 @@ export class ShieldLogsRepository {
     for (const { parts, count } of counter.entries()) {
       this.rollup.run(zone, parts[0], parts[1], parts[2], parts[3], count);
     }
+    this.terms.count(zone, n, (i) => {
+      const [timestamp, ruleId, severity, , country, asn, method, url] = row(i);
+      return {
+        timestamp,
+        url: url ?? null,
+        fields: {
+          rule_id: ruleId ?? null,
+          severity: severity ?? null,
+          country: country ?? null,
+          asn: asn ?? null,
+          method: method ?? null,
+        },
+      };
+    });
   }
 
   /** store() for rows as objects (tests, tools). */
@@ -125,6 +151,8 @@ export class ShieldLogsRepository {
   }
 
   prune(beforeMs: number, batch = 10_000): number {
-    return pruneTable(this.db, 'shield_event_logs', 'shield_zone_id', 'shield_hourly', beforeMs, batch);
+    const n = pruneTable(this.db, 'shield_event_logs', 'shield_zone_id', 'shield_hourly', beforeMs, batch);
+    this.terms.prune(beforeMs);
+    return n;
   }
 }

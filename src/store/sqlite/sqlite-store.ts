@@ -10,6 +10,8 @@ import { AlertsRepository } from './alerts.js';
 import { RuleReadsRepository } from './rule-reads.js';
 import { HistoryRepository } from './history.js';
 import { SilencesRepository } from './silences.js';
+import { AlertSeriesRepository } from './alert-series.js';
+import { newTerms } from './terms.js';
 import { openArchive, type Archive, type ArchiveOptions } from './archive.js';
 import { openDatabase } from './database.js';
 import { sqliteHealth } from './health.js';
@@ -41,6 +43,7 @@ export function openSqliteStore(path: string, opts: ArchiveOptions = {}): Sqlite
   const ruleReads = new RuleReadsRepository(db);
   const history = new HistoryRepository(db);
   const silences = new SilencesRepository(db);
+  const series = new AlertSeriesRepository(db);
   return {
     dialect: 'sqlite',
     archive,
@@ -68,6 +71,13 @@ export function openSqliteStore(path: string, opts: ArchiveOptions = {}): Sqlite
       add: (row) => settle(() => silences.add(row)),
       list: (filter) => settle(() => silences.list(filter)),
       expire: (id, now) => settle(() => silences.expire(id, now)),
+    },
+    terms: { newTerms: (q) => settle(() => newTerms(db, q)) },
+    alertSeries: {
+      states: (rule) => settle(() => series.states(rule)),
+      save: (key, from, to, measured, notices, now) =>
+        settle(() => series.save(key, from, to, measured, notices, now)),
+      list: () => settle(() => series.list()),
     },
     reports: {
       async snapshot(read) {

@@ -1,0 +1,172 @@
+// Evaluates sql rules: runs the rule's statement (read-only, bounded), turns its rows into alerts
+// (sql-rows.ts) and moves each alert's state on — a row that appears fires (after `for`), one that goes
+// away resolves — saving state and notices together per alert, compare-and-set, as the evaluator does
+// for the other kinds. A statement that fails or times out decides nothing: the states stay (a firing
+// alert is re-notified on schedule), and the failure is logged and shown as the reason.
+import type { Config, SqlRule } from '../config/index.js';
+import { coerceError } from '../errors/index.js';
+import type { Logger } from '../logger.js';
+import type { RuleQueries } from '../query/rule-query.js';
+import type { AlertSeriesStore, StoredAlertState } from '../store/store.js';
+import type { Notice } from './payload.js';
+import { seriesFingerprint, sqlRows, zoneOf, type SeriesRow } from './sql-rows.js';
+import { transition, type Condition } from './state-machine.js';
+import { safeText } from '../format/terminal-text.js';
+
+export interface SeriesEvaluation {
+  rule: string;
+  zone: number;
+  labels: Record<string, string>;
+  state: string;
+  condition: Condition;
+  value: number | null;
+  threshold: null;
+  reason: string;
+  notified: 'firing' | 'resolved' | null;
+}
+
+const SAVE_ATTEMPTS = 5;
+
+export interface SqlEvaluatorDeps {
+  config: Config;
+  series: AlertSeriesStore<Notice>;
+  queries: RuleQueries;
+  logger: Logger;
+  now: () => number;
+}
+
+/** `a=1, b="x y"`: labels as a line names them, each value escaped for a terminal. */
+export function describeLabels(labels: Readonly<Record<string, string>>): string {
+  return Object.entries(labels)
+    .map(([k, v]) => `${safeText(k)}=${/^[\w.:/-]+$/.test(v) ? v : `"${safeText(v)}"`}`)
+    .join(', ');
+}
+
+export class SqlRuleEvaluator {
+  constructor(private readonly deps: SqlEvaluatorDeps) {}
+
+  /** Refuses, naming the rule, a statement that does not parse or would write. */
+  async check(rule: SqlRule): Promise<void> {
+    try {
+      await this.deps.queries.check(rule.sql);
+    } catch (err) {
+      throw new Error(`alert rule "${rule.name}" (sql): ${coerceError(err).message}`, { cause: err });
+    }
+  }
+
+  async evaluate(rule: SqlRule): Promise<SeriesEvaluation[]> {
+    const { logger } = this.deps;
+    let rows: SeriesRow[] | null = null;
+    let failure = '';
+    try {
+      const result = await this.deps.queries.run(rule.sql, {
+        timeoutMs: rule.timeout,
+        maxRows: rule.maxRows,
+      });
+      const parsed = sqlRows(result.columns, result.rows);
+      for (const problem of parsed.problems) logger.warn({ rule: rule.name }, `sql rule: ${problem}`);
+      if (result.more)
+        logger.warn({ rule: rule.name, maxRows: rule.maxRows }, 'sql rule: rows beyond maxRows left out');
+      rows = parsed.series;
+    } catch (err) {
+      failure = coerceError(err).message;
+      logger.warn({ rule: rule.name, err: failure }, 'sql rule: the statement failed; states kept');
+    }
+    const current = new Map((rows ?? []).map((r) => [r.series, r]));
+    const out: SeriesEvaluation[] = [];
+    let states = await this.deps.series.states(rule.name);
+    const keys = new Set([...states.keys(), ...current.keys()]);
+    for (const key of keys) {
+      for (let attempt = 1; ; attempt++) {
+        const done = await this.evaluateOne(rule, key, states.get(key), current.get(key), rows, failure);
+        if (done === null) break; // nothing to keep for a series that is gone and was not firing
+        if (done.saved || attempt >= SAVE_ATTEMPTS) {
+          out.push(done.saved ? done.evaluation : { ...done.evaluation, notified: null });
+          break;
+        }
+        states = await this.deps.series.states(rule.name);
+      }
+    }
+    return out;
+  }
+
+  private async evaluateOne(
+    rule: SqlRule,
+    key: string,
+    prev: StoredAlertState | undefined,
+    row: SeriesRow | undefined,
+    rows: SeriesRow[] | null,
+    failure: string,
+  ): Promise<{ saved: boolean; evaluation: SeriesEvaluation } | null> {
+    const now = this.deps.now();
+    const condition: Condition = rows === null ? null : row !== undefined;
+    // A series seen before and neither there now nor changing: nothing to write.
+    if (!row && (!prev || prev.state === 'inactive' || prev.state === 'resolved')) return null;
+    const { next, notify } = transition(prev, condition, now, {
+      forMs: rule.for,
+      renotifyMs: this.deps.config.alerts.renotifyEvery,
+    });
+    const labels = row?.labels ?? (JSON.parse(key) as Record<string, string>);
+    const value = row?.value ?? null;
+    const zone = zoneOf(labels);
+    const fp = seriesFingerprint(rule.name, key);
+    const reason =
+      rows === null
+        ? `the statement failed: ${failure}`
+        : row
+          ? 'returned by the statement'
+          : 'no longer returned';
+    const what = describeLabels(labels);
+    const notices =
+      notify === null
+        ? []
+        : rule.hooks.map((hook) => {
+            const notice: Notice = {
+              id: `${fp}-${notify}-${now}`,
+              rule: rule.name,
+              ruleType: 'sql',
+              source: 'sql',
+              zone,
+              status: notify,
+              startsAt: notify === 'firing' ? next.since : (prev?.since ?? now),
+              endsAt: notify === 'resolved' ? now : null,
+              severity: rule.severity,
+              summary:
+                notify === 'firing'
+                  ? `${what}${value === null ? '' : ` (value ${value})`}`
+                  : `${what}: no longer returned`,
+              details: { ...(value === null ? {} : { value: String(value) }), state: next.state },
+              fingerprint: fp,
+              labels,
+            };
+            return { hook, notice };
+          });
+    const saved = await this.deps.series.save(
+      { rule: rule.name, series: key, fingerprint: fp },
+      prev,
+      next,
+      { value, detail: { reason } },
+      notices,
+      now,
+    );
+    if (saved && notify)
+      this.deps.logger.info(
+        { rule: rule.name, series: key, status: notify, hooks: rule.hooks },
+        `alert ${notify}`,
+      );
+    return {
+      saved,
+      evaluation: {
+        rule: rule.name,
+        zone,
+        labels,
+        state: next.state,
+        condition,
+        value,
+        threshold: null,
+        reason,
+        notified: notify,
+      },
+    };
+  }
+}

@@ -1,0 +1,115 @@
+// The pure parts of new-term rules: path prefixes, which window is judged, how new values are named.
+import { describe, expect, it } from 'vitest';
+import { describeNewValues, planNewTerm } from '../../src/alerts/new-term.js';
+import { rollupKey } from '../../src/values/storable.js';
+import { pathPrefix, TermCounter } from '../../src/store/terms.js';
+
+const H = 3_600_000;
+const D = 24 * H;
+
+describe('pathPrefix', () => {
+  it.each([
+    ['https://cdn.example.net/a/b/c?x=1', 1, '/a'],
+    ['https://cdn.example.net/a/b/c?x=1', 2, '/a/b'],
+    ['https://cdn.example.net/a/b/c?x=1', 3, '/a/b/c'],
+    ['https://cdn.example.net/a/b/c?x=1', 3, '/a/b/c'],
+    ['/a/b?q=/c/d', 3, '/a/b'],
+    ['/a#frag/b', 2, '/a'],
+    ['/a?x#y', 2, '/a'],
+    ['https://host', 1, '/'],
+    ['https://host?x=1', 1, '/'],
+    ['//a//b///c', 2, '/a/b'],
+    ['a/b', 1, '/a'],
+    ['HTTP://Host:8080/A/b', 1, '/A'],
+    ['/', 2, '/'],
+    ['/a/b', 3, '/a/b'],
+    ['/wp-admin/\u001b[2J/x', 2, '/wp-admin/\u001b[2J'],
+  ])('%j at depth %i is %j', (url, depth, prefix) => {
+    expect(pathPrefix(url, depth)).toBe(prefix);
+  });
+});
+
+describe('TermCounter', () => {
+  it('counts plain fields and three path depths per row, skipping missing values, bounding long ones', () => {
+    const c = new TermCounter();
+    const long = `/${'é'.repeat(300)}`;
+    const base = { fields: { country: 'FR', asn: null, method: '' } };
+    c.add({ timestamp: 10 * H + 5, url: `https://h${long}/x`, ...base }, ['country', 'asn', 'method']);
+    c.add({ timestamp: 10 * H + 9, url: null, ...base }, ['country', 'asn', 'method']);
+    const rows = [...c.entries()].map((e) => [e.hour, e.field, e.value, e.count]);
+    expect(rows).toEqual([
+      [10 * H, 'country', 'FR', 2],
+      [10 * H, 'path:1', rollupKey(long), 1],
+      [10 * H, 'path:2', rollupKey(`${long}/x`), 1],
+      [10 * H, 'path:3', rollupKey(`${long}/x`), 1],
+    ]);
+    expect(Buffer.byteLength(rows[1]![2] as string)).toBeLessThanOrEqual(256);
+  });
+});
+
+describe('planNewTerm', () => {
+  const T = Date.parse('2026-11-22T00:00:00Z');
+  const day = (offset: number) => new Date(T + offset * D).toISOString().slice(0, 10);
+  const params = { windowMs: H, lookbackMs: 2 * D };
+
+  it('judges the latest complete window when it and its whole lookback are archived', () => {
+    const coverage = new Map([
+      [day(-2), T - D],
+      [day(-1), T],
+      [day(0), T + 10.5 * H],
+    ]);
+    expect(planNewTerm(params, coverage, T + 11 * H)).toEqual({
+      kind: 'ready',
+      window: { from: T + 9 * H, to: T + 10 * H },
+      lookbackFrom: T + 9 * H - 2 * D,
+    });
+  });
+
+  it('is unknown while the lookback reaches before what is archived (a young archive calls nothing new)', () => {
+    const coverage = new Map([
+      [day(-1), T],
+      [day(0), T + 10.5 * H],
+    ]);
+    expect(planNewTerm(params, coverage, T + 11 * H)).toMatchObject({
+      kind: 'unknown',
+      reason: expect.stringContaining('lookback') as string,
+    });
+  });
+
+  it('is unknown when nothing is archived, and when the lookback has a hole', () => {
+    expect(planNewTerm(params, new Map(), T)).toMatchObject({ kind: 'unknown' });
+    const gap = new Map([
+      [day(-3), T - 2 * D],
+      [day(-2), T - D],
+      [day(0), T + 10.5 * H],
+    ]);
+    expect(planNewTerm(params, gap, T + 11 * H)).toMatchObject({
+      kind: 'unknown',
+      reason: expect.stringContaining('lookback') as string,
+    });
+  });
+
+  it('never judges a window the clock has not finished, even when the ledger says more', () => {
+    const coverage = new Map([
+      [day(-2), T - D],
+      [day(-1), T],
+      [day(0), T + D],
+    ]);
+    expect(planNewTerm(params, coverage, T + 5.5 * H)).toMatchObject({
+      kind: 'ready',
+      window: { from: T + 4 * H, to: T + 5 * H },
+    });
+  });
+});
+
+describe('describeNewValues', () => {
+  it('quotes each value escaped for a terminal, most frequent first as given, and caps the list', () => {
+    const values = [
+      { value: 'FR', count: 9 },
+      { value: '\u001b]0;owned\u0007', count: 3 },
+      { value: 'a\u202eb', count: 1 },
+    ];
+    expect(describeNewValues(values, 3)).toBe('"FR" (9), "\\x1b]0;owned\\x07" (3), "a\\u202eb" (1)');
+    expect(describeNewValues(values, 12, 2)).toBe('"FR" (9), "\\x1b]0;owned\\x07" (3) and 10 more');
+  });
+});
