@@ -3,16 +3,20 @@
 // evaluates a sample alert rule, and shows what landed with sample queries.
 import { Command } from 'commander';
 import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { DEFAULT_CONFIG_FILE, type ConfigInput } from '../config/index.js';
 import { DEFAULT_DATABASE_PATH } from '../config/defaults.js';
-import { startEngine } from '../engine.js';
+import { startEngine, type Engine } from '../engine.js';
 import { formatTable } from '../format/table.js';
+import { ownerId } from '../ingest/lease-owner.js';
+import type { QueryStore } from '../store/store.js';
 import { Simulator } from '../simulator/index.js';
 import { sampleQueries } from '../store/sample-queries.js';
 import { addDays, dayOf } from '../time/utc-day.js';
 import { commandContext, intArg, type GlobalOptions } from './shared.js';
 import { executeSync } from '../sync/execute-sync.js';
 import { syncPlan } from '../sync/sync-plan.js';
+import { compactSummary } from './compact.js';
 
 /**
  * The archive a user has configured, if any: a configuration file in use (--config, EDGELOG_CONFIG, or
@@ -94,6 +98,14 @@ export function demoCommand(): Command {
         redis: { prefix: 'edgelog-demo' },
         // Over the file and the environment (overrides come last): the configured archive is set aside.
         database: postgres ? { url: postgres } : { path: database, url: null },
+        // The demo's history is its own too: beside its archive file (data/history for the default one),
+        // never a configured history.path.
+        history: {
+          path:
+            configured === null && !postgres
+              ? join(dirname(database), 'history')
+              : join(dirname(postgres ? DEFAULT_DATABASE_PATH : database), 'demo-history'),
+        },
         pullZones: [
           { id: 101, name: 'demo-cdn' },
           { id: 102, name: 'demo-video' },
@@ -146,18 +158,11 @@ export function demoCommand(): Command {
           out();
           out(`${title}:`);
           out(`  $ edgelog query "${sql.replace(/\s+/g, ' ')}"`);
-          // Through the store's read-only path, as `edgelog query` reads (SQLite or PostgreSQL).
-          const { names, rows } = await store.queries.readOnly(sql, { timeoutMs: 30_000 }, async (c) => {
-            const all: unknown[][] = [];
-            for (let b = await c.next(500); b.length > 0; b = await c.next(500)) all.push(...b);
-            return { names: c.columns, rows: all };
-          });
-          const columns = names.map((name, i) => ({
-            header: name,
-            value: (r: unknown[]) => (typeof r[i] === 'bigint' ? Number(r[i]) : r[i]),
-          }));
-          out(formatTable(columns, rows).replace(/^/gm, '  '));
+          // Through the store's read-only path, as `edgelog query --engine store` reads.
+          await printRows(store.queries, sql, out);
         }
+        out();
+        await demoHistory(engine, out);
         out();
         const alert = (await engine.alerts.repo.listStates()).find(
           (s) => s.rule === 'origin-5xx-spike' && s.zone_id === 101,
@@ -181,4 +186,71 @@ export function demoCommand(): Command {
         logger.flush();
       }
     });
+}
+
+type Out = (line?: string) => void;
+
+/** A query's rows as the demo prints them (a table, two spaces in). */
+async function printRows(queries: QueryStore, sql: string, out: Out): Promise<void> {
+  const { names, rows } = await queries.readOnly(sql, { timeoutMs: 30_000 }, async (c) => {
+    const all: unknown[][] = [];
+    for (let b = await c.next(500); b.length > 0; b = await c.next(500)) all.push(...b);
+    return { names: c.columns, rows: all };
+  });
+  const columns = names.map((name, i) => ({
+    header: name,
+    value: (r: unknown[]) => (typeof r[i] === 'bigint' ? Number(r[i]) : r[i]),
+  }));
+  out(formatTable(columns, rows).replace(/^/gm, '  '));
+}
+
+const HISTORY_SAMPLE =
+  'SELECT log_date, count(*) AS entries, count(DISTINCT country) AS countries FROM shield_event_logs GROUP BY log_date ORDER BY log_date';
+
+/**
+ * The days that are done move into the Parquet history, as `edgelog run` moves them, and one question is
+ * answered from it as `edgelog query` answers it (DuckDB over the files and the newer rows).
+ */
+async function demoHistory(engine: Engine, out: Out): Promise<void> {
+  const { config } = engine;
+  const [{ historyRoot }, { openDuckDb, COMPACTION_DUCKDB_OPTIONS }, { historyPass }, parquet, day, history] =
+    await Promise.all([
+      import('../history/history-root.js'),
+      import('../history/duckdb.js'),
+      import('../history/history-pass.js'),
+      import('../history/parquet-options.js'),
+      import('../history/compact-day.js'),
+      import('../history/history-queries.js'),
+    ]);
+  const root = historyRoot(config);
+  out(`History (${root}): the settled days, in Parquet files`);
+  out('  $ edgelog compact');
+  const duck = await openDuckDb({ ...COMPACTION_DUCKDB_OPTIONS, tempDirectory: join(root, day.SCRATCH_DIR) });
+  const started = Date.now();
+  try {
+    const summary = await historyPass(
+      {
+        store: engine.store,
+        root,
+        duck,
+        owner: ownerId('demo'),
+        now: Date.now,
+        leaseMs: config.worker.lease,
+        parquet: parquet.DEFAULT_PARQUET_OPTIONS,
+        pageRows: 5_000,
+      },
+      { filter: {}, hotDays: config.history.hotDays, originLookbackDays: config.schedule.originLookbackDays },
+    );
+    out(
+      compactSummary(summary, Date.now() - started)
+        .trimEnd()
+        .replace(/^/gm, '  '),
+    );
+  } finally {
+    duck.closeSync();
+  }
+  out();
+  out('Shield events per day, answered from the history (and the rows not yet in it):');
+  out(`  $ edgelog query "${HISTORY_SAMPLE}"`);
+  await printRows(history.historyQueries({ root, store: engine.store.queries }), HISTORY_SAMPLE, out);
 }
