@@ -204,24 +204,29 @@ async function printRows(queries: QueryStore, sql: string, out: Out): Promise<vo
   out(formatTable(columns, rows).replace(/^/gm, '  '));
 }
 
-const HISTORY_SAMPLE =
-  'SELECT log_date, count(*) AS entries, count(DISTINCT country) AS countries FROM shield_event_logs GROUP BY log_date ORDER BY log_date';
-
 /**
  * The days that are done move into the Parquet history, as `edgelog run` moves them, and one question is
  * answered from it as `edgelog query` answers it (DuckDB over the files and the newer rows).
  */
 async function demoHistory(engine: Engine, out: Out): Promise<void> {
   const { config } = engine;
-  const [{ historyRoot }, { openDuckDb, COMPACTION_DUCKDB_OPTIONS }, { historyPass }, parquet, day, history] =
-    await Promise.all([
-      import('../history/history-root.js'),
-      import('../history/duckdb.js'),
-      import('../history/history-pass.js'),
-      import('../history/parquet-options.js'),
-      import('../history/compact-day.js'),
-      import('../history/history-queries.js'),
-    ]);
+  const [
+    { historyRoot },
+    { openDuckDb, COMPACTION_DUCKDB_OPTIONS },
+    { historyPass },
+    parquet,
+    day,
+    history,
+    sample,
+  ] = await Promise.all([
+    import('../history/history-root.js'),
+    import('../history/duckdb.js'),
+    import('../history/history-pass.js'),
+    import('../history/parquet-options.js'),
+    import('../history/compact-day.js'),
+    import('../history/history-queries.js'),
+    import('../history/sample-query.js'),
+  ]);
   const root = historyRoot(config);
   out(`History (${root}): the settled days, in Parquet files`);
   out('  $ edgelog compact');
@@ -250,7 +255,8 @@ async function demoHistory(engine: Engine, out: Out): Promise<void> {
     duck.closeSync();
   }
   out();
-  out('Shield events per day, answered from the history (and the rows not yet in it):');
-  out(`  $ edgelog query "${HISTORY_SAMPLE}"`);
-  await printRows(history.historyQueries({ root, store: engine.store.queries }), HISTORY_SAMPLE, out);
+  const { title, sql } = sample.HISTORY_SAMPLE_QUERY;
+  out(`${title}:`);
+  out(`  $ edgelog query "${sql}"`);
+  await printRows(history.historyQueries({ root, store: engine.store.queries }), sql, out);
 }
