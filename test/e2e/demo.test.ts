@@ -1,11 +1,12 @@
 // `edgelog demo`, the README's first command, as a newcomer runs it.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startRedisServer, type EmbeddedRedis } from '../../src/redis/embedded-redis.js';
 import { openDatabase } from '../../src/store/sqlite/database.js';
+import { addDays, dayOf } from '../../src/time/utc-day.js';
 import { createTestDatabase, testServer, type TestDatabase } from '../postgres/support/server.js';
 import { runCli } from '../support/cli.js';
 import { describePostgres, describeStores } from '../support/stores.js';
@@ -77,8 +78,24 @@ describeStores('edgelog demo', (store) => {
       );
       // Every sample query ran on this store and found rows (a header, a rule, at least one row).
       const tables = sampleTables(r.stdout);
-      expect([...tables.keys()]).toHaveLength(3);
+      expect([...tables.keys()]).toHaveLength(4);
       for (const [title, lines] of tables) expect(lines.length, title).toBeGreaterThanOrEqual(3);
+      // It ends with the settled days in the Parquet history, and a query answered from it: the three
+      // days, the oldest from its files (a demo database of its own keeps its history apart too).
+      expect(r.stdout).toMatch(/\n  compacted \d+ zone-days in [^\n]*B per entry\)\n/);
+      const history = join(dir, 'data', db ? 'demo-history' : 'history');
+      const oldest = addDays(dayOf(Date.now()), -2);
+      expect(
+        existsSync(join(history, 'shield_event_logs', 'zone=201', `day=${oldest}`, 'data.parquet')),
+      ).toBe(true);
+      const perDay = tables.get(
+        'Shield events per day, answered from the history (and the rows not yet in it):',
+      );
+      expect(perDay?.slice(1).map((line) => line.trim().split(/\s+/)[0])).toEqual([
+        oldest,
+        addDays(oldest, 1),
+        addDays(oldest, 2),
+      ]);
       expect(r.stdout).toContain('Sample alert rule origin-5xx-spike on zone 101:');
       // The archive line names the archive written: the file, or the database without its password.
       expect(r.stdout).toContain(`  archive        ${db ? `postgres://127.0.0.1` : join(dir, 'data')}`);
