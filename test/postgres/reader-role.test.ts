@@ -191,6 +191,6 @@ describe.skipIf(server === null)('a role for readers (the README recipe)', () =>
       env,
     });
     expect(alerts.stderr).toBe('');
-    expect(JSON.parse(alerts.stdout)).toEqual({ rules: [], states: [], notices: [] });
+    expect(JSON.parse(alerts.stdout)).toEqual({ rules: [], states: [], series: [], notices: [] });
   });
 });
