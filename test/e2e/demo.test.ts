@@ -82,7 +82,7 @@ describeStores('edgelog demo', (store) => {
       for (const [title, lines] of tables) expect(lines.length, title).toBeGreaterThanOrEqual(3);
       // It ends with the settled days in the Parquet history, and a query answered from it: the three
       // days, the oldest from its files (a demo database of its own keeps its history apart too).
-      expect(r.stdout).toMatch(/\n  compacted \d+ zone-days in [^\n]*B per entry\)\n/);
+      expect(r.stdout).toMatch(/\n {2}compacted \d+ zone-days in [^\n]*B per entry\)\n/);
       const history = join(dir, 'data', db ? 'demo-history' : 'history');
       const oldest = addDays(dayOf(Date.now()), -2);
       expect(
