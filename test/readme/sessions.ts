@@ -47,9 +47,16 @@ export const NEW_RULES_SAMPLE: NonNullable<NonNullable<ConfigInput['alerts']>['r
   },
 ];
 
+/** When this process began running samples: the samples' clock starts at SAMPLE_CLOCK then. */
+const SESSION_START = Date.now();
+
 /** What a terminal shows of a command: its output, then what it wrote on stderr. */
 async function shown(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<string> {
-  const clock = { NODE_OPTIONS: `--import=${PRELOAD}`, EDGELOG_README_CLOCK: String(SAMPLE_CLOCK) };
+  const clock = {
+    NODE_OPTIONS: `--import=${PRELOAD}`,
+    EDGELOG_README_CLOCK: String(SAMPLE_CLOCK),
+    EDGELOG_README_CLOCK_SINCE: String(SESSION_START),
+  };
   const r = await runCli(args, { cwd, env: { ...env, ...clock } });
   // CSV ends its lines with CRLF; a terminal shows line breaks.
   return (r.stdout + r.stderr).replaceAll('\r\n', '\n');

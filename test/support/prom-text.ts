@@ -39,7 +39,9 @@ const SUFFIXES: Record<MetricType, readonly string[]> = {
 function parseValue(text: string, line: number): number {
   if (text === '+Inf') return Infinity;
   if (text === '-Inf') return -Infinity;
-  if (text === 'NaN') return NaN;
+  // Prometheus reads values with Go's strconv.ParseFloat, which ignores case in "NaN": prom-client
+  // writes a NaN value as "Nan" (seen once in a scrape right after start).
+  if (/^nan$/i.test(text)) return NaN;
   if (!/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(text)) {
     throw new PromTextError(line, `not a sample value: "${text}"`);
   }

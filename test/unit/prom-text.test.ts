@@ -16,6 +16,8 @@ describe('parsePromText', () => {
     c.inc({ path: 'a"b\\c\nd' }, 3);
     const g = new Gauge({ name: 'lag_seconds', help: 'lag', labelNames: ['zone'], registers: [registry] });
     g.set({ zone: '1' }, Infinity);
+    // prom-client writes NaN as "Nan" (Prometheus reads it, ignoring case, as NaN).
+    g.set({ zone: '2' }, NaN);
     const h = new Histogram({
       name: 'd_seconds',
       help: 'durations',
@@ -29,6 +31,7 @@ describe('parsePromText', () => {
     expect(families.get('x_total')!.samples[0]!.labels).toEqual({ path: 'a"b\\c\nd' });
     expect(sampleValue(families, 'x_total', { path: 'a"b\\c\nd' })).toBe(3);
     expect(sampleValue(families, 'lag_seconds', { zone: '1' })).toBe(Infinity);
+    expect(sampleValue(families, 'lag_seconds', { zone: '2' })).toBeNaN();
     expect(families.get('d_seconds')!.type).toBe('histogram');
     expect(sampleValue(families, 'd_seconds_bucket', { le: '0.1' })).toBe(0);
     expect(sampleValue(families, 'd_seconds_bucket', { le: '+Inf' })).toBe(1);
