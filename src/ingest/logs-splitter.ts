@@ -133,7 +133,12 @@ export class LogsSplitter {
   /** Completes the element being read, which runs up to (not including) `i`. */
   private take(chunk: string, from: number, i: number): string {
     this.element!.push(chunk.slice(from, i));
-    const text = this.element!.join('').trimEnd();
+    // JSON's whitespace only: trimEnd() would also drop U+2028, NBSP and the like, which JSON refuses
+    // between elements (a body JSON.parse refuses must not decode).
+    const joined = this.element!.join('');
+    let end = joined.length;
+    while (end > 0 && isSpace(joined.charCodeAt(end - 1))) end--;
+    const text = joined.slice(0, end);
     this.element = null;
     return text;
   }
