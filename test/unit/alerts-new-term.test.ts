@@ -2,7 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { describeNewValues, planNewTerm } from '../../src/alerts/new-term.js';
 import { rollupKey } from '../../src/values/storable.js';
-import { pathPrefix, TermCounter } from '../../src/store/terms.js';
+import fc from 'fast-check';
+import { pathPrefix, pathPrefixes, TermCounter } from '../../src/store/terms.js';
 
 const H = 3_600_000;
 const D = 24 * H;
@@ -26,6 +27,34 @@ describe('pathPrefix', () => {
     ['/wp-admin/\u001b[2J/x', 2, '/wp-admin/\u001b[2J'],
   ])('%j at depth %i is %j', (url, depth, prefix) => {
     expect(pathPrefix(url, depth)).toBe(prefix);
+  });
+});
+
+describe('pathPrefixes', () => {
+  // The rule written plainly (segments split on '/', empties dropped): the hot path must agree with it
+  // on every URL, the shapes its slice-only shortcut takes and the ones it leaves to the general case.
+  const plainly = (url: string, depth: number): string[] => {
+    const path = url.replace(/^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*/, '').split(/[?#]/)[0]!;
+    const segments = path.split('/').filter((s) => s !== '');
+    return Array.from({ length: depth }, (_, d) =>
+      segments.length === 0 ? '/' : `/${segments.slice(0, d + 1).join('/')}`,
+    );
+  };
+  const part = fc.constantFrom('/', '//', 'a', 'bc', '?', '#', 'x=1', '.', 'é', '\u001b');
+  const url = fc
+    .tuple(
+      fc.constantFrom('', 'https://h', 'HTTP://Host:8080', 'a://', 'h'),
+      fc.array(part, { maxLength: 12 }),
+    )
+    .map(([head, parts]) => head + parts.join(''));
+
+  it('agrees with the plain rule on any URL, at every depth', () => {
+    fc.assert(
+      fc.property(url, fc.integer({ min: 1, max: 4 }), (u, depth) => {
+        expect(pathPrefixes(u, depth)).toEqual(plainly(u, depth));
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
 
