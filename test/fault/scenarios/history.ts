@@ -4,9 +4,14 @@
 // - each zone-day's rows are whole: the file's where a data.parquet is published (read by DuckDB here),
 //   else the store's, equal the simulator's oracle exactly; and a pruned row is always in its file;
 // - history_days never claims a day whose file is missing or differs from what it recorded;
-// - no temporary file is ever matched by the readers' glob (only data.parquet is).
+// - no temporary file is ever matched by the readers' glob (only data.parquet is);
+// - on PostgreSQL, once a compact completes, no day partition older than the ones made ahead is left
+//   empty (pruning drops what it emptied), and the pruned origin days' partitions are gone.
+// Each kill aims at one phase in turn (a day's files being written, a file published but its day not yet
+// recorded, pruning) or at a random instant, and is counted by the phase the archive shows it hit. On
+// either store; the full and read-only directory are about the history's disk and run where asked.
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
@@ -15,19 +20,35 @@ import { checksumOf } from '../../../src/history/day-file.js';
 import { openDuckDb } from '../../../src/history/duckdb.js';
 import { dataFile, entryTable, isTempFile, tableGlob } from '../../../src/history/layout.js';
 import { lastUnfetchedDay } from '../../../src/history/plan.js';
+import { addDays, dayOf } from '../../../src/time/utc-day.js';
 import type { SimSource } from '../../../src/simulator/index.js';
 import type { ArchiveReader } from '../../support/archive-reader.js';
 import { pastDays } from '../lib/clock.js';
 import type { ScenarioReport } from '../lib/report.js';
-import { Scene } from '../lib/scene.js';
+import { Scene, type CliRun } from '../lib/scene.js';
+import type { StoreName } from '../lib/scene-database.js';
 import { rngFor } from '../lib/seeded.js';
-import { sleep, within } from '../lib/wait.js';
+import { sleep, waitFor, WaitTimeout, within } from '../lib/wait.js';
 
 export interface HistoryScenarioOptions {
   seed: number;
+  /** SIGKILLs aimed (compaction, publication, pruning, a random instant, in turn). */
   kills: number;
   entriesPerDay: number;
+  /** The archive's store. @defaultValue 'sqlite' */
+  store?: StoreName;
+  /** Run the full and the read-only history directory (a tmpfs; root only). @defaultValue true */
+  diskFaults?: boolean;
 }
+
+export interface HistoryReport extends ScenarioReport {
+  /** The kills by the phase the archive showed each had hit ('after': all the work was done). */
+  phases: Record<Phase | 'after', number>;
+}
+
+export type Phase = 'compaction' | 'publication' | 'pruning';
+type Aim = Phase | 'random';
+const AIMS: readonly Aim[] = ['compaction', 'publication', 'pruning', 'random'];
 
 interface DayRef {
   source: SimSource;
@@ -37,16 +58,18 @@ interface DayRef {
 
 const RUN_BOUND_MS = 120_000;
 
-export async function historyScenario(opts: HistoryScenarioOptions): Promise<ScenarioReport> {
-  const rng = rngFor(opts.seed, 'history');
+export async function historyScenario(opts: HistoryScenarioOptions): Promise<HistoryReport> {
+  const store = opts.store ?? 'sqlite';
+  const rng = rngFor(opts.seed, 'history', ...(store === 'sqlite' ? [] : [store]));
   const scene = await Scene.open({
     name: 'history',
     seed: opts.seed,
     clock: 'fixed',
+    store,
     sim: { pullZones: [101], shieldZones: [201], entriesPerDay: opts.entriesPerDay, pageSize: 500 },
   });
-  const report: ScenarioReport = {
-    scenario: 'history',
+  const report: HistoryReport = {
+    scenario: store === 'sqlite' ? 'history' : `history-${store}`,
     seed: opts.seed,
     runs: 0,
     kills: 0,
@@ -54,9 +77,11 @@ export async function historyScenario(opts: HistoryScenarioOptions): Promise<Sce
     secretsScanned: 0,
     problems: [],
     notes: [],
+    phases: { compaction: 0, publication: 0, pruning: 0, after: 0 },
   };
   const duck = await openDuckDb();
-  const mount = mountPoint();
+  const mount = (opts.diskFaults ?? true) ? mountPoint() : undefined;
+  let pristine: Awaited<ReturnType<Scene['saveArchive']>> | undefined;
   try {
     // Three origin days, and the two Shield days the API still serves (the simulator's clock is yesterday).
     const days = pastDays(scene.now(), 3);
@@ -81,21 +106,25 @@ export async function historyScenario(opts: HistoryScenarioOptions): Promise<Sce
       report.runs++;
       if (sync.code !== 0) throw new Error(`the sync that fills the archive failed: ${sync.stderr}`);
     }
-    const check = async (when: string) => {
-      const found = await problems(duck, await scene.reader(), scene, root, refs);
+    /** `completed`: a compact just ran to its end (then the partitions pruning emptied must be gone). */
+    const check = async (when: string, completed = false) => {
+      const reader = await scene.reader();
+      const found = await problems(duck, reader, scene, root, refs);
+      if (completed && scene.store === 'postgres') found.push(...(await partitionProblems(reader)));
       await scene.closeReaders();
       report.problems.push(...found.map((p) => `${when}: ${p}`));
     };
 
     // The archive as the sync left it: each kill lands in a fresh compact of it (a compact that finished
     // leaves nothing for the next kill to interrupt).
-    const pristine = join(scene.dir, 'pristine.db');
-    copyFileSync(scene.dbPath, pristine);
-    const reset = () => {
-      for (const suffix of ['-wal', '-shm']) rmSync(scene.dbPath + suffix, { force: true });
-      copyFileSync(pristine, scene.dbPath);
+    pristine = await scene.saveArchive();
+    const saved = pristine;
+    const reset = async () => {
+      await scene.closeReaders();
+      await saved.restore();
       rmSync(root, { recursive: true, force: true });
     };
+    const partitionsBefore = scene.store === 'postgres' ? await partitionNames(scene) : [];
     const t0 = Date.now();
     const probe = await scene.run(['compact']);
     const fullMs = Date.now() - t0;
@@ -103,37 +132,45 @@ export async function historyScenario(opts: HistoryScenarioOptions): Promise<Sce
     report.notes.push(
       `an uninterrupted compact took ${fullMs} ms: ${probe.stdout.trim().replace(/\n/g, ' / ')}`,
     );
-    await check('after an uninterrupted compact');
-    reset();
+    await check('after an uninterrupted compact', true);
+    if (scene.store === 'postgres') {
+      const after = await partitionNames(scene);
+      const dropped = partitionsBefore.filter((p) => !after.includes(p));
+      report.notes.push(`pruning dropped ${dropped.length} partitions: ${dropped.join(', ')}`);
+    }
+    await reset();
 
-    // SIGKILL at a random instant of a compact, a check, a compact that completes the work, a check.
-    let landed = 0;
-    const phases = { compacting: 0, pruning: 0 };
+    // SIGKILL at an instant of a compact aimed at one phase, a check, a compact that completes the
+    // work, a check.
+    const aims = { compaction: 0, publication: 0, pruning: 0, random: 0 };
     for (let i = 0; i < opts.kills; i++) {
+      const aim = AIMS[i % AIMS.length]!;
       const run = scene.start(['compact']);
       report.runs++;
       let exited = false;
       void run.done.then(() => (exited = true));
-      await sleep(rng.int(200, Math.max(300, fullMs)));
-      if (!exited) {
-        const before = await dayStates(scene);
+      await aimAt(aim, { run, exited: () => exited, rng, scene, root, refs, fullMs });
+      const killed = !exited;
+      if (killed) {
         run.child.kill('SIGKILL');
         report.kills++;
-        landed++;
-        if (before.compacted < refs.length) phases.compacting++;
-        else phases.pruning++;
+        aims[aim]++;
       }
       await within(run.done, RUN_BOUND_MS);
+      if (!killed) report.notes.push(`kill ${i + 1} (aimed at ${aim}) came after the compact had ended`);
+      else report.phases[await phaseHit(scene, root, refs)]++;
       await check(`after kill ${i + 1}`);
-      const again = await scene.run(['compact']);
-      report.runs++;
-      if (again.code !== 0) report.problems.push(`the compact after kill ${i + 1} failed: ${again.stderr}`);
-      await check(`after the compact that followed kill ${i + 1}`);
-      reset();
+      await completeAfterKill(scene, report, i + 1);
+      await check(`after the compact that followed kill ${i + 1}`, true);
+      await reset();
     }
+    const { phases } = report;
     report.notes.push(
-      `${landed} of ${opts.kills} SIGKILLs landed in a running compact (${phases.compacting} while days were ` +
-        `being compacted and published, ${phases.pruning} once all were, while pruning)`,
+      `${report.kills} of ${opts.kills} SIGKILLs landed in a running compact (aimed: ${aims.compaction} at ` +
+        `compaction, ${aims.publication} at publication, ${aims.pruning} at pruning, ${aims.random} at ` +
+        `random); they hit ${phases.compaction} while a day's files were written, ${phases.publication} ` +
+        `with a file published and its day not yet recorded, ${phases.pruning} while pruning, ` +
+        `${phases.after} once the work was done`,
     );
 
     // The history directory full: a tmpfs too small for the files.
@@ -161,12 +198,13 @@ export async function historyScenario(opts: HistoryScenarioOptions): Promise<Sce
       report.notes.push(`read-only: ${firstLine(ro.stderr)}`);
       execFileSync('umount', ['-l', mount]);
       scene.writeConfig({ ...base, history: { path: root, hotDays: 0 } });
-    } else report.notes.push('no tmpfs could be mounted: the full-disk and read-only parts did not run');
+    } else if (opts.diskFaults ?? true)
+      report.notes.push('no tmpfs could be mounted: the full-disk and read-only parts did not run');
 
     const last = await scene.run(['compact']);
     report.runs++;
     if (last.code !== 0) report.problems.push(`the last compact failed: ${last.stderr}`);
-    await check('at the end');
+    await check('at the end', true);
     const final = await dayStates(scene);
     if (final.compacted !== refs.length)
       report.problems.push(`${final.compacted} of ${refs.length} days compacted at the end`);
@@ -185,6 +223,8 @@ export async function historyScenario(opts: HistoryScenarioOptions): Promise<Sce
     return report;
   } finally {
     duck.closeSync();
+    await scene.closeReaders();
+    await pristine?.drop();
     if (mount) {
       try {
         execFileSync('umount', ['-l', mount], { stdio: 'ignore' });
@@ -194,6 +234,31 @@ export async function historyScenario(opts: HistoryScenarioOptions): Promise<Sce
       rmSync(mount, { recursive: true, force: true });
     }
     await scene.close();
+  }
+}
+
+/**
+ * Runs the compact that completes the work a kill interrupted. The killed process's day leases stay until
+ * they run out (worker.lease; a history lease is not taken over from a dead process at once): a compact
+ * that finds a day still leased skips it and says so, and then runs again once every lease has run out.
+ */
+async function completeAfterKill(scene: Scene, report: ScenarioReport, kill: number): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    const again = await scene.run(['compact']);
+    report.runs++;
+    if (again.code !== 0) {
+      report.problems.push(`the compact after kill ${kill} failed: ${again.stderr}`);
+      return;
+    }
+    if (!/being compacted by another worker/.test(again.stdout)) return;
+    if (attempt === 3) {
+      report.problems.push(`after kill ${kill}, days stayed leased through ${attempt} compacts: ${again.stdout}`);
+      return;
+    }
+    const reader = await scene.reader();
+    const rows = await reader.all<{ until: number | null }>('SELECT max(lease_until) AS until FROM history_days');
+    await scene.closeReaders();
+    await sleep(Math.max(0, Number(rows[0]?.until ?? 0) - Date.now()) + 100);
   }
 }
 
@@ -213,12 +278,8 @@ function mountPoint(): string | undefined {
 }
 
 async function dayStates(scene: Scene): Promise<{ compacted: number; pruned: number }> {
-  const reader = await scene.reader();
   try {
-    const rows = await reader.all<{ c: number; p: number }>(
-      'SELECT count(compacted_at) AS c, count(pruned_at) AS p FROM history_days',
-    );
-    return { compacted: Number(rows[0]!.c), pruned: Number(rows[0]!.p) };
+    return await countStates(await scene.reader());
   } finally {
     await scene.closeReaders();
   }
@@ -332,4 +393,130 @@ function countTemps(dir: string): number {
 
 function firstLine(text: string): string {
   return (text.split('\n').find((l) => l.trim() !== '') ?? '').slice(0, 200);
+}
+
+interface AimContext {
+  run: CliRun;
+  exited: () => boolean;
+  rng: ReturnType<typeof rngFor>;
+  scene: Scene;
+  root: string;
+  refs: readonly DayRef[];
+  /** How long an uninterrupted compact took. */
+  fullMs: number;
+}
+
+/**
+ * Waits for the compact to reach the phase aimed at (or to end), then a random while within it:
+ * compaction, a temporary or part file being written; publication, the k-th entry file just renamed into
+ * place (the day's quarantine file and its record come after it); pruning, every day recorded.
+ */
+async function aimAt(aim: Aim, c: AimContext): Promise<void> {
+  const until = async (what: string, seen: () => boolean | Promise<boolean>, everyMs: number) => {
+    try {
+      await waitFor(what, async () => (c.exited() || (await seen()) ? true : undefined), {
+        timeoutMs: RUN_BOUND_MS,
+        everyMs,
+      });
+    } catch (err) {
+      if (!(err instanceof WaitTimeout)) throw err;
+    }
+  };
+  switch (aim) {
+    case 'random':
+      return sleep(c.rng.int(200, Math.max(300, c.fullMs)));
+    case 'compaction':
+      await until('a file being written', () => countTemps(c.root) > 0, 5);
+      return sleep(c.rng.int(0, 150));
+    case 'publication': {
+      const k = c.rng.int(1, c.refs.length);
+      const files = c.refs.map((r) => dataFile(c.root, entryTable(r.source), r.zone, r.day));
+      await until(`entry file ${k} published`, () => files.filter((f) => existsSync(f)).length >= k, 2);
+      return;
+    }
+    case 'pruning': {
+      const reader = await c.scene.reader();
+      try {
+        await until(
+          'every day recorded',
+          async () => (await countStates(reader)).compacted === c.refs.length,
+          10,
+        );
+      } finally {
+        await c.scene.closeReaders();
+      }
+      return sleep(c.rng.int(0, 100));
+    }
+  }
+}
+
+/** The phase a killed compact was in, as the archive it left shows. */
+async function phaseHit(scene: Scene, root: string, refs: readonly DayRef[]): Promise<Phase | 'after'> {
+  const reader = await scene.reader();
+  try {
+    const recorded = await reader.all<{ source: SimSource; zone_id: number; log_date: string }>(
+      'SELECT source, zone_id, log_date FROM history_days WHERE compacted_at IS NOT NULL',
+    );
+    const isRecorded = (r: DayRef) =>
+      recorded.some((h) => h.source === r.source && h.zone_id === r.zone && h.log_date === r.day);
+    const published = (r: DayRef) =>
+      existsSync(dataFile(root, entryTable(r.source), r.zone, r.day)) ||
+      existsSync(dataFile(root, 'quarantined_entries', r.zone, r.day, r.source));
+    if (refs.some((r) => published(r) && !isRecorded(r))) return 'publication';
+    if (refs.some((r) => !isRecorded(r))) return 'compaction';
+    const { pruned } = await countStates(reader);
+    const cold = refs.filter((r) => r.day <= lastUnfetchedDay(r.source, Date.now(), 1)).length;
+    if (pruned < cold) return 'pruning';
+    if (scene.store === 'postgres' && (await partitionProblems(reader)).length > 0) return 'pruning';
+    return 'after';
+  } finally {
+    await scene.closeReaders();
+  }
+}
+
+async function countStates(reader: ArchiveReader): Promise<{ compacted: number; pruned: number }> {
+  const rows = await reader.all<{ c: number; p: number }>(
+    'SELECT count(compacted_at) AS c, count(pruned_at) AS p FROM history_days',
+  );
+  return { compacted: Number(rows[0]!.c), pruned: Number(rows[0]!.p) };
+}
+
+/** The day partitions of the partitioned tables (PostgreSQL). */
+async function partitions(reader: ArchiveReader): Promise<string[]> {
+  const rows = await reader.all<{ name: string }>(
+    `SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+     WHERE i.inhparent IN ('origin_error_logs'::regclass, 'shield_event_logs'::regclass,
+                           'quarantined_entries'::regclass)
+     ORDER BY 1`,
+  );
+  return rows.map((r) => r.name).filter((n) => PARTITION.test(n));
+}
+
+const PARTITION = /^(origin_error_logs|shield_event_logs|quarantined_entries)_(\d{4})(\d{2})(\d{2})$/;
+
+async function partitionNames(scene: Scene): Promise<string[]> {
+  try {
+    return await partitions(await scene.reader());
+  } finally {
+    await scene.closeReaders();
+  }
+}
+
+/**
+ * After a compact that completed (PostgreSQL): no day partition before yesterday (the first one a store
+ * makes ahead, daysAround) is empty, as pruning drops those it emptied; and the origin days, all pruned
+ * here, left no partition of origin_error_logs before yesterday.
+ */
+async function partitionProblems(reader: ArchiveReader): Promise<string[]> {
+  const found: string[] = [];
+  const yesterday = addDays(dayOf(Date.now()), -1).replaceAll('-', '');
+  for (const name of await partitions(reader)) {
+    const m = PARTITION.exec(name)!;
+    if (`${m[2]}${m[3]}${m[4]}` >= yesterday) continue;
+    if (m[1] === 'origin_error_logs') found.push(`${name} is left though every origin day was pruned`);
+    // The name comes from the catalogue and matched PARTITION: a plain identifier.
+    const rows = await reader.all<{ n: number }>(`SELECT count(*) AS n FROM ${name}`);
+    if (Number(rows[0]!.n) === 0) found.push(`partition ${name} is left empty after pruning`);
+  }
+  return found;
 }
