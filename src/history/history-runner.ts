@@ -87,7 +87,11 @@ export class HistoryRunner {
           });
         if (done !== 'busy') this.opts.logger.info({ ...key, ...done }, 'day compacted into history');
       }
-      const summary: Pick<PassSummary, 'pruned' | 'reclaimed'> = { pruned: result.pruned, reclaimed: null };
+      const summary: Pick<PassSummary, 'pruned' | 'pruneBusy' | 'reclaimed'> = {
+        pruned: result.pruned,
+        pruneBusy: 0,
+        reclaimed: null,
+      };
       await prunePass(deps, this.opts, summary);
       if (summary.pruned.days > 0)
         this.opts.logger.info(

@@ -20,6 +20,6 @@ export const SHORT = {
   twoWorkers: { entriesPerDay: 5_000 },
   faults: { mixes: 3 },
   history: { kills: 4, entriesPerDay: 5_000 },
-  // One kill aimed at each phase; the disk faults are the directory's, run on SQLite above.
-  historyPostgres: { kills: 3, entriesPerDay: 2_000, diskFaults: false },
+  // One kill aimed at each phase, chained; the disk faults are the directory's, run on SQLite above.
+  historyPostgres: { kills: 3, entriesPerDay: 2_000, diskFaults: false, chain: true },
 } as const;
