@@ -11,19 +11,22 @@
 // recorded, pruning) or at a random instant, and is counted by the phase the archive shows it hit. On
 // either store; the full and read-only directory are about the history's disk and run where asked.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { DuckDBConnection } from '@duckdb/node-api';
-import { entryShape, QUARANTINE_SHAPE } from '../../../src/store/history-columns.js';
-import { checksumOf } from '../../../src/history/day-file.js';
 import { openDuckDb } from '../../../src/history/duckdb.js';
-import { dataFile, entryTable, isTempFile, tableGlob } from '../../../src/history/layout.js';
+import { dataFile, entryTable, tableGlob } from '../../../src/history/layout.js';
 import { lastUnfetchedDay } from '../../../src/history/plan.js';
-import { addDays, dayOf } from '../../../src/time/utc-day.js';
 import type { SimSource } from '../../../src/simulator/index.js';
-import type { ArchiveReader } from '../../support/archive-reader.js';
 import { pastDays } from '../lib/clock.js';
+import {
+  countStates,
+  countTemps,
+  historyProblems,
+  partitionNames,
+  partitionProblems,
+  type HistoryDayRef,
+} from '../lib/history-check.js';
 import type { ScenarioReport } from '../lib/report.js';
 import { Scene, type CliRun } from '../lib/scene.js';
 import type { StoreName } from '../lib/scene-database.js';
@@ -55,12 +58,6 @@ export type Phase = 'compaction' | 'publication' | 'pruning';
 type Aim = Phase | 'random';
 const AIMS: readonly Aim[] = ['compaction', 'publication', 'pruning', 'random'];
 
-interface DayRef {
-  source: SimSource;
-  zone: number;
-  day: string;
-}
-
 const RUN_BOUND_MS = 120_000;
 
 export async function historyScenario(opts: HistoryScenarioOptions): Promise<HistoryReport> {
@@ -90,7 +87,7 @@ export async function historyScenario(opts: HistoryScenarioOptions): Promise<His
   try {
     // Three origin days, and the two Shield days the API still serves (the simulator's clock is yesterday).
     const days = pastDays(scene.now(), 3);
-    const refs: DayRef[] = [
+    const refs: HistoryDayRef[] = [
       ...days.map((day) => ({ source: 'origin' as const, zone: 101, day })),
       ...days.slice(1).map((day) => ({ source: 'shield' as const, zone: 201, day })),
     ];
@@ -114,8 +111,9 @@ export async function historyScenario(opts: HistoryScenarioOptions): Promise<His
     /** `completed`: a compact just ran to its end (then the partitions pruning emptied must be gone). */
     const check = async (when: string, completed = false) => {
       const reader = await scene.reader();
-      const found = await problems(duck, reader, scene, root, refs);
-      if (completed && scene.store === 'postgres') found.push(...(await partitionProblems(reader)));
+      const found = await historyProblems(duck, reader, scene, root, refs);
+      if (completed && scene.store === 'postgres')
+        found.push(...(await partitionProblems(reader, { allOriginPruned: true })));
       await scene.closeReaders();
       report.problems.push(...found.map((p) => `${when}: ${p}`));
     };
@@ -306,112 +304,6 @@ async function dayStates(scene: Scene): Promise<{ compacted: number; pruned: num
   }
 }
 
-async function problems(
-  duck: DuckDBConnection,
-  reader: ArchiveReader,
-  scene: Scene,
-  root: string,
-  refs: readonly DayRef[],
-): Promise<string[]> {
-  const found: string[] = [];
-  const recorded = await reader.all<{
-    source: SimSource;
-    zone_id: number;
-    log_date: string;
-    entries: number | null;
-    checksum: string | null;
-    quarantined: number | null;
-    quarantine_checksum: string | null;
-    compacted_at: number | null;
-  }>('SELECT * FROM history_days');
-  for (const ref of refs) {
-    const name = `${ref.source} ${ref.zone} ${ref.day}`;
-    const sim = scene.sim.entries(ref.source, ref.zone, ref.day as never, scene.now());
-    const want = sim
-      .filter((e) => e.keyable)
-      .map((e) => `${e.timestamp} ${e.logId}`)
-      .sort();
-    const wantQuarantined = sim.length - want.length;
-    const table = entryTable(ref.source);
-    const zoneCol = ref.source === 'origin' ? 'pull_zone_id' : 'shield_zone_id';
-    const stored = (
-      await reader.all<{ k: string }>(
-        `SELECT timestamp || ' ' || log_id AS k FROM ${table} WHERE ${zoneCol} = ? AND log_date = ?`,
-        ref.zone,
-        ref.day,
-      )
-    )
-      .map((r) => r.k)
-      .sort();
-    const file = dataFile(root, table, ref.zone, ref.day);
-    const inFile = existsSync(file) ? await keysOf(duck, file) : null;
-    // Readable rows: the file's if published, else the store's; they must be the oracle's exactly.
-    const readable = inFile ?? stored;
-    if (!same(readable, want))
-      found.push(
-        `${name}: ${inFile ? 'its file' : 'the store'} holds ${readable.length} rows, the oracle ${want.length}`,
-      );
-    // Rows pruned from the store are all in the file.
-    if (inFile === null && stored.length < want.length)
-      found.push(`${name}: rows left the store with no file`);
-    if (inFile !== null && stored.some((k) => !inFile.includes(k)) && stored.length !== want.length)
-      found.push(`${name}: the store holds rows its file lacks`);
-    const qFile = dataFile(root, 'quarantined_entries', ref.zone, ref.day, ref.source);
-    const qStored = await reader.all<{ n: number }>(
-      'SELECT count(*) AS n FROM quarantined_entries WHERE source = ? AND zone_id = ? AND log_date = ?',
-      ref.source,
-      ref.zone,
-      ref.day,
-    );
-    const qReadable = existsSync(qFile) ? (await keysOf(duck, qFile, 'page')).length : Number(qStored[0]!.n);
-    if (qReadable !== wantQuarantined)
-      found.push(`${name}: ${qReadable} quarantined entries readable, the oracle has ${wantQuarantined}`);
-    // What history_days claims is what the files hold.
-    const row = recorded.find(
-      (r) => r.source === ref.source && r.zone_id === ref.zone && r.log_date === ref.day,
-    );
-    if (row?.compacted_at != null) {
-      if (
-        row.entries &&
-        (!existsSync(file) || (await checksumOf(duck, entryShape(ref.source), file)) !== row.checksum)
-      )
-        found.push(`${name}: history_days claims a file that is missing or differs`);
-      if (
-        row.quarantined &&
-        (!existsSync(qFile) || (await checksumOf(duck, QUARANTINE_SHAPE, qFile)) !== row.quarantine_checksum)
-      )
-        found.push(`${name}: history_days claims a quarantine file that is missing or differs`);
-    }
-  }
-  return found;
-}
-
-async function keysOf(
-  duck: DuckDBConnection,
-  file: string,
-  kind: 'entry' | 'page' = 'entry',
-): Promise<string[]> {
-  const cols = kind === 'entry' ? `timestamp || ' ' || log_id` : `page || ' ' || position`;
-  const r = await duck.runAndReadAll(
-    `SELECT ${cols} AS k FROM read_parquet('${file.replaceAll("'", "''")}', hive_partitioning = false)`,
-  );
-  return r
-    .getRows()
-    .map((row) => String(row[0]))
-    .sort();
-}
-
-const same = (a: readonly string[], b: readonly string[]) =>
-  a.length === b.length && a.every((v, i) => v === b[i]);
-
-function countTemps(dir: string): number {
-  if (!existsSync(dir)) return 0;
-  let n = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true }))
-    if (entry.isFile() && isTempFile(entry.name)) n++;
-  return n;
-}
-
 function firstLine(text: string): string {
   return (text.split('\n').find((l) => l.trim() !== '') ?? '').slice(0, 200);
 }
@@ -422,7 +314,7 @@ interface AimContext {
   rng: ReturnType<typeof rngFor>;
   scene: Scene;
   root: string;
-  refs: readonly DayRef[];
+  refs: readonly HistoryDayRef[];
   /** How long an uninterrupted compact took. */
   fullMs: number;
 }
@@ -474,15 +366,19 @@ async function aimAt(aim: Aim, c: AimContext): Promise<void> {
 }
 
 /** The phase a killed compact was in, as the archive it left shows. */
-async function phaseHit(scene: Scene, root: string, refs: readonly DayRef[]): Promise<Phase | 'after'> {
+async function phaseHit(
+  scene: Scene,
+  root: string,
+  refs: readonly HistoryDayRef[],
+): Promise<Phase | 'after'> {
   const reader = await scene.reader();
   try {
     const recorded = await reader.all<{ source: SimSource; zone_id: number; log_date: string }>(
       'SELECT source, zone_id, log_date FROM history_days WHERE compacted_at IS NOT NULL',
     );
-    const isRecorded = (r: DayRef) =>
+    const isRecorded = (r: HistoryDayRef) =>
       recorded.some((h) => h.source === r.source && h.zone_id === r.zone && h.log_date === r.day);
-    const published = (r: DayRef) =>
+    const published = (r: HistoryDayRef) =>
       existsSync(dataFile(root, entryTable(r.source), r.zone, r.day)) ||
       existsSync(dataFile(root, 'quarantined_entries', r.zone, r.day, r.source));
     if (refs.some((r) => published(r) && !isRecorded(r))) return 'publication';
@@ -490,56 +386,10 @@ async function phaseHit(scene: Scene, root: string, refs: readonly DayRef[]): Pr
     const { pruned } = await countStates(reader);
     const cold = refs.filter((r) => r.day <= lastUnfetchedDay(r.source, Date.now(), 1)).length;
     if (pruned < cold) return 'pruning';
-    if (scene.store === 'postgres' && (await partitionProblems(reader)).length > 0) return 'pruning';
+    if (scene.store === 'postgres' && (await partitionProblems(reader, { allOriginPruned: true })).length > 0)
+      return 'pruning';
     return 'after';
   } finally {
     await scene.closeReaders();
   }
-}
-
-async function countStates(reader: ArchiveReader): Promise<{ compacted: number; pruned: number }> {
-  const rows = await reader.all<{ c: number; p: number }>(
-    'SELECT count(compacted_at) AS c, count(pruned_at) AS p FROM history_days',
-  );
-  return { compacted: Number(rows[0]!.c), pruned: Number(rows[0]!.p) };
-}
-
-/** The day partitions of the partitioned tables (PostgreSQL). */
-async function partitions(reader: ArchiveReader): Promise<string[]> {
-  const rows = await reader.all<{ name: string }>(
-    `SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
-     WHERE i.inhparent IN ('origin_error_logs'::regclass, 'shield_event_logs'::regclass,
-                           'quarantined_entries'::regclass)
-     ORDER BY 1`,
-  );
-  return rows.map((r) => r.name).filter((n) => PARTITION.test(n));
-}
-
-const PARTITION = /^(origin_error_logs|shield_event_logs|quarantined_entries)_(\d{4})(\d{2})(\d{2})$/;
-
-async function partitionNames(scene: Scene): Promise<string[]> {
-  try {
-    return await partitions(await scene.reader());
-  } finally {
-    await scene.closeReaders();
-  }
-}
-
-/**
- * After a compact that completed (PostgreSQL): no day partition before yesterday (the first one a store
- * makes ahead, daysAround) is empty, as pruning drops those it emptied; and the origin days, all pruned
- * here, left no partition of origin_error_logs before yesterday.
- */
-async function partitionProblems(reader: ArchiveReader): Promise<string[]> {
-  const found: string[] = [];
-  const yesterday = addDays(dayOf(Date.now()), -1).replaceAll('-', '');
-  for (const name of await partitions(reader)) {
-    const m = PARTITION.exec(name)!;
-    if (`${m[2]}${m[3]}${m[4]}` >= yesterday) continue;
-    if (m[1] === 'origin_error_logs') found.push(`${name} is left though every origin day was pruned`);
-    // The name comes from the catalogue and matched PARTITION: a plain identifier.
-    const rows = await reader.all<{ n: number }>(`SELECT count(*) AS n FROM ${name}`);
-    if (Number(rows[0]!.n) === 0) found.push(`partition ${name} is left empty after pruning`);
-  }
-  return found;
 }
