@@ -44,7 +44,7 @@ export interface TwoWorkersHistoryReport extends ScenarioReport {
 const ORIGIN = [101, 102];
 const SHIELD = [201];
 /** worker.lease: short, so that a dead worker's leases run out soon; its BullMQ lock is half of it. */
-const LEASE = '8s';
+const LEASE = '10s';
 
 interface FirstSeen {
   compactedAt: number;
