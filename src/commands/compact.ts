@@ -32,6 +32,11 @@ export function compactSummary(s: PassSummary, ms: number): string {
   );
   if (s.busy > 0)
     lines.push(`${s.busy} zone-${s.busy === 1 ? 'day was' : 'days were'} being compacted by another worker`);
+  if (s.pruneBusy > 0)
+    lines.push(
+      `${s.pruneBusy} zone-${s.pruneBusy === 1 ? 'day is' : 'days are'} not pruned yet: another worker ` +
+        `holds ${s.pruneBusy === 1 ? 'its' : 'their'} lease (a later compact prunes ${s.pruneBusy === 1 ? 'it' : 'them'})`,
+    );
   if (s.pruned.days > 0) {
     const file = s.reclaimed?.fileBytes;
     const space = file ? `; archive file ${formatBytes(file.before)} → ${formatBytes(file.after)}` : '';

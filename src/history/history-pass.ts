@@ -25,6 +25,11 @@ export interface PassSummary {
   /** Days another worker held. */
   busy: number;
   pruned: { days: number; entries: number; quarantined: number };
+  /**
+   * Days due for pruning that another holder's lease kept this pass from (a live worker pruning them, or
+   * a process killed meanwhile whose lease has not run out yet): a later pass prunes them.
+   */
+  pruneBusy: number;
   reclaimed: ReclaimResult | null;
 }
 
@@ -36,6 +41,7 @@ export async function historyPass(deps: HistoryDeps, opts: PassOptions): Promise
     bytes: 0,
     busy: 0,
     pruned: { days: 0, entries: 0, quarantined: 0 },
+    pruneBusy: 0,
     reclaimed: null,
   };
   const base = {
@@ -66,7 +72,7 @@ export async function historyPass(deps: HistoryDeps, opts: PassOptions): Promise
 export async function prunePass(
   deps: HistoryDeps,
   opts: Pick<PassOptions, 'filter' | 'hotDays' | 'originLookbackDays'>,
-  summary: Pick<PassSummary, 'pruned' | 'reclaimed'>,
+  summary: Pick<PassSummary, 'pruned' | 'pruneBusy' | 'reclaimed'>,
 ): Promise<void> {
   const cold = lastColdDay(deps.now(), opts.hotDays);
   if (cold === null) return;
@@ -83,7 +89,10 @@ export async function prunePass(
   for (const day of plan) {
     const row = rows.get(`${day.source} ${day.zone} ${day.day}`)!;
     const done = await withDayLease(deps, day, (lease) => pruneDay(deps, lease, row));
-    if (done === 'busy') continue;
+    if (done === 'busy') {
+      summary.pruneBusy++;
+      continue;
+    }
     summary.pruned.days++;
     summary.pruned.entries += done.entries;
     summary.pruned.quarantined += done.quarantined;

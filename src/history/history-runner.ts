@@ -3,6 +3,7 @@
 // staging table); other processes are kept off a day by its lease in history_days.
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
+import { LeaseBusyError } from '../errors/index.js';
 import type { Logger } from '../logger.js';
 import type { DayKey } from '../store/ledger-types.js';
 import type { HistoryStore } from '../store/history-store.js';
@@ -87,13 +88,27 @@ export class HistoryRunner {
           });
         if (done !== 'busy') this.opts.logger.info({ ...key, ...done }, 'day compacted into history');
       }
-      const summary: Pick<PassSummary, 'pruned' | 'reclaimed'> = { pruned: result.pruned, reclaimed: null };
+      const summary: Pick<PassSummary, 'pruned' | 'pruneBusy' | 'reclaimed'> = {
+        pruned: result.pruned,
+        pruneBusy: 0,
+        reclaimed: null,
+      };
       await prunePass(deps, this.opts, summary);
       if (summary.pruned.days > 0)
         this.opts.logger.info(
           { pruned: summary.pruned, reclaimed: summary.reclaimed },
           'history days pruned from the store',
         );
+      // A day another holder's lease kept from this job (a live worker on it, or one killed meanwhile
+      // whose lease has yet to run out): the job comes back shortly (the runtime delays a LeaseBusyError
+      // without using an attempt) and finds the day done, or does it. Ending it here would leave the day
+      // to the next sweep, a whole schedule.refreshEvery away.
+      if (result.outcome === 'busy' || summary.pruneBusy > 0) {
+        throw new LeaseBusyError(
+          `another worker (the history lease of ${summary.pruneBusy > 0 ? 'a day due for pruning' : `${key.source} zone ${key.zone} ${key.day}`})`,
+          deps.now() + this.opts.leaseMs,
+        );
+      }
       return result;
     });
   }

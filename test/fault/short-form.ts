@@ -20,4 +20,7 @@ export const SHORT = {
   twoWorkers: { entriesPerDay: 5_000 },
   faults: { mixes: 3 },
   history: { kills: 4, entriesPerDay: 5_000 },
+  // One kill aimed at each phase, chained; the disk faults are the directory's, run on SQLite above.
+  twoWorkersHistory: { entriesPerDay: 2_000, finishMs: 60_000 },
+  historyPostgres: { kills: 3, entriesPerDay: 2_000, diskFaults: false, chain: true },
 } as const;

@@ -2,8 +2,9 @@
 // then the property tests with many more inputs, and prints a summary table; exits 1 if anything did not
 // hold. Flags: --kills N (SIGKILLs of scenario 1), --seed S (replay), --only a,b (scenario names),
 // --mixes N (fault mixes), --property-runs N, --verbose (every scenario's notes), --store sqlite|postgres
-// (the archive's store; postgres runs the scenarios that take one, sigkill-resume and fault-mixes, each
-// scene on a database of its own through EDGELOG_TEST_DATABASE_URL, and says which it leaves out).
+// (the archive's store; postgres runs the scenarios that take one, sigkill-resume, fault-mixes, history
+// and two-workers-history, each scene on a database of its own through EDGELOG_TEST_DATABASE_URL, and
+// says which it leaves out).
 /* eslint-disable no-console -- a command-line script: its output is the point */
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -21,6 +22,7 @@ import { redisOutageScenario } from './scenarios/redis-outage.js';
 import { signalsScenario } from './scenarios/signals.js';
 import { twoWorkersScenario } from './scenarios/two-workers.js';
 import { historyScenario } from './scenarios/history.js';
+import { twoWorkersHistoryScenario } from './scenarios/two-workers-history.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -100,11 +102,12 @@ const SCENARIOS: Record<string, () => Promise<ScenarioReport> | ScenarioReport> 
   'long-reader': () => longReaderScenario({ seed, entriesPerDay: 100_000 }),
   'two-workers': () => twoWorkersScenario({ seed, entriesPerDay: 10_000 }),
   'fault-mixes': () => faultsScenario({ seed, mixes, store }),
-  history: () => historyScenario({ seed, kills: Math.max(kills, 20), entriesPerDay: 20_000 }),
+  history: () => historyScenario({ seed, kills: Math.max(kills, 20), entriesPerDay: 20_000, store }),
+  'two-workers-history': () => twoWorkersHistoryScenario({ seed, entriesPerDay: 10_000, store }),
   properties,
 };
 /** The scenarios that run on a PostgreSQL archive; the others are about SQLite's file or the store alone. */
-const ON_POSTGRES = new Set(['sigkill-resume', 'fault-mixes']);
+const ON_POSTGRES = new Set(['sigkill-resume', 'fault-mixes', 'history', 'two-workers-history']);
 
 const only = flags.only?.split(',').map((s) => s.trim());
 const unknown = (only ?? []).filter((name) => !(name in SCENARIOS));

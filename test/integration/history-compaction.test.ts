@@ -216,6 +216,28 @@ describeStores('history compaction', (kind: StoreKind) => {
     expect((await s.store.history.list({ zone: 999 }))[0]!.lease_owner).toBeNull();
   });
 
+  it('a day whose lease another holder keeps is not pruned, and the pass says so', async () => {
+    // A compact killed mid-pruning leaves its lease until it runs out: the next pass may not prune that
+    // day, and must count it (the command then says so) rather than pass over it in silence.
+    const day: DayKey = { source: 'origin', zone: 14, day: DAY };
+    await storeOriginPass(
+      s.store,
+      day,
+      Array.from({ length: 200 }, (_, i) => originEntry(i)),
+      clock,
+      600,
+    );
+    await s.store.ledger.finish(day, 'values-test', 'complete', clock, clock);
+    expect(await pass(null)).toMatchObject({ days: 1, entries: 200, pruneBusy: 0 });
+    expect(await s.store.history.claim(day, 'a-killed-compact', clock, 60_000)).toBe(true);
+    const held = await pass(7);
+    expect(held).toMatchObject({ pruned: { days: 0 }, pruneBusy: 1 });
+    expect(await tableRows(s.reader, 'origin_error_logs', 'pull_zone_id = 14')).toHaveLength(200);
+    await s.store.history.release(day, 'a-killed-compact');
+    expect(await pass(7)).toMatchObject({ pruned: { days: 1, entries: 200 }, pruneBusy: 0 });
+    expect(await tableRows(s.reader, 'origin_error_logs', 'pull_zone_id = 14')).toEqual([]);
+  });
+
   it('keeps a day in the store when its file no longer matches what was recorded', async () => {
     const day: DayKey = { source: 'origin', zone: 12, day: DAY };
     await storeOriginPass(

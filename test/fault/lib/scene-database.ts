@@ -3,8 +3,10 @@
 // dropped WITH (FORCE) when the scene closes; its URL carries the scene's database password, a secret
 // the scan looks for (the test server trusts loopback and ignores it), and amcheck is installed into it
 // for the integrity check where the role may.
+import { copyFileSync, rmSync } from 'node:fs';
+import pg from 'pg';
 import type { ArchiveLocation } from '../../support/archive-reader.js';
-import { createTestDatabase, testServer } from '../../postgres/support/server.js';
+import { createTestDatabase, testServer, type TestServer } from '../../postgres/support/server.js';
 import { installAmcheck } from './integrity.js';
 
 export type StoreName = 'sqlite' | 'postgres';
@@ -14,6 +16,17 @@ export interface SceneDatabase {
   /** The password in the PostgreSQL URL, to be found nowhere (undefined for SQLite). */
   password?: string;
   /** Removes the database (nothing for SQLite: the scene's folder goes with it). */
+  drop(): Promise<void>;
+  /**
+   * Keeps a copy of the archive as it is now (no process may be using it): restore() puts it back, as
+   * often as asked; drop() removes the copy. SQLite: a copy of the file; PostgreSQL: a database made
+   * from it as a template, and the archive made again from that one under its own name.
+   */
+  saveCopy(): Promise<ArchiveCopy>;
+}
+
+export interface ArchiveCopy {
+  restore(): Promise<void>;
   drop(): Promise<void>;
 }
 
@@ -30,7 +43,13 @@ export async function openSceneDatabase(
   dbPath: string,
   password: string,
 ): Promise<SceneDatabase> {
-  if (store === 'sqlite') return { location: { store, path: dbPath }, drop: () => Promise.resolve() };
+  if (store === 'sqlite') {
+    return {
+      location: { store, path: dbPath },
+      drop: () => Promise.resolve(),
+      saveCopy: () => Promise.resolve(sqliteCopy(dbPath)),
+    };
+  }
   const server = await testServer();
   if (server === null) {
     throw new Error(
@@ -43,9 +62,50 @@ export async function openSceneDatabase(
     // Without amcheck (not on the server, or not this role's to install) the check says it has none.
     await installAmcheck(db.url);
     const secret = withPassword(db.url, password);
-    return { location: { store, url: secret.url }, password: secret.password, drop: () => db.drop() };
+    return {
+      location: { store, url: secret.url },
+      password: secret.password,
+      drop: () => db.drop(),
+      saveCopy: () => postgresCopy(server, db.name),
+    };
   } catch (err) {
     await db.drop();
     throw err;
   }
+}
+
+function sqliteCopy(dbPath: string): ArchiveCopy {
+  const copy = `${dbPath}.copy`;
+  copyFileSync(dbPath, copy);
+  return {
+    restore() {
+      for (const suffix of ['-wal', '-shm']) rmSync(dbPath + suffix, { force: true });
+      copyFileSync(copy, dbPath);
+      return Promise.resolve();
+    },
+    drop() {
+      rmSync(copy, { force: true });
+      return Promise.resolve();
+    },
+  };
+}
+
+/** The names are the test's own (`edgelog_fault_<hex>`), never data's. */
+async function postgresCopy(server: TestServer, name: string): Promise<ArchiveCopy> {
+  const copy = `${name}_copy`;
+  const admin = async (...statements: string[]) => {
+    const c = new pg.Client({ connectionString: server.url });
+    await c.connect();
+    try {
+      for (const sql of statements) await c.query(sql);
+    } finally {
+      await c.end();
+    }
+  };
+  await admin(`CREATE DATABASE ${copy} TEMPLATE ${name}`);
+  return {
+    // FORCE: a killed CLI's connections may not have been closed by the server yet.
+    restore: () => admin(`DROP DATABASE ${name} WITH (FORCE)`, `CREATE DATABASE ${name} TEMPLATE ${copy}`),
+    drop: () => admin(`DROP DATABASE IF EXISTS ${copy} WITH (FORCE)`),
+  };
 }

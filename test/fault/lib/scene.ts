@@ -11,7 +11,7 @@ import { openReader, type ArchiveLocation, type ArchiveReader } from '../../supp
 import { startCli, writeConfig, type CliResult, type StartedCli } from '../../support/cli.js';
 import { simulatorNow, type ClockMode } from './clock.js';
 import { RedisProcess } from './redis-process.js';
-import { openSceneDatabase, type SceneDatabase, type StoreName } from './scene-database.js';
+import { openSceneDatabase, type ArchiveCopy, type SceneDatabase, type StoreName } from './scene-database.js';
 import { makeSecrets, SecretScan } from './secrets.js';
 import { rngFor } from './seeded.js';
 import { scanTables } from './table-scan.js';
@@ -174,6 +174,12 @@ export class Scene {
     const reader = await openReader(this.archive);
     this.readers.push(reader);
     return reader;
+  }
+
+  /** A copy of the archive as it is now, to put back later (no CLI may be running; readers are closed). */
+  async saveArchive(): Promise<ArchiveCopy> {
+    await this.closeReaders();
+    return this.database.saveCopy();
   }
 
   /** Closes the connections reader() opened. */

@@ -4,49 +4,74 @@
 // - each zone-day's rows are whole: the file's where a data.parquet is published (read by DuckDB here),
 //   else the store's, equal the simulator's oracle exactly; and a pruned row is always in its file;
 // - history_days never claims a day whose file is missing or differs from what it recorded;
-// - no temporary file is ever matched by the readers' glob (only data.parquet is).
+// - no temporary file is ever matched by the readers' glob (only data.parquet is);
+// - on PostgreSQL, once a compact completes, no day partition older than the ones made ahead is left
+//   empty (pruning drops what it emptied), and the pruned origin days' partitions are gone.
+// Each kill aims at one phase in turn (a day's files being written, a file published but its day not yet
+// recorded, pruning) or at a random instant, and is counted by the phase the archive shows it hit. On
+// either store; the full and read-only directory are about the history's disk and run where asked.
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { DuckDBConnection } from '@duckdb/node-api';
-import { entryShape, QUARANTINE_SHAPE } from '../../../src/store/history-columns.js';
-import { checksumOf } from '../../../src/history/day-file.js';
 import { openDuckDb } from '../../../src/history/duckdb.js';
-import { dataFile, entryTable, isTempFile, tableGlob } from '../../../src/history/layout.js';
+import { dataFile, entryTable, tableGlob } from '../../../src/history/layout.js';
 import { lastUnfetchedDay } from '../../../src/history/plan.js';
 import type { SimSource } from '../../../src/simulator/index.js';
-import type { ArchiveReader } from '../../support/archive-reader.js';
 import { pastDays } from '../lib/clock.js';
+import {
+  countStates,
+  countTemps,
+  historyProblems,
+  partitionNames,
+  partitionProblems,
+  type HistoryDayRef,
+} from '../lib/history-check.js';
 import type { ScenarioReport } from '../lib/report.js';
-import { Scene } from '../lib/scene.js';
+import { Scene, type CliRun } from '../lib/scene.js';
+import type { StoreName } from '../lib/scene-database.js';
 import { rngFor } from '../lib/seeded.js';
-import { sleep, within } from '../lib/wait.js';
+import { sleep, waitFor, WaitTimeout, within } from '../lib/wait.js';
 
 export interface HistoryScenarioOptions {
   seed: number;
+  /** SIGKILLs aimed (compaction, publication, pruning, a random instant, in turn). */
   kills: number;
   entriesPerDay: number;
+  /** The archive's store. @defaultValue 'sqlite' */
+  store?: StoreName;
+  /** Run the full and the read-only history directory (a tmpfs; root only). @defaultValue true */
+  diskFaults?: boolean;
+  /**
+   * Each kill lands in the compact that takes up what the kill before left (no fresh archive each time,
+   * no uninterrupted compact first): fewer runs, for the short form. @defaultValue false
+   */
+  chain?: boolean;
 }
 
-interface DayRef {
-  source: SimSource;
-  zone: number;
-  day: string;
+export interface HistoryReport extends ScenarioReport {
+  /** The kills by the phase the archive showed each had hit ('after': all the work was done). */
+  phases: Record<Phase | 'after', number>;
 }
+
+export type Phase = 'compaction' | 'publication' | 'pruning';
+type Aim = Phase | 'random';
+const AIMS: readonly Aim[] = ['compaction', 'publication', 'pruning', 'random'];
 
 const RUN_BOUND_MS = 120_000;
 
-export async function historyScenario(opts: HistoryScenarioOptions): Promise<ScenarioReport> {
-  const rng = rngFor(opts.seed, 'history');
+export async function historyScenario(opts: HistoryScenarioOptions): Promise<HistoryReport> {
+  const store = opts.store ?? 'sqlite';
+  const rng = rngFor(opts.seed, 'history', ...(store === 'sqlite' ? [] : [store]));
   const scene = await Scene.open({
     name: 'history',
     seed: opts.seed,
     clock: 'fixed',
+    store,
     sim: { pullZones: [101], shieldZones: [201], entriesPerDay: opts.entriesPerDay, pageSize: 500 },
   });
-  const report: ScenarioReport = {
-    scenario: 'history',
+  const report: HistoryReport = {
+    scenario: store === 'sqlite' ? 'history' : `history-${store}`,
     seed: opts.seed,
     runs: 0,
     kills: 0,
@@ -54,13 +79,15 @@ export async function historyScenario(opts: HistoryScenarioOptions): Promise<Sce
     secretsScanned: 0,
     problems: [],
     notes: [],
+    phases: { compaction: 0, publication: 0, pruning: 0, after: 0 },
   };
   const duck = await openDuckDb();
-  const mount = mountPoint();
+  const mount = (opts.diskFaults ?? true) ? mountPoint() : undefined;
+  let pristine: Awaited<ReturnType<Scene['saveArchive']>> | undefined;
   try {
     // Three origin days, and the two Shield days the API still serves (the simulator's clock is yesterday).
     const days = pastDays(scene.now(), 3);
-    const refs: DayRef[] = [
+    const refs: HistoryDayRef[] = [
       ...days.map((day) => ({ source: 'origin' as const, zone: 101, day })),
       ...days.slice(1).map((day) => ({ source: 'shield' as const, zone: 201, day })),
     ];
@@ -81,59 +108,81 @@ export async function historyScenario(opts: HistoryScenarioOptions): Promise<Sce
       report.runs++;
       if (sync.code !== 0) throw new Error(`the sync that fills the archive failed: ${sync.stderr}`);
     }
-    const check = async (when: string) => {
-      const found = await problems(duck, await scene.reader(), scene, root, refs);
+    /** `completed`: a compact just ran to its end (then the partitions pruning emptied must be gone). */
+    const check = async (when: string, completed = false) => {
+      const reader = await scene.reader();
+      const found = await historyProblems(duck, reader, scene, root, refs);
+      if (completed && scene.store === 'postgres')
+        found.push(...(await partitionProblems(reader, { allOriginPruned: true })));
       await scene.closeReaders();
       report.problems.push(...found.map((p) => `${when}: ${p}`));
     };
 
     // The archive as the sync left it: each kill lands in a fresh compact of it (a compact that finished
-    // leaves nothing for the next kill to interrupt).
-    const pristine = join(scene.dir, 'pristine.db');
-    copyFileSync(scene.dbPath, pristine);
-    const reset = () => {
-      for (const suffix of ['-wal', '-shm']) rmSync(scene.dbPath + suffix, { force: true });
-      copyFileSync(pristine, scene.dbPath);
+    // leaves nothing for the next kill to interrupt). Chained, each kill lands instead in the compact that
+    // takes up the work the one before left, and only the last compact completes it.
+    const chain = opts.chain ?? false;
+    pristine = chain ? undefined : await scene.saveArchive();
+    const saved = pristine;
+    const reset = async () => {
+      await scene.closeReaders();
+      await saved?.restore();
       rmSync(root, { recursive: true, force: true });
     };
-    const t0 = Date.now();
-    const probe = await scene.run(['compact']);
-    const fullMs = Date.now() - t0;
-    report.runs++;
-    report.notes.push(
-      `an uninterrupted compact took ${fullMs} ms: ${probe.stdout.trim().replace(/\n/g, ' / ')}`,
-    );
-    await check('after an uninterrupted compact');
-    reset();
+    let fullMs = 3_000;
+    if (!chain) {
+      const partitionsBefore = scene.store === 'postgres' ? await partitionNames(scene) : [];
+      const t0 = Date.now();
+      const probe = await scene.run(['compact']);
+      fullMs = Date.now() - t0;
+      report.runs++;
+      report.notes.push(
+        `an uninterrupted compact took ${fullMs} ms: ${probe.stdout.trim().replace(/\n/g, ' / ')}`,
+      );
+      await check('after an uninterrupted compact', true);
+      if (scene.store === 'postgres') {
+        const after = await partitionNames(scene);
+        const dropped = partitionsBefore.filter((p) => !after.includes(p));
+        report.notes.push(`pruning dropped ${dropped.length} partitions: ${dropped.join(', ')}`);
+      }
+      await reset();
+    }
 
-    // SIGKILL at a random instant of a compact, a check, a compact that completes the work, a check.
-    let landed = 0;
-    const phases = { compacting: 0, pruning: 0 };
+    // SIGKILL at an instant of a compact aimed at one phase, a check, a compact that completes the
+    // work, a check (chained: the next kill's compact takes up the work).
+    const aims = { compaction: 0, publication: 0, pruning: 0, random: 0 };
     for (let i = 0; i < opts.kills; i++) {
+      const aim = AIMS[i % AIMS.length]!;
+      // Chained, the day the killed compact held stays leased a while: the next one waits it out, so as
+      // to reach the phase it aims at.
+      if (chain) await leasesOut(scene);
       const run = scene.start(['compact']);
       report.runs++;
       let exited = false;
       void run.done.then(() => (exited = true));
-      await sleep(rng.int(200, Math.max(300, fullMs)));
-      if (!exited) {
-        const before = await dayStates(scene);
+      await aimAt(aim, { run, exited: () => exited, rng, scene, root, refs, fullMs });
+      const killed = !exited;
+      if (killed) {
         run.child.kill('SIGKILL');
         report.kills++;
-        landed++;
-        if (before.compacted < refs.length) phases.compacting++;
-        else phases.pruning++;
+        aims[aim]++;
       }
       await within(run.done, RUN_BOUND_MS);
+      if (!killed) report.notes.push(`kill ${i + 1} (aimed at ${aim}) came after the compact had ended`);
+      else report.phases[await phaseHit(scene, root, refs)]++;
       await check(`after kill ${i + 1}`);
-      const again = await scene.run(['compact']);
-      report.runs++;
-      if (again.code !== 0) report.problems.push(`the compact after kill ${i + 1} failed: ${again.stderr}`);
-      await check(`after the compact that followed kill ${i + 1}`);
-      reset();
+      if (chain) continue;
+      await completeAfterKill(scene, report, i + 1);
+      await check(`after the compact that followed kill ${i + 1}`, true);
+      await reset();
     }
+    const { phases } = report;
     report.notes.push(
-      `${landed} of ${opts.kills} SIGKILLs landed in a running compact (${phases.compacting} while days were ` +
-        `being compacted and published, ${phases.pruning} once all were, while pruning)`,
+      `${report.kills} of ${opts.kills} SIGKILLs landed in a running compact (aimed: ${aims.compaction} at ` +
+        `compaction, ${aims.publication} at publication, ${aims.pruning} at pruning, ${aims.random} at ` +
+        `random); they hit ${phases.compaction} while a day's files were written, ${phases.publication} ` +
+        `with a file published and its day not yet recorded, ${phases.pruning} while pruning, ` +
+        `${phases.after} once the work was done`,
     );
 
     // The history directory full: a tmpfs too small for the files.
@@ -161,12 +210,11 @@ export async function historyScenario(opts: HistoryScenarioOptions): Promise<Sce
       report.notes.push(`read-only: ${firstLine(ro.stderr)}`);
       execFileSync('umount', ['-l', mount]);
       scene.writeConfig({ ...base, history: { path: root, hotDays: 0 } });
-    } else report.notes.push('no tmpfs could be mounted: the full-disk and read-only parts did not run');
+    } else if (opts.diskFaults ?? true)
+      report.notes.push('no tmpfs could be mounted: the full-disk and read-only parts did not run');
 
-    const last = await scene.run(['compact']);
-    report.runs++;
-    if (last.code !== 0) report.problems.push(`the last compact failed: ${last.stderr}`);
-    await check('at the end');
+    await completeAfterKill(scene, report, opts.kills);
+    await check('at the end', true);
     const final = await dayStates(scene);
     if (final.compacted !== refs.length)
       report.problems.push(`${final.compacted} of ${refs.length} days compacted at the end`);
@@ -185,6 +233,8 @@ export async function historyScenario(opts: HistoryScenarioOptions): Promise<Sce
     return report;
   } finally {
     duck.closeSync();
+    await scene.closeReaders();
+    await pristine?.drop();
     if (mount) {
       try {
         execFileSync('umount', ['-l', mount], { stdio: 'ignore' });
@@ -195,6 +245,40 @@ export async function historyScenario(opts: HistoryScenarioOptions): Promise<Sce
     }
     await scene.close();
   }
+}
+
+/**
+ * Runs the compact that completes the work a kill interrupted. The killed process's day leases stay until
+ * they run out (worker.lease; a history lease is not taken over from a dead process at once): a compact
+ * that finds a day still leased skips it and says so, and then runs again once every lease has run out.
+ */
+async function completeAfterKill(scene: Scene, report: ScenarioReport, kill: number): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    const again = await scene.run(['compact']);
+    report.runs++;
+    if (again.code !== 0) {
+      report.problems.push(`the compact after kill ${kill} failed: ${again.stderr}`);
+      return;
+    }
+    if (!/being compacted by another worker|not pruned yet/.test(again.stdout)) return;
+    if (attempt === 3) {
+      report.problems.push(
+        `after kill ${kill}, days stayed leased through ${attempt} compacts: ${again.stdout}`,
+      );
+      return;
+    }
+    await leasesOut(scene);
+  }
+}
+
+/** Waits until every history lease has run out. */
+async function leasesOut(scene: Scene): Promise<void> {
+  const reader = await scene.reader();
+  const rows = await reader.all<{ until: number | null }>(
+    'SELECT max(lease_until) AS until FROM history_days',
+  );
+  await scene.closeReaders();
+  await sleep(Math.max(0, Number(rows[0]?.until ?? 0) - Date.now()) + 100);
 }
 
 /** A folder to mount the small tmpfs on, when this process may mount one (root). */
@@ -213,123 +297,99 @@ function mountPoint(): string | undefined {
 }
 
 async function dayStates(scene: Scene): Promise<{ compacted: number; pruned: number }> {
-  const reader = await scene.reader();
   try {
-    const rows = await reader.all<{ c: number; p: number }>(
-      'SELECT count(compacted_at) AS c, count(pruned_at) AS p FROM history_days',
-    );
-    return { compacted: Number(rows[0]!.c), pruned: Number(rows[0]!.p) };
+    return await countStates(await scene.reader());
   } finally {
     await scene.closeReaders();
   }
 }
 
-async function problems(
-  duck: DuckDBConnection,
-  reader: ArchiveReader,
-  scene: Scene,
-  root: string,
-  refs: readonly DayRef[],
-): Promise<string[]> {
-  const found: string[] = [];
-  const recorded = await reader.all<{
-    source: SimSource;
-    zone_id: number;
-    log_date: string;
-    entries: number | null;
-    checksum: string | null;
-    quarantined: number | null;
-    quarantine_checksum: string | null;
-    compacted_at: number | null;
-  }>('SELECT * FROM history_days');
-  for (const ref of refs) {
-    const name = `${ref.source} ${ref.zone} ${ref.day}`;
-    const sim = scene.sim.entries(ref.source, ref.zone, ref.day as never, scene.now());
-    const want = sim
-      .filter((e) => e.keyable)
-      .map((e) => `${e.timestamp} ${e.logId}`)
-      .sort();
-    const wantQuarantined = sim.length - want.length;
-    const table = entryTable(ref.source);
-    const zoneCol = ref.source === 'origin' ? 'pull_zone_id' : 'shield_zone_id';
-    const stored = (
-      await reader.all<{ k: string }>(
-        `SELECT timestamp || ' ' || log_id AS k FROM ${table} WHERE ${zoneCol} = ? AND log_date = ?`,
-        ref.zone,
-        ref.day,
-      )
-    )
-      .map((r) => r.k)
-      .sort();
-    const file = dataFile(root, table, ref.zone, ref.day);
-    const inFile = existsSync(file) ? await keysOf(duck, file) : null;
-    // Readable rows: the file's if published, else the store's; they must be the oracle's exactly.
-    const readable = inFile ?? stored;
-    if (!same(readable, want))
-      found.push(
-        `${name}: ${inFile ? 'its file' : 'the store'} holds ${readable.length} rows, the oracle ${want.length}`,
-      );
-    // Rows pruned from the store are all in the file.
-    if (inFile === null && stored.length < want.length)
-      found.push(`${name}: rows left the store with no file`);
-    if (inFile !== null && stored.some((k) => !inFile.includes(k)) && stored.length !== want.length)
-      found.push(`${name}: the store holds rows its file lacks`);
-    const qFile = dataFile(root, 'quarantined_entries', ref.zone, ref.day, ref.source);
-    const qStored = await reader.all<{ n: number }>(
-      'SELECT count(*) AS n FROM quarantined_entries WHERE source = ? AND zone_id = ? AND log_date = ?',
-      ref.source,
-      ref.zone,
-      ref.day,
-    );
-    const qReadable = existsSync(qFile) ? (await keysOf(duck, qFile, 'page')).length : Number(qStored[0]!.n);
-    if (qReadable !== wantQuarantined)
-      found.push(`${name}: ${qReadable} quarantined entries readable, the oracle has ${wantQuarantined}`);
-    // What history_days claims is what the files hold.
-    const row = recorded.find(
-      (r) => r.source === ref.source && r.zone_id === ref.zone && r.log_date === ref.day,
-    );
-    if (row?.compacted_at != null) {
-      if (
-        row.entries &&
-        (!existsSync(file) || (await checksumOf(duck, entryShape(ref.source), file)) !== row.checksum)
-      )
-        found.push(`${name}: history_days claims a file that is missing or differs`);
-      if (
-        row.quarantined &&
-        (!existsSync(qFile) || (await checksumOf(duck, QUARANTINE_SHAPE, qFile)) !== row.quarantine_checksum)
-      )
-        found.push(`${name}: history_days claims a quarantine file that is missing or differs`);
-    }
-  }
-  return found;
-}
-
-async function keysOf(
-  duck: DuckDBConnection,
-  file: string,
-  kind: 'entry' | 'page' = 'entry',
-): Promise<string[]> {
-  const cols = kind === 'entry' ? `timestamp || ' ' || log_id` : `page || ' ' || position`;
-  const r = await duck.runAndReadAll(
-    `SELECT ${cols} AS k FROM read_parquet('${file.replaceAll("'", "''")}', hive_partitioning = false)`,
-  );
-  return r
-    .getRows()
-    .map((row) => String(row[0]))
-    .sort();
-}
-
-const same = (a: readonly string[], b: readonly string[]) =>
-  a.length === b.length && a.every((v, i) => v === b[i]);
-
-function countTemps(dir: string): number {
-  if (!existsSync(dir)) return 0;
-  let n = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true }))
-    if (entry.isFile() && isTempFile(entry.name)) n++;
-  return n;
-}
-
 function firstLine(text: string): string {
   return (text.split('\n').find((l) => l.trim() !== '') ?? '').slice(0, 200);
+}
+
+interface AimContext {
+  run: CliRun;
+  exited: () => boolean;
+  rng: ReturnType<typeof rngFor>;
+  scene: Scene;
+  root: string;
+  refs: readonly HistoryDayRef[];
+  /** How long an uninterrupted compact took. */
+  fullMs: number;
+}
+
+/**
+ * Waits for the compact to reach the phase aimed at (or to end), then a random while within it:
+ * compaction, a temporary or part file being written; publication, the k-th entry file just renamed into
+ * place (the day's quarantine file and its record come after it); pruning, every day recorded.
+ */
+async function aimAt(aim: Aim, c: AimContext): Promise<void> {
+  const until = async (what: string, seen: () => boolean | Promise<boolean>, everyMs: number) => {
+    try {
+      await waitFor(what, async () => (c.exited() || (await seen()) ? true : undefined), {
+        timeoutMs: RUN_BOUND_MS,
+        everyMs,
+      });
+    } catch (err) {
+      if (!(err instanceof WaitTimeout)) throw err;
+    }
+  };
+  switch (aim) {
+    case 'random':
+      return sleep(c.rng.int(200, Math.max(300, c.fullMs)));
+    case 'compaction':
+      await until('a file being written', () => countTemps(c.root) > 0, 5);
+      return sleep(c.rng.int(0, 150));
+    case 'publication': {
+      const files = c.refs.map((r) => dataFile(c.root, entryTable(r.source), r.zone, r.day));
+      const published = () => files.filter((f) => existsSync(f)).length;
+      const before = published();
+      const k = c.rng.int(1, Math.max(1, c.refs.length - before));
+      await until(`entry file ${before + k} published`, () => published() >= before + k, 2);
+      return;
+    }
+    case 'pruning': {
+      const reader = await c.scene.reader();
+      try {
+        await until(
+          'every day recorded',
+          async () => (await countStates(reader)).compacted === c.refs.length,
+          10,
+        );
+      } finally {
+        await c.scene.closeReaders();
+      }
+      return sleep(c.rng.int(0, 100));
+    }
+  }
+}
+
+/** The phase a killed compact was in, as the archive it left shows. */
+async function phaseHit(
+  scene: Scene,
+  root: string,
+  refs: readonly HistoryDayRef[],
+): Promise<Phase | 'after'> {
+  const reader = await scene.reader();
+  try {
+    const recorded = await reader.all<{ source: SimSource; zone_id: number; log_date: string }>(
+      'SELECT source, zone_id, log_date FROM history_days WHERE compacted_at IS NOT NULL',
+    );
+    const isRecorded = (r: HistoryDayRef) =>
+      recorded.some((h) => h.source === r.source && h.zone_id === r.zone && h.log_date === r.day);
+    const published = (r: HistoryDayRef) =>
+      existsSync(dataFile(root, entryTable(r.source), r.zone, r.day)) ||
+      existsSync(dataFile(root, 'quarantined_entries', r.zone, r.day, r.source));
+    if (refs.some((r) => published(r) && !isRecorded(r))) return 'publication';
+    if (refs.some((r) => !isRecorded(r))) return 'compaction';
+    const { pruned } = await countStates(reader);
+    const cold = refs.filter((r) => r.day <= lastUnfetchedDay(r.source, Date.now(), 1)).length;
+    if (pruned < cold) return 'pruning';
+    if (scene.store === 'postgres' && (await partitionProblems(reader, { allOriginPruned: true })).length > 0)
+      return 'pruning';
+    return 'after';
+  } finally {
+    await scene.closeReaders();
+  }
 }

@@ -1,0 +1,104 @@
+// The worker's compact job (HistoryRunner.compact) when another holder keeps a day's history lease: a
+// worker killed mid-compaction or mid-pruning leaves its lease until it runs out, and the job BullMQ hands
+// to another worker then finds the day busy. The job must come back (LeaseBusyError: the runtime delays it
+// and tries again) rather than end as done, or the day waits for the next sweep, as long as
+// schedule.refreshEvery (an hour by default). Found by the two-workers-history fault scenario.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, expect, it } from 'vitest';
+import { LeaseBusyError } from '../../src/errors/index.js';
+import { HistoryRunner } from '../../src/history/history-runner.js';
+import { silentLogger } from '../../src/logger.js';
+import type { DayKey } from '../../src/store/store.js';
+import { openSqlite, storeOriginPass, tableRows, type OpenedStore } from '../support/page-store.js';
+
+const DAY = '2026-11-20';
+const DAY_START = Date.parse(`${DAY}T00:00:00Z`);
+const NOW = DAY_START + 5 * 86_400_000;
+const LEASE_MS = 8_000;
+
+let s: OpenedStore | undefined;
+let root: string | undefined;
+let runner: HistoryRunner | undefined;
+afterEach(async () => {
+  await runner?.close();
+  await s?.close();
+  if (root) rmSync(root, { recursive: true, force: true });
+});
+
+const entry = (i: number) =>
+  JSON.stringify({ logId: `o-${i}`, timestamp: DAY_START + i * 1000, log: '{}', labels: {} });
+
+it('a compact job that finds the day leased by another holder comes back, and does the day once the lease is out', async () => {
+  let clock = NOW;
+  s = await openSqlite(() => clock);
+  root = mkdtempSync(join(tmpdir(), 'edgelog-runner-'));
+  const day: DayKey = { source: 'origin', zone: 11, day: DAY };
+  await storeOriginPass(
+    s.store,
+    day,
+    Array.from({ length: 50 }, (_, i) => entry(i)),
+    NOW,
+    600,
+  );
+  await s.store.ledger.finish(day, 'values-test', 'complete', NOW, NOW);
+  runner = new HistoryRunner({
+    store: s.store,
+    root,
+    hotDays: 0,
+    originLookbackDays: 1,
+    leaseMs: LEASE_MS,
+    owner: 'survivor',
+    now: () => clock,
+    logger: silentLogger(),
+  });
+  // A worker killed while compacting the day: its lease stays until it runs out.
+  expect(await s.store.history.claim(day, 'killed-worker', clock, LEASE_MS)).toBe(true);
+  await expect(runner.compact(day)).rejects.toBeInstanceOf(LeaseBusyError);
+  expect((await s.store.history.list())[0]!.compacted_at).toBeNull();
+
+  clock += LEASE_MS + 1;
+  expect(await runner.compact(day)).toMatchObject({ outcome: 'compacted', entries: 50 });
+
+  expect((await s.store.history.list())[0]!.pruned_at).not.toBeNull();
+  expect(await tableRows(s.reader, 'origin_error_logs', 'pull_zone_id = 11')).toEqual([]);
+});
+
+it('a compact job that finds a day due for pruning leased by another holder comes back too', async () => {
+  let clock = NOW;
+  s = await openSqlite(() => clock);
+  root = mkdtempSync(join(tmpdir(), 'edgelog-runner-'));
+  const day: DayKey = { source: 'origin', zone: 12, day: DAY };
+  await storeOriginPass(
+    s.store,
+    day,
+    Array.from({ length: 50 }, (_, i) => entry(i)),
+    NOW,
+    600,
+  );
+  await s.store.ledger.finish(day, 'values-test', 'complete', NOW, NOW);
+  const opts = {
+    store: s.store,
+    root,
+    originLookbackDays: 1,
+    leaseMs: LEASE_MS,
+    owner: 'survivor',
+    now: () => clock,
+    logger: silentLogger(),
+  };
+  // Compacted, its rows kept (hotDays null); then a worker that prunes it is killed mid-way.
+  const keeper = new HistoryRunner({ ...opts, hotDays: null });
+  expect(await keeper.compact(day)).toMatchObject({ outcome: 'compacted', entries: 50 });
+  await keeper.close();
+  runner = new HistoryRunner({ ...opts, hotDays: 0 });
+  expect(await s.store.history.claim(day, 'killed-worker', clock, LEASE_MS)).toBe(true);
+  await expect(runner.compact(day)).rejects.toBeInstanceOf(LeaseBusyError);
+  expect(await tableRows(s.reader, 'origin_error_logs', 'pull_zone_id = 12')).toHaveLength(50);
+  clock += LEASE_MS + 1;
+  expect(await runner.compact(day)).toMatchObject({
+    outcome: 'not-settled',
+    pruned: { days: 1, entries: 50 },
+  });
+  expect(await tableRows(s.reader, 'origin_error_logs', 'pull_zone_id = 12')).toEqual([]);
+});

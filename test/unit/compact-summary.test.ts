@@ -1,0 +1,34 @@
+// What `edgelog compact` tells a person (compactSummary): the days another worker's lease kept from
+// compaction or from pruning are counted, never passed over in silence.
+import { describe, expect, it } from 'vitest';
+import { compactSummary } from '../../src/commands/compact.js';
+import type { PassSummary } from '../../src/history/history-pass.js';
+
+const base: PassSummary = {
+  days: 0,
+  entries: 0,
+  quarantined: 0,
+  bytes: 0,
+  busy: 0,
+  pruned: { days: 0, entries: 0, quarantined: 0 },
+  pruneBusy: 0,
+  reclaimed: null,
+};
+
+describe('compactSummary', () => {
+  it('says nothing of leases when no day was held', () => {
+    expect(compactSummary(base, 10)).toBe('nothing to compact: every settled zone-day is in history\n');
+  });
+
+  it('counts the days held from compaction and from pruning, each in its own line', () => {
+    expect(compactSummary({ ...base, busy: 2, pruneBusy: 1 }, 10).split('\n')).toEqual([
+      'nothing to compact: every settled zone-day is in history',
+      '2 zone-days were being compacted by another worker',
+      '1 zone-day is not pruned yet: another worker holds its lease (a later compact prunes it)',
+      '',
+    ]);
+    expect(compactSummary({ ...base, pruneBusy: 3 }, 10)).toMatch(
+      /^3 zone-days are not pruned yet: another worker holds their lease \(a later compact prunes them\)$/m,
+    );
+  });
+});
