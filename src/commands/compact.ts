@@ -65,7 +65,7 @@ export function compactCommand(): Command {
         { openDuckDb, COMPACTION_DUCKDB_OPTIONS },
         { historyPass },
         { DEFAULT_PARQUET_OPTIONS },
-        { SCRATCH_DIR },
+        { SCRATCH_DIR, COMPACTION_PAGE_ROWS },
       ] = await Promise.all([
         import('../history/history-root.js'),
         import('../store/open-store.js'),
@@ -99,7 +99,7 @@ export function compactCommand(): Command {
             now: Date.now,
             leaseMs: config.worker.lease,
             parquet: DEFAULT_PARQUET_OPTIONS,
-            pageRows: 5_000,
+            pageRows: COMPACTION_PAGE_ROWS,
             onRows: (n) => (figures.entries += n),
           },
           {
