@@ -70,7 +70,7 @@ export function compactCommand(): Command {
         { openDuckDb, COMPACTION_DUCKDB_OPTIONS },
         { historyPass },
         { DEFAULT_PARQUET_OPTIONS },
-        { SCRATCH_DIR },
+        { SCRATCH_DIR, COMPACTION_PAGE_ROWS },
       ] = await Promise.all([
         import('../history/history-root.js'),
         import('../store/open-store.js'),
@@ -104,7 +104,7 @@ export function compactCommand(): Command {
             now: Date.now,
             leaseMs: config.worker.lease,
             parquet: DEFAULT_PARQUET_OPTIONS,
-            pageRows: 5_000,
+            pageRows: COMPACTION_PAGE_ROWS,
             onRows: (n) => (figures.entries += n),
           },
           {

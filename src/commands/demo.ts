@@ -242,7 +242,7 @@ async function demoHistory(engine: Engine, out: Out): Promise<void> {
         now: Date.now,
         leaseMs: config.worker.lease,
         parquet: parquet.DEFAULT_PARQUET_OPTIONS,
-        pageRows: 5_000,
+        pageRows: day.COMPACTION_PAGE_ROWS,
       },
       { filter: {}, hotDays: config.history.hotDays, originLookbackDays: config.schedule.originLookbackDays },
     );

@@ -148,6 +148,14 @@ export async function compactDay(deps: HistoryDeps, lease: DayLease): Promise<Da
   return result;
 }
 
+/**
+ * Rows per store page when compacting. Small enough that a page's values die young in V8's 8 MB
+ * semi-space (bin/edgelog.js) instead of being promoted and collected by full GCs: 1,000 instead of
+ * 5,000 halved the time in the garbage collector (11.6 s → 5.5 s of CPU profile) on a 1,200,000-entry
+ * compaction; a keyset seek per page costs little beside it.
+ */
+export const COMPACTION_PAGE_ROWS = 1_000;
+
 /** DuckDB's spill directory, inside the history root (no reader's glob matches it). */
 export const SCRATCH_DIR = '.scratch';
 

@@ -8,7 +8,13 @@ import type { Logger } from '../logger.js';
 import type { DayKey } from '../store/ledger-types.js';
 import type { HistoryStore } from '../store/history-store.js';
 import type { LedgerStore } from '../store/store.js';
-import { compactDay, SCRATCH_DIR, withDayLease, type HistoryDeps } from './compact-day.js';
+import {
+  COMPACTION_PAGE_ROWS,
+  compactDay,
+  SCRATCH_DIR,
+  withDayLease,
+  type HistoryDeps,
+} from './compact-day.js';
 import { prunePass, type PassSummary } from './history-pass.js';
 import { DEFAULT_PARQUET_OPTIONS } from './parquet-options.js';
 import { planCompaction, type PlannedDay } from './plan.js';
@@ -141,7 +147,7 @@ export class HistoryRunner {
       now: this.opts.now,
       leaseMs: this.opts.leaseMs,
       parquet: DEFAULT_PARQUET_OPTIONS,
-      pageRows: 5_000,
+      pageRows: COMPACTION_PAGE_ROWS,
     };
   }
 }
