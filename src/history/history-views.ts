@@ -11,8 +11,8 @@ import { StoreQueryError } from '../store/store-query-error.js';
 import type { QueryStore, QueryValue } from '../store/store.js';
 import { HISTORY_COLUMNS } from '../store/history-columns.js';
 import type { HistoryTable } from './layout.js';
+import { fileParts } from './file-parts.js';
 import { dayKey, publishedDays, type PublishedDay } from './published-days.js';
-import { sqlStringLiteral } from './statement-tables.js';
 import { inScope, storeRowsSql, zoneDayPredicate, type ZoneDayScope } from './store-rows-sql.js';
 import type { WorkBudget } from './work-budget.js';
 
@@ -75,26 +75,14 @@ async function createView(
   const names = columns.map(([n]) => `"${n}"`);
   const list = (from: string) =>
     [...names, ...(timeFrom ? [`epoch_ms("${timeFrom}") AS "time"`] : [])].join(', ') + ` FROM ${from}`;
-  const parts = [`SELECT ${list(stored)}`];
-  if (after.length > 0) {
-    const paths = after.map((d) => sqlStringLiteral(d.file)).join(', ');
-    parts.unshift(`SELECT ${list(filesOf(table, paths))}`);
-  }
+  const parts = [
+    ...fileParts(table, after).map(
+      (p) => `SELECT ${list(p.from)}${p.guard === null ? '' : ` WHERE ${p.guard}`}`,
+    ),
+    `SELECT ${list(stored)}`,
+  ];
   await conn.run(`CREATE VIEW main.${table} AS ${parts.join(' UNION ALL ')}`);
   return after.map((d: PublishedDay) => d.file);
-}
-
-/**
- * The files as a relation with the table's columns. An entry table's zone comes from the `zone=` of the
- * path (the same value as the file's column, by the layout), so that DuckDB skips the files of other
- * zones without opening them when a statement filters on the zone. The quarantine's `source=` would
- * collide with its own `source` column: its files are read without partitions.
- */
-function filesOf(table: HistoryTable, paths: string): string {
-  const { columns, zoneColumn } = HISTORY_COLUMNS[table];
-  if (table === 'quarantined_entries') return `read_parquet([${paths}], hive_partitioning = false)`;
-  const select = columns.map(([n]) => (n === zoneColumn ? `"zone" AS "${n}"` : `"${n}"`)).join(', ');
-  return `(SELECT ${select} FROM read_parquet([${paths}], hive_partitioning = true, hive_types = {'zone': BIGINT, 'day': VARCHAR}))`;
 }
 
 /** The rows `sql` reads from the store, appended to `<STORE_SCHEMA>.<table>` a chunk at a time. */

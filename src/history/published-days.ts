@@ -2,8 +2,9 @@
 // are the truth of what is readable; a temporary file beside one is never listed). Names that are not a
 // partition of the layout are skipped, so nothing found on disk reaches SQL or a path unchecked.
 import { readdir, stat } from 'node:fs/promises';
-import { join } from 'node:path';
-import { dataFile, type HistorySource, type HistoryTable } from './layout.js';
+import { dirname, join } from 'node:path';
+import { DATA_FILE, dataFile, type HistorySource, type HistoryTable } from './layout.js';
+import { timeRangeOfNames, type TimeRange } from './time-range.js';
 
 export interface PublishedDay {
   zone: number;
@@ -13,6 +14,8 @@ export interface PublishedDay {
   source?: HistorySource;
   /** The published file. */
   file: string;
+  /** The timestamps it holds, when its directory records them (time-range.ts); else unknown. */
+  timestamps?: TimeRange;
 }
 
 const ZONE = /^zone=(\d{1,15})$/;
@@ -44,6 +47,24 @@ async function dirNames(dir: string): Promise<string[]> {
   }
 }
 
+/**
+ * What a zone-day's directory holds: whether data.parquet is a file, and the union of its timestamp
+ * markers. One listing, where a stat of the file alone would cost as much.
+ */
+async function dayContents(dir: string): Promise<{ published: boolean; timestamps: TimeRange | null }> {
+  let entries;
+  try {
+    entries = await readdir(dir, { withFileTypes: true });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { published: false, timestamps: null };
+    throw err;
+  }
+  const data = entries.find((e) => e.name === DATA_FILE);
+  const published =
+    data !== undefined && (data.isFile() || (data.isSymbolicLink() && (await isFile(join(dir, DATA_FILE)))));
+  return { published, timestamps: published ? timeRangeOfNames(entries.map((e) => e.name)) : null };
+}
+
 async function isFile(path: string): Promise<boolean> {
   try {
     return (await stat(path)).isFile();
@@ -64,7 +85,15 @@ export async function publishedDays(root: string, table: HistoryTable): Promise<
         const day = dayOfDir(dayName);
         if (day === null) continue;
         const file = dataFile(root, table, zone, day, source);
-        if (await isFile(file)) found.push({ zone, day, file, ...(source ? { source } : {}) });
+        const { published, timestamps } = await dayContents(dirname(file));
+        if (published)
+          found.push({
+            zone,
+            day,
+            file,
+            ...(source ? { source } : {}),
+            ...(timestamps ? { timestamps } : {}),
+          });
       }
     }
   };

@@ -50,7 +50,8 @@ export function timeRangeOfNames(names: Iterable<string>): TimeRange | null {
   for (const name of names) {
     const r = timeRangeOfName(name);
     if (r === null) continue;
-    out = out === null ? r : { min: r.min < out.min ? r.min : out.min, max: r.max > out.max ? r.max : out.max };
+    out =
+      out === null ? r : { min: r.min < out.min ? r.min : out.min, max: r.max > out.max ? r.max : out.max };
   }
   return out;
 }
