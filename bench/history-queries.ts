@@ -10,21 +10,22 @@
 //   npx tsx bench/history-queries.ts [--rows 10000000] [--runs 3]     (build first: npm run build)
 import Database from 'better-sqlite3';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DuckDBDataChunk } from '@duckdb/node-api';
-import { HISTORY_COLUMNS } from '../src/store/history-columns.js';
-import { openDuckDb } from '../src/history/duckdb.js';
+import { ORIGIN_SHAPE } from '../src/store/history-columns.js';
+import type { HistoryValue } from '../src/store/history-store.js';
+import { publishDayFile } from '../src/history/day-file.js';
+import { COMPACTION_DUCKDB_OPTIONS, openDuckDb } from '../src/history/duckdb.js';
 import { historyQueries } from '../src/history/history-queries.js';
 import { createHistoryViews } from '../src/history/history-views.js';
-import { dataFile, dayDir, tempFile } from '../src/history/layout.js';
-import { sqlStringLiteral } from '../src/history/statement-tables.js';
+import { dayDir } from '../src/history/layout.js';
+import { DEFAULT_PARQUET_OPTIONS } from '../src/history/parquet-options.js';
 import { WorkBudget } from '../src/history/work-budget.js';
 import { runStoreQuery } from '../src/query/run-store-query.js';
 import { openArchive } from '../src/store/sqlite/archive.js';
 import { sqliteReader } from '../src/store/sqlite/reader.js';
-import { addDays, dayEndMs, dayStartMs } from '../src/time/utc-day.js';
+import { addDays, dayEndMs, dayStartMs, type Day } from '../src/time/utc-day.js';
 import { ARCHIVE_DAYS, ARCHIVE_LAST_DAY, ARCHIVE_ZONES, generatedArchive } from './archive.js';
 import { argOf } from './args.js';
 
@@ -46,52 +47,58 @@ export const HISTORY_BENCH_QUERIES = {
 } as const;
 type QueryName = keyof typeof HISTORY_BENCH_QUERIES;
 
-/** The history of the generated archive, one file per zone-day as the compactor writes it (cached). */
+/** A synchronous iterable as the async one publishDayFile reads (better-sqlite3 reads synchronously). */
+function asAsync<T>(items: Iterable<T>): AsyncIterable<T> {
+  return {
+    [Symbol.asyncIterator]: () => {
+      const it = items[Symbol.iterator]();
+      return { next: () => Promise.resolve(it.next()) };
+    },
+  };
+}
+
+/**
+ * The history of the generated archive, written exactly as compaction writes it (cached): one file per
+ * zone-day through publishDayFile (the compactor's Parquet options, verification, timestamp marker).
+ */
 async function historyOf(archivePath: string, root: string): Promise<void> {
   if (existsSync(join(root, '.complete'))) return;
   rmSync(root, { recursive: true, force: true });
   const db = new Database(archivePath, { readonly: true });
-  const { columns } = HISTORY_COLUMNS.origin_error_logs;
-  const names = columns.map(([n]) => n).join(', ');
+  const names = ORIGIN_SHAPE.columns.map((c) => c.name).join(', ');
   // The generator's timestamps lie inside their day, so the key index finds a zone-day's rows.
   const read = db
     .prepare(
-      `SELECT ${names} FROM origin_error_logs WHERE pull_zone_id = ? AND timestamp >= ? AND timestamp < ?`,
+      `SELECT ${names} FROM origin_error_logs WHERE pull_zone_id = ? AND timestamp >= ? AND timestamp < ? ORDER BY timestamp, log_id`,
     )
     .raw(true)
     .safeIntegers(true);
-  const conn = await openDuckDb({ memoryLimit: '1GB', threads: 2 });
+  const conn = await openDuckDb(COMPACTION_DUCKDB_OPTIONS);
   const started = performance.now();
   let rows = 0;
+  function* pages(zone: number, day: Day): Generator<HistoryValue[][]> {
+    let page: HistoryValue[][] = [];
+    for (const row of read.iterate(zone, dayStartMs(day), dayEndMs(day)) as Iterable<HistoryValue[]>) {
+      page.push(row);
+      if (page.length === 5000) {
+        yield page;
+        page = [];
+      }
+    }
+    if (page.length > 0) yield page;
+  }
   try {
-    await conn.run(`CREATE TABLE day (${columns.map(([n, t]) => `"${n}" ${t}`).join(', ')})`);
     for (let d = 0; d < ARCHIVE_DAYS; d++) {
       const day = addDays(first, d);
       for (let zone = 1; zone <= ARCHIVE_ZONES; zone++) {
-        const appender = await conn.createAppender('day');
-        const types = columns.map((_, i) => appender.columnType(i));
-        let batch: unknown[][] = [];
-        const flush = () => {
-          const chunk = DuckDBDataChunk.create(types, batch.length);
-          chunk.setRows(batch as Array<Array<bigint | string | null>>);
-          appender.appendDataChunk(chunk);
-          rows += batch.length;
-          batch = [];
-        };
-        for (const row of read.iterate(zone, dayStartMs(day), dayEndMs(day)) as Iterable<unknown[]>) {
-          batch.push(row);
-          if (batch.length === 2048) flush();
-        }
-        if (batch.length > 0) flush();
-        appender.closeSync();
-        const dir = dayDir(root, 'origin_error_logs', zone, day);
-        mkdirSync(dir, { recursive: true });
-        const temp = tempFile(dir, 'bench');
-        await conn.run(
-          `COPY (SELECT * FROM day ORDER BY timestamp, log_id) TO ${sqlStringLiteral(temp)} (FORMAT parquet, COMPRESSION zstd)`,
-        );
-        renameSync(temp, dataFile(root, 'origin_error_logs', zone, day));
-        await conn.run('DELETE FROM day');
+        const file = await publishDayFile(conn, {
+          shape: ORIGIN_SHAPE,
+          dir: dayDir(root, 'origin_error_logs', zone, day),
+          pages: asAsync(pages(zone, day)),
+          parquet: DEFAULT_PARQUET_OPTIONS,
+          scratchDir: join(root, '.scratch'),
+        });
+        rows += file?.rows ?? 0;
       }
       say(
         `  history: ${d + 1}/${ARCHIVE_DAYS} days, ${rows} rows (${Math.round((performance.now() - started) / 1000)} s)`,
@@ -101,6 +108,7 @@ async function historyOf(archivePath: string, root: string): Promise<void> {
     conn.closeSync();
     db.close();
   }
+  rmSync(join(root, '.scratch'), { recursive: true, force: true });
   writeFileSync(join(root, '.complete'), '');
 }
 
@@ -148,7 +156,8 @@ const r1 = (x: number) => Math.round(x * 10) / 10;
 async function main(): Promise<void> {
   say(`archive of ${ROWS} origin rows (${ARCHIVE_ZONES} zones × ${ARCHIVE_DAYS} days)…`);
   const archivePath = generatedArchive(DIR, ROWS, say);
-  const root = join(DIR, `history-${ROWS}`);
+  // `-compacted`: written by publishDayFile (an older cache beside it was written otherwise).
+  const root = join(DIR, `history-${ROWS}-compacted`);
   await historyOf(archivePath, root);
   const emptyStore = join(DIR, 'history-store-empty.db');
   for (const suffix of ['', '-wal', '-shm']) rmSync(emptyStore + suffix, { force: true });
