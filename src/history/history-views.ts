@@ -54,8 +54,8 @@ async function createView(
   const scope = opts.scope ?? {};
   const { columns, timeFrom } = HISTORY_COLUMNS[table];
   const root = opts.root;
-  const listed = async () =>
-    root === null ? [] : (await publishedDays(root, table)).filter((d) => inScope(scope, d));
+  const listed = async (known?: readonly PublishedDay[]) =>
+    root === null ? [] : (await publishedDays(root, table, known)).filter((d) => inScope(scope, d));
   const before = await listed();
   const stored = `${STORE_SCHEMA}.${table}`;
   await conn.run(`CREATE TABLE ${stored} (${columns.map(([n, t]) => `"${n}" ${t}`).join(', ')})`);
@@ -65,7 +65,9 @@ async function createView(
 
   // A zone-day published while the store was read: its file holds its rows, which were read above too.
   const seen = new Set(before.map(dayKey));
-  const after = await listed();
+  // Only days published since are looked for: a file of `before` is still the day's (it is only ever
+  // replaced by one holding every row of it, time-range.ts).
+  const after = await listed(before);
   const twice = zoneDayPredicate(
     table,
     after.filter((d) => !seen.has(dayKey(d))),
