@@ -148,9 +148,9 @@ describeStores('history compaction', (kind: StoreKind) => {
       'data.parquet',
     ]);
     // The quarantine has no timestamp: no marker.
-    expect(readdirSync(join(root, 'quarantined_entries', 'source=shield', 'zone=201', `day=${DAY}`))).toEqual([
-      'data.parquet',
-    ]);
+    expect(readdirSync(join(root, 'quarantined_entries', 'source=shield', 'zone=201', `day=${DAY}`))).toEqual(
+      ['data.parquet'],
+    );
 
     const recorded = await s.store.history.list({ source: 'shield' });
     expect(recorded).toEqual([
