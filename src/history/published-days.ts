@@ -97,13 +97,25 @@ export function publishedDays(
   }
 }
 
-function listDays(root: string, table: HistoryTable, known: Map<string, PublishedDay>): PublishedDay[] {
+/** Whether `table` has at least one published zone-day under `root` (the listing stops at the first). */
+export function hasPublishedDay(root: string, table: HistoryTable): boolean {
+  return listDays(root, table, new Map(), 1).length > 0;
+}
+
+function listDays(
+  root: string,
+  table: HistoryTable,
+  known: Map<string, PublishedDay>,
+  limit = Infinity,
+): PublishedDay[] {
   const found: PublishedDay[] = [];
   const scanZones = (dir: string, source?: HistorySource) => {
     for (const zoneName of dirNames(dir)) {
+      if (found.length >= limit) return;
       const zone = zoneOfDir(zoneName);
       if (zone === null || !Number.isSafeInteger(zone)) continue;
       for (const dayName of dirNames(join(dir, zoneName))) {
+        if (found.length >= limit) return;
         const day = dayOfDir(dayName);
         if (day === null) continue;
         const seen = known.get(dayKey({ zone, day, ...(source ? { source } : {}) }));
