@@ -12,7 +12,10 @@
 // Publication keeps one promise: at every instant, some marker in the directory covers the data.parquet
 // in it. The marker of a new file is made (and the directory synced) before the file is renamed into
 // place, and the older markers go only after it is; a reader takes the union of the markers it finds.
-// A crash leaves extra markers (a wider union) or none (no pruning), never a narrower one.
+// A crash leaves extra markers (a wider union) or none (no pruning), never a narrower one. A file
+// replaced after a reader listed the markers (DuckDB opens it later) holds every row of the one it
+// replaced (day-file.ts carries them over), and those lie in the range listed: the reader sees at least
+// the rows of the file it listed, as it did before markers existed.
 import { readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
