@@ -10,21 +10,23 @@
 //   npx tsx bench/history-queries.ts [--rows 10000000] [--runs 3]     (build first: npm run build)
 import Database from 'better-sqlite3';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DuckDBDataChunk } from '@duckdb/node-api';
-import { HISTORY_COLUMNS } from '../src/store/history-columns.js';
-import { openDuckDb } from '../src/history/duckdb.js';
+import { ORIGIN_SHAPE } from '../src/store/history-columns.js';
+import type { HistoryValue } from '../src/store/history-store.js';
+import { publishDayFile } from '../src/history/day-file.js';
+import { COMPACTION_DUCKDB_OPTIONS, openDuckDb } from '../src/history/duckdb.js';
 import { historyQueries } from '../src/history/history-queries.js';
 import { createHistoryViews } from '../src/history/history-views.js';
-import { dataFile, dayDir, tempFile } from '../src/history/layout.js';
-import { sqlStringLiteral } from '../src/history/statement-tables.js';
+import { dayDir } from '../src/history/layout.js';
+import { DEFAULT_PARQUET_OPTIONS } from '../src/history/parquet-options.js';
 import { WorkBudget } from '../src/history/work-budget.js';
 import { runStoreQuery } from '../src/query/run-store-query.js';
 import { openArchive } from '../src/store/sqlite/archive.js';
 import { sqliteReader } from '../src/store/sqlite/reader.js';
-import { addDays, dayEndMs, dayStartMs } from '../src/time/utc-day.js';
+import { addDays, dayEndMs, dayStartMs, type Day } from '../src/time/utc-day.js';
 import { ARCHIVE_DAYS, ARCHIVE_LAST_DAY, ARCHIVE_ZONES, generatedArchive } from './archive.js';
 import { argOf } from './args.js';
 
@@ -46,52 +48,58 @@ export const HISTORY_BENCH_QUERIES = {
 } as const;
 type QueryName = keyof typeof HISTORY_BENCH_QUERIES;
 
-/** The history of the generated archive, one file per zone-day as the compactor writes it (cached). */
+/** A synchronous iterable as the async one publishDayFile reads (better-sqlite3 reads synchronously). */
+function asAsync<T>(items: Iterable<T>): AsyncIterable<T> {
+  return {
+    [Symbol.asyncIterator]: () => {
+      const it = items[Symbol.iterator]();
+      return { next: () => Promise.resolve(it.next()) };
+    },
+  };
+}
+
+/**
+ * The history of the generated archive, written exactly as compaction writes it (cached): one file per
+ * zone-day through publishDayFile (the compactor's Parquet options, verification, timestamp marker).
+ */
 async function historyOf(archivePath: string, root: string): Promise<void> {
   if (existsSync(join(root, '.complete'))) return;
   rmSync(root, { recursive: true, force: true });
   const db = new Database(archivePath, { readonly: true });
-  const { columns } = HISTORY_COLUMNS.origin_error_logs;
-  const names = columns.map(([n]) => n).join(', ');
+  const names = ORIGIN_SHAPE.columns.map((c) => c.name).join(', ');
   // The generator's timestamps lie inside their day, so the key index finds a zone-day's rows.
   const read = db
     .prepare(
-      `SELECT ${names} FROM origin_error_logs WHERE pull_zone_id = ? AND timestamp >= ? AND timestamp < ?`,
+      `SELECT ${names} FROM origin_error_logs WHERE pull_zone_id = ? AND timestamp >= ? AND timestamp < ? ORDER BY timestamp, log_id`,
     )
     .raw(true)
     .safeIntegers(true);
-  const conn = await openDuckDb({ memoryLimit: '1GB', threads: 2 });
+  const conn = await openDuckDb(COMPACTION_DUCKDB_OPTIONS);
   const started = performance.now();
   let rows = 0;
+  function* pages(zone: number, day: Day): Generator<HistoryValue[][]> {
+    let page: HistoryValue[][] = [];
+    for (const row of read.iterate(zone, dayStartMs(day), dayEndMs(day)) as Iterable<HistoryValue[]>) {
+      page.push(row);
+      if (page.length === 5000) {
+        yield page;
+        page = [];
+      }
+    }
+    if (page.length > 0) yield page;
+  }
   try {
-    await conn.run(`CREATE TABLE day (${columns.map(([n, t]) => `"${n}" ${t}`).join(', ')})`);
     for (let d = 0; d < ARCHIVE_DAYS; d++) {
       const day = addDays(first, d);
       for (let zone = 1; zone <= ARCHIVE_ZONES; zone++) {
-        const appender = await conn.createAppender('day');
-        const types = columns.map((_, i) => appender.columnType(i));
-        let batch: unknown[][] = [];
-        const flush = () => {
-          const chunk = DuckDBDataChunk.create(types, batch.length);
-          chunk.setRows(batch as Array<Array<bigint | string | null>>);
-          appender.appendDataChunk(chunk);
-          rows += batch.length;
-          batch = [];
-        };
-        for (const row of read.iterate(zone, dayStartMs(day), dayEndMs(day)) as Iterable<unknown[]>) {
-          batch.push(row);
-          if (batch.length === 2048) flush();
-        }
-        if (batch.length > 0) flush();
-        appender.closeSync();
-        const dir = dayDir(root, 'origin_error_logs', zone, day);
-        mkdirSync(dir, { recursive: true });
-        const temp = tempFile(dir, 'bench');
-        await conn.run(
-          `COPY (SELECT * FROM day ORDER BY timestamp, log_id) TO ${sqlStringLiteral(temp)} (FORMAT parquet, COMPRESSION zstd)`,
-        );
-        renameSync(temp, dataFile(root, 'origin_error_logs', zone, day));
-        await conn.run('DELETE FROM day');
+        const file = await publishDayFile(conn, {
+          shape: ORIGIN_SHAPE,
+          dir: dayDir(root, 'origin_error_logs', zone, day),
+          pages: asAsync(pages(zone, day)),
+          parquet: DEFAULT_PARQUET_OPTIONS,
+          scratchDir: join(root, '.scratch'),
+        });
+        rows += file?.rows ?? 0;
       }
       say(
         `  history: ${d + 1}/${ARCHIVE_DAYS} days, ${rows} rows (${Math.round((performance.now() - started) / 1000)} s)`,
@@ -101,6 +109,7 @@ async function historyOf(archivePath: string, root: string): Promise<void> {
     conn.closeSync();
     db.close();
   }
+  rmSync(join(root, '.scratch'), { recursive: true, force: true });
   writeFileSync(join(root, '.complete'), '');
 }
 
@@ -123,16 +132,33 @@ function dropCache(path: string): void {
 
 const nullOutput = { write: () => Promise.resolve() };
 
+/** CPU time of this process (every thread: DuckDB's workers too) over the last timed or warm call. */
+let lastCpuMs = 0;
+
 async function timed(fn: () => unknown): Promise<number> {
+  const cpu = process.cpuUsage();
   const t = performance.now();
   await fn();
-  return performance.now() - t;
+  const ms = performance.now() - t;
+  const used = process.cpuUsage(cpu);
+  lastCpuMs = (used.user + used.system) / 1000;
+  return ms;
 }
 
+/**
+ * The median of RUNS runs after one that fills the caches; lastCpuMs is then the median CPU time. On a
+ * machine shared with other work the wall times swing with its load; CPU time much less, so both are
+ * reported.
+ */
 async function warm(fn: () => unknown): Promise<number> {
   await fn();
   const times: number[] = [];
-  for (let i = 0; i < RUNS; i++) times.push(await timed(fn));
+  const cpus: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    times.push(await timed(fn));
+    cpus.push(lastCpuMs);
+  }
+  lastCpuMs = cpus.sort((a, b) => a - b)[Math.floor(cpus.length / 2)]!;
   return times.sort((a, b) => a - b)[Math.floor(times.length / 2)]!;
 }
 
@@ -148,7 +174,8 @@ const r1 = (x: number) => Math.round(x * 10) / 10;
 async function main(): Promise<void> {
   say(`archive of ${ROWS} origin rows (${ARCHIVE_ZONES} zones × ${ARCHIVE_DAYS} days)…`);
   const archivePath = generatedArchive(DIR, ROWS, say);
-  const root = join(DIR, `history-${ROWS}`);
+  // `-compacted`: written by publishDayFile (an older cache beside it was written otherwise).
+  const root = join(DIR, `history-${ROWS}-compacted`);
   await historyOf(archivePath, root);
   const emptyStore = join(DIR, 'history-store-empty.db');
   for (const suffix of ['', '-wal', '-shm']) rmSync(emptyStore + suffix, { force: true });
@@ -182,7 +209,9 @@ async function main(): Promise<void> {
     dropCache(root);
     const historyCold = await timed(() => onHistory(sql));
     const sqliteWarm = await warm(onSqlite);
+    const sqliteCpu = lastCpuMs;
     const historyWarm = await warm(() => onHistory(sql));
+    const historyCpu = lastCpuMs;
     const args = ['query', '--format', 'csv', sql];
     cliMs(args, env);
     const cli: number[] = [];
@@ -192,13 +221,20 @@ async function main(): Promise<void> {
       sqliteWarmMs: r1(sqliteWarm),
       historyWarmMs: r1(historyWarm),
       warmSpeedup: r1(sqliteWarm / historyWarm),
+      sqliteWarmCpuMs: r1(sqliteCpu),
+      historyWarmCpuMs: r1(historyCpu),
+      warmCpuRatio: r1(sqliteCpu / historyCpu),
       historyCliWarmMs: r1(historyCli),
       cliSpeedup: r1(sqliteWarm / historyCli),
       sqliteColdMs: r1(sqliteCold),
       historyColdMs: r1(historyCold),
       coldRatio: Number((historyCold / sqliteCold).toFixed(3)),
     };
-    say(`${name}: ${JSON.stringify(results[name])}`);
+    say(
+      `${name}: ${JSON.stringify(results[name])} (load average ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(', ')})`,
+    );
   }
   sqlite.close();
 

@@ -14,6 +14,7 @@ import { KeyChecksum, type KeyPart } from './checksum.js';
 import { keyIndexes, type HistoryTableShape } from '../store/history-columns.js';
 import { DATA_FILE, isTempFile, tempFile } from './layout.js';
 import { parquetOptionsSql, type ParquetOptions } from './parquet-options.js';
+import { removeTimeRangesBut, writeTimeRange, type TimeRange } from './time-range.js';
 
 /** DuckDB's vector size: a data chunk holds at most this many rows. */
 const CHUNK_ROWS = 2048;
@@ -152,9 +153,15 @@ export async function publishDayFile(
           `(file ${found}, store ${expected.digest()}); nothing was published`,
       );
     }
+    const range = await timeRangeOf(duck, shape, temp);
     await input.beforePublish?.();
+    // The file's timestamp marker first (time-range.ts): some marker covers data.parquet at all times.
+    const marker = range === null ? null : writeTimeRange(dir, range);
+    if (marker === null) removeTimeRangesBut(dir, null);
+    syncFile(dir);
     renameSync(temp, published);
     syncFile(dir);
+    removeTimeRangesBut(dir, marker);
     return {
       rows: expected.count,
       kept: kept.rows,
@@ -203,6 +210,24 @@ async function carryOver(
   if (rows > 0) return { rows, part };
   rmSync(part, { force: true });
   return { rows: 0, part: null };
+}
+
+/**
+ * The least and greatest timestamp of an entry file, read back by DuckDB; null for the quarantine (no
+ * timestamp) or a file with a NULL timestamp (no range would cover it).
+ */
+async function timeRangeOf(
+  duck: DuckDBConnection,
+  shape: HistoryTableShape,
+  file: string,
+): Promise<TimeRange | null> {
+  if (!shape.columns.some((c) => c.name === 'timestamp')) return null;
+  const reader = await duck.runAndReadAll(
+    `SELECT min("timestamp"), max("timestamp"), count(*) - count("timestamp") FROM ${readFile(file)}`,
+  );
+  const [min, max, nulls] = reader.getRows()[0] ?? [];
+  if (typeof min !== 'bigint' || typeof max !== 'bigint' || nulls !== 0n) return null;
+  return { min, max };
 }
 
 /** The key checksum of a Parquet file, read back by DuckDB (what a reader will see). */

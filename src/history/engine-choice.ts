@@ -6,16 +6,15 @@
 // store still holds every entry. DuckDB is loaded only when there are files to read.
 import { openDuckDb } from './duckdb.js';
 import { HISTORY_TABLES, type HistoryTable } from './layout.js';
-import { publishedDays } from './published-days.js';
+import { hasPublishedDay } from './published-days.js';
 import { historyTablesIn, sqlStringLiteral, type SerializedSql } from './statement-tables.js';
 
 export type ChosenEngine = 'history' | 'store';
 
 /** The history tables that have at least one published file under `root`. */
-export async function tablesWithFiles(root: string): Promise<HistoryTable[]> {
-  const found: HistoryTable[] = [];
-  for (const table of HISTORY_TABLES) if ((await publishedDays(root, table)).length > 0) found.push(table);
-  return found;
+export function tablesWithFiles(root: string): Promise<HistoryTable[]> {
+  // One file is enough to tell: the listing stops there instead of reading every day directory.
+  return Promise.resolve(HISTORY_TABLES.filter((table) => hasPublishedDay(root, table)));
 }
 
 /** DuckDB's parse tree of `sql` (json_serialize_sql), on a connection of its own. */

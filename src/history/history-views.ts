@@ -11,8 +11,8 @@ import { StoreQueryError } from '../store/store-query-error.js';
 import type { QueryStore, QueryValue } from '../store/store.js';
 import { HISTORY_COLUMNS } from '../store/history-columns.js';
 import type { HistoryTable } from './layout.js';
+import { fileParts } from './file-parts.js';
 import { dayKey, publishedDays, type PublishedDay } from './published-days.js';
-import { sqlStringLiteral } from './statement-tables.js';
 import { inScope, storeRowsSql, zoneDayPredicate, type ZoneDayScope } from './store-rows-sql.js';
 import type { WorkBudget } from './work-budget.js';
 
@@ -54,8 +54,8 @@ async function createView(
   const scope = opts.scope ?? {};
   const { columns, timeFrom } = HISTORY_COLUMNS[table];
   const root = opts.root;
-  const listed = async () =>
-    root === null ? [] : (await publishedDays(root, table)).filter((d) => inScope(scope, d));
+  const listed = async (known?: readonly PublishedDay[]) =>
+    root === null ? [] : (await publishedDays(root, table, known)).filter((d) => inScope(scope, d));
   const before = await listed();
   const stored = `${STORE_SCHEMA}.${table}`;
   await conn.run(`CREATE TABLE ${stored} (${columns.map(([n, t]) => `"${n}" ${t}`).join(', ')})`);
@@ -65,7 +65,9 @@ async function createView(
 
   // A zone-day published while the store was read: its file holds its rows, which were read above too.
   const seen = new Set(before.map(dayKey));
-  const after = await listed();
+  // Only days published since are looked for: a file of `before` is still the day's (it is only ever
+  // replaced by one holding every row of it, time-range.ts).
+  const after = await listed(before);
   const twice = zoneDayPredicate(
     table,
     after.filter((d) => !seen.has(dayKey(d))),
@@ -75,26 +77,14 @@ async function createView(
   const names = columns.map(([n]) => `"${n}"`);
   const list = (from: string) =>
     [...names, ...(timeFrom ? [`epoch_ms("${timeFrom}") AS "time"`] : [])].join(', ') + ` FROM ${from}`;
-  const parts = [`SELECT ${list(stored)}`];
-  if (after.length > 0) {
-    const paths = after.map((d) => sqlStringLiteral(d.file)).join(', ');
-    parts.unshift(`SELECT ${list(filesOf(table, paths))}`);
-  }
+  const parts = [
+    ...fileParts(table, after).map(
+      (p) => `SELECT ${list(p.from)}${p.guard === null ? '' : ` WHERE ${p.guard}`}`,
+    ),
+    `SELECT ${list(stored)}`,
+  ];
   await conn.run(`CREATE VIEW main.${table} AS ${parts.join(' UNION ALL ')}`);
   return after.map((d: PublishedDay) => d.file);
-}
-
-/**
- * The files as a relation with the table's columns. An entry table's zone comes from the `zone=` of the
- * path (the same value as the file's column, by the layout), so that DuckDB skips the files of other
- * zones without opening them when a statement filters on the zone. The quarantine's `source=` would
- * collide with its own `source` column: its files are read without partitions.
- */
-function filesOf(table: HistoryTable, paths: string): string {
-  const { columns, zoneColumn } = HISTORY_COLUMNS[table];
-  if (table === 'quarantined_entries') return `read_parquet([${paths}], hive_partitioning = false)`;
-  const select = columns.map(([n]) => (n === zoneColumn ? `"zone" AS "${n}"` : `"${n}"`)).join(', ');
-  return `(SELECT ${select} FROM read_parquet([${paths}], hive_partitioning = true, hive_types = {'zone': BIGINT, 'day': VARCHAR}))`;
 }
 
 /** The rows `sql` reads from the store, appended to `<STORE_SCHEMA>.<table>` a chunk at a time. */

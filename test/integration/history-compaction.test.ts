@@ -137,8 +137,20 @@ describeStores('history compaction', (kind: StoreKind) => {
     ]);
     expect(Object.keys(quarantined[0]!)).toEqual(QUARANTINE_SHAPE.columns.map((c) => c.name));
     expect(existsSync(dataFile(root, 'origin_error_logs', 11, DAY))).toBe(true);
-    // No temporary file is left beside a published one.
-    expect(readdirSync(join(root, 'shield_event_logs', 'zone=201', `day=${DAY}`))).toEqual(['data.parquet']);
+    // No temporary file is left beside a published one; one marker records the file's timestamps
+    // (time-range.ts), exactly its least and greatest.
+    const bounds = await duck.runAndReadAll(
+      `SELECT min(timestamp), max(timestamp) FROM read_parquet('${shieldFile}', hive_partitioning = false)`,
+    );
+    const [min, max] = bounds.getRows()[0]!;
+    expect(readdirSync(join(root, 'shield_event_logs', 'zone=201', `day=${DAY}`))).toEqual([
+      `_timestamps_${String(min)}_${String(max)}`,
+      'data.parquet',
+    ]);
+    // The quarantine has no timestamp: no marker.
+    expect(readdirSync(join(root, 'quarantined_entries', 'source=shield', 'zone=201', `day=${DAY}`))).toEqual(
+      ['data.parquet'],
+    );
 
     const recorded = await s.store.history.list({ source: 'shield' });
     expect(recorded).toEqual([
@@ -271,5 +283,10 @@ describeStores('history compaction', (kind: StoreKind) => {
     );
     const ts = inOrder.getRows().map((r) => Number(r[0]));
     expect(ts).toEqual([...ts].sort((a, b) => a - b));
+    // The replacement's marker only: the old file's went once the new file was in place.
+    expect(readdirSync(join(root, 'origin_error_logs', 'zone=11', `day=${DAY}`))).toEqual([
+      `_timestamps_${ts[0]}_${ts.at(-1)}`,
+      'data.parquet',
+    ]);
   });
 });

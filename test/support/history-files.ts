@@ -14,6 +14,7 @@ import {
   type HistoryTable,
 } from '../../src/history/layout.js';
 import { sqlStringLiteral } from '../../src/history/statement-tables.js';
+import { removeTimeRangesBut, writeTimeRange } from '../../src/history/time-range.js';
 import { postgresQueries } from '../../src/store/postgres/postgres-store.js';
 import { sqliteReader } from '../../src/store/sqlite/reader.js';
 import type { QueryStore } from '../../src/store/store.js';
@@ -26,7 +27,10 @@ export function storeQueries(h: Pick<Harness, 'dbPath' | 'databaseUrl'>): QueryS
     : postgresQueries({ url: h.databaseUrl });
 }
 
-/** Writes the store's rows of one table-zone-day to `<root>/…/data.parquet`; returns how many. */
+/**
+ * Writes the store's rows of one table-zone-day to `<root>/…/data.parquet`; returns how many. An entry
+ * file gets its timestamp marker (time-range.ts) as the compactor makes it, unless `marker` is false.
+ */
 export async function writeHistoryDay(
   store: QueryStore,
   root: string,
@@ -34,6 +38,7 @@ export async function writeHistoryDay(
   zone: number,
   day: string,
   source?: HistorySource,
+  { marker = true }: { marker?: boolean } = {},
 ): Promise<number> {
   const { columns, zoneColumn, sourceColumn } = HISTORY_COLUMNS[table];
   const dir = dayDir(root, table, zone, day, source);
@@ -64,7 +69,14 @@ export async function writeHistoryDay(
     await conn.run(
       `COPY (SELECT * FROM day ORDER BY ${order}) TO ${sqlStringLiteral(temp)} (FORMAT parquet, COMPRESSION zstd)`,
     );
+    let made: string | null = null;
+    if (marker && table !== 'quarantined_entries' && rows > 0) {
+      const bounds = await conn.runAndReadAll('SELECT min(timestamp), max(timestamp) FROM day');
+      const [min, max] = bounds.getRows()[0] as [bigint, bigint];
+      made = writeTimeRange(dir, { min, max });
+    }
     renameSync(temp, dataFile(root, table, zone, day, source));
+    removeTimeRangesBut(dir, made);
     return rows;
   } finally {
     conn.closeSync();
