@@ -8,6 +8,7 @@ import {
   stateSaveStatement,
   type StateSave,
 } from '../../src/store/alert-state-save.js';
+import type { StoredAlertState } from '../../src/store/store.js';
 
 const read = { state: 'pending' as const, since: 10, lastNotifiedAt: null, firstEvaluatedAt: 5 };
 const to = { state: 'firing' as const, since: 20, lastNotifiedAt: 20, firstEvaluatedAt: 5 };
@@ -25,7 +26,7 @@ function bound(plan: StateSave, dialect: 'sqlite' | 'postgres'): string {
   return sql.replace(/\?/g, () => show(values[i++]));
 }
 
-const alert = (from: typeof read | undefined, state = to) =>
+const alert = (from: typeof read | undefined, state: StoredAlertState = to) =>
   alertStateSave(
     { rule: 'r', zone: 7, source: 'o', fingerprint: 'f' },
     from,
