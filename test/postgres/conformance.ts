@@ -610,6 +610,16 @@ export function storeConformance(name: string, open: () => Promise<StoreUnderTes
         ['b', NOW + 20],
         ['a', NOW + 30],
       ]);
+      const reader = await t.reader();
+      try {
+        expect(await reader.silences.list({ activeAt: NOW + 20 })).toEqual(
+          await store.silences.list({ activeAt: NOW + 20 }),
+        );
+        expect(await reader.silences.list({ activeAt: NOW + 40 })).toEqual([]);
+        expect(await reader.silences.list()).toHaveLength(2);
+      } finally {
+        await reader.close();
+      }
     });
 
     it('saves alert state and its notices once, and measures rules on the rollups', async () => {
@@ -742,6 +752,12 @@ export function storeConformance(name: string, open: () => Promise<StoreUnderTes
       ]);
       expect(await store.alerts.createdSince(NOW)).toContainEqual({ id: 's1', hook: 'h' });
       expect(await store.alerts.createdSince(NOW)).not.toContainEqual({ id: 's2', hook: 'h' });
+      const reader = await t.reader();
+      try {
+        expect(await reader.alertSeries.list()).toEqual(await store.alertSeries.list());
+      } finally {
+        await reader.close();
+      }
     });
 
     it('keeps guardian snapshots, failed calls too', async () => {
