@@ -132,7 +132,7 @@ export async function startEngine(config: Config, logger: Logger, opts: EngineOp
   });
   const evaluator = new AlertEvaluator({
     config,
-    repo: archive.alerts as AlertsStore<Notice>,
+    repo: archive.alerts,
     silences: archive.silences,
     logger: alertLogger,
     now,
