@@ -7,7 +7,8 @@ import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { ShieldBatch } from '../src/store/rows.js';
 import { openArchive } from '../src/store/sqlite/archive.js';
 import { BatchInsert } from '../src/store/sqlite/batch-insert.js';
-import { fillShieldRow, SHIELD_COLUMNS } from '../src/store/sqlite/shield-logs.js';
+import { SHIELD_TABLE } from '../src/store/entry-tables.js';
+import { entryInsertColumns, entryRows } from '../src/store/sqlite/entry-insert.js';
 import { BENCH_DAY, parsePage } from './rows.js';
 
 /**
@@ -27,9 +28,9 @@ export async function measureLimit(
     const { db } = archive;
     db.exec('DROP INDEX shield_event_logs_key');
     if (key) db.exec(`CREATE UNIQUE INDEX k ON shield_event_logs (${key})`);
-    const insert = new BatchInsert(db, 'shield_event_logs', SHIELD_COLUMNS, key);
+    const insert = new BatchInsert(db, 'shield_event_logs', entryInsertColumns(SHIELD_TABLE), key);
     const store = db.transaction((b: ShieldBatch) =>
-      insert.run(b.logId.length, (args, at, i) => fillShieldRow(args, at, 201, BENCH_DAY, b, i)),
+      insert.run(b.logId.length, entryRows(SHIELD_TABLE, 201, BENCH_DAY, b)),
     );
     let rows = 0;
     const started = performance.now();

@@ -15,7 +15,7 @@ import { readMigrations } from '../src/store/migration-files.js';
 import { POSTGRES_MIGRATIONS_DIR } from '../src/store/postgres/migrate.js';
 import { copyRows } from '../src/store/postgres/copy-text.js';
 import { SHIELD_FIELDS, type ShieldBatch } from '../src/store/rows.js';
-import { SHIELD_COLUMNS } from '../src/store/sqlite/shield-logs.js';
+import { SHIELD_TABLE } from '../src/store/entry-tables.js';
 import { adminUrlArg, argOf } from './args.js';
 import { processCpuMs } from './machine-cpu.js';
 import { BenchDatabases } from './postgres-limit.js';
@@ -27,8 +27,8 @@ const ZONE = 201;
 const ROUNDS = Number(argOf('rounds', '3'));
 
 // The entry columns after the two every row of the bench shares (zone, day), in the store's order.
-const COLS = SHIELD_COLUMNS.filter((c) => c !== 'shield_zone_id' && c !== 'log_date');
-const TYPES = ['text', 'bigint', ...Array<string>(14).fill('text')];
+const COLS = SHIELD_TABLE.columns;
+const TYPES = SHIELD_TABLE.types;
 const FIELDS = SHIELD_FIELDS;
 
 /** The insert + rollup of one page, from a row source (`unnest` of arrays or the staging table). */

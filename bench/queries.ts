@@ -1,13 +1,11 @@
 // (6) Query latencies on the generated archive, through the same code paths as reports and alerts.
 import { AlertEvaluator } from '../src/alerts/evaluator.js';
-import type { Notice } from '../src/alerts/payload.js';
 import { parseConfig } from '../src/config/index.js';
 import { silentLogger } from '../src/logger.js';
 import { readScope } from '../src/report/sources.js';
 import { denseHistogram, reportWindow } from '../src/report/window.js';
 import { sqliteReportReads } from '../src/store/sqlite/reports.js';
 import { openSqliteStore } from '../src/store/sqlite/sqlite-store.js';
-import type { AlertsStore } from '../src/store/store.js';
 import { HOUR_MS } from '../src/store/hourly-rollup.js';
 import { addDays, dayEndMs } from '../src/time/utc-day.js';
 import { ARCHIVE_LAST_DAY } from './archive.js';
@@ -55,7 +53,7 @@ export async function measureQueries(path: string, runs = 25): Promise<QueryTime
     });
     const evaluator = new AlertEvaluator({
       config,
-      repo: store.alerts as AlertsStore<Notice>,
+      repo: store.alerts,
       logger: silentLogger(),
       now: () => dayEndMs(ARCHIVE_LAST_DAY) + 30 * 60_000,
     });

@@ -4,7 +4,6 @@ import { Notifier } from './alerts/notifier.js';
 import { compileTemplates } from './alerts/templates.js';
 import type { Notice } from './alerts/payload.js';
 import { SqlRuleEvaluator } from './alerts/sql-evaluator.js';
-import { sqliteRuleQueries, storeRuleQueries } from './query/rule-query.js';
 import { createApiClient, type ApiClient } from './api/index.js';
 import type { Config } from './config/index.js';
 import { DayIngestor } from './ingest/day-ingestor.js';
@@ -127,16 +126,13 @@ export async function startEngine(config: Config, logger: Logger, opts: EngineOp
   const sqlRules = new SqlRuleEvaluator({
     config,
     series: archive.alertSeries,
-    queries:
-      archive.dialect === 'sqlite'
-        ? sqliteRuleQueries(archive.queries, archive.location)
-        : storeRuleQueries(archive.queries),
+    queries: archive.ruleQueries,
     logger: alertLogger,
     now,
   });
   const evaluator = new AlertEvaluator({
     config,
-    repo: archive.alerts as AlertsStore<Notice>,
+    repo: archive.alerts,
     silences: archive.silences,
     logger: alertLogger,
     now,

@@ -3,8 +3,8 @@
 // it is given (and saves nothing), and those notices become the requests that would be made.
 import type { Config } from '../config/index.js';
 import type { Logger } from '../logger.js';
-import type { AlertsStore, SilencesStore } from '../store/store.js';
-import { AlertEvaluator, type Evaluation } from './evaluator.js';
+import type { SilencesStore } from '../store/store.js';
+import { AlertEvaluator, type Evaluation, type RuleStateReads } from './evaluator.js';
 import { handOver, type Pending } from './notice-groups.js';
 import { noticeRequest, single, type Delivery, type NoticeRequest } from './notice-request.js';
 import type { Notice } from './payload.js';
@@ -16,11 +16,11 @@ export interface DryRun {
 }
 
 /** The alerts store with a save that keeps what it is given and writes nothing. */
-function keeping(repo: AlertsStore<Notice>, kept: Array<Pending<Notice>>): AlertsStore<Notice> {
+function keeping(repo: RuleStateReads, kept: Array<Pending<Notice>>): RuleStateReads {
   return new Proxy(repo, {
     get(target, prop, receiver) {
       if (prop === 'save') {
-        return (...args: Parameters<AlertsStore<Notice>['save']>) => {
+        return (...args: Parameters<RuleStateReads['save']>) => {
           for (const { hook, notice } of args[4]) kept.push({ id: notice.id, hook, notice });
           return Promise.resolve(true);
         };
@@ -33,7 +33,7 @@ function keeping(repo: AlertsStore<Notice>, kept: Array<Pending<Notice>>): Alert
 
 export async function dryRun(deps: {
   config: Config;
-  repo: AlertsStore<Notice>;
+  repo: RuleStateReads;
   silences: Pick<SilencesStore, 'list'>;
   templates: ReadonlyMap<string, RenderText>;
   logger: Logger;

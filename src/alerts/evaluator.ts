@@ -11,7 +11,7 @@ import type {
 } from '../config/index.js';
 import { formatDuration } from '../config/index.js';
 import type { Logger } from '../logger.js';
-import type { AlertsStore, SilencesStore, TermsStore } from '../store/store.js';
+import type { AlertStateStore, RuleReads, SilencesStore, TermsStore } from '../store/store.js';
 import { termField } from '../store/terms.js';
 import { describeNewValues, judgeNewTerm, NAMED_VALUES, planNewTerm } from './new-term.js';
 import type { SqlRuleEvaluator } from './sql-evaluator.js';
@@ -61,11 +61,17 @@ const iso = (ms: number) => new Date(ms).toISOString();
 /** Reads and saves of one rule's state before leaving it to evaluations that keep saving first. */
 const SAVE_ATTEMPTS = 5;
 
+/**
+ * What the evaluator uses of the alerts store: rule state (read, compare-and-set save) and what the
+ * rules measure; not the outbox (the notifier's).
+ */
+export type RuleStateReads = Pick<AlertStateStore<Notice>, 'getState' | 'save'> & RuleReads;
+
 export class AlertEvaluator {
   constructor(
     private readonly deps: {
       config: Config;
-      repo: AlertsStore<Notice>;
+      repo: RuleStateReads;
       logger: Logger;
       now: () => number;
       /** Where silences are read. @defaultValue none: nothing is silenced */

@@ -13,7 +13,7 @@ import { closeOrDrop, dropWithin, idleFor, IDLE_GRACE_MS } from '../redis/close-
 import { NO_METRICS, type DeliveryMetrics } from '../telemetry/events.js';
 import { redisOptions, type RedisTarget } from '../redis/connection.js';
 import { waitForJobs } from '../redis/wait-for-jobs.js';
-import type { AlertsStore, OutboxCursor } from '../store/store.js';
+import type { OutboxCursor, OutboxStore } from '../store/store.js';
 import { deliver } from './deliver.js';
 import { busyHookDelayMs, HookSlots } from './hook-slots.js';
 import { groupId, handOver } from './notice-groups.js';
@@ -49,7 +49,8 @@ export interface NotifierDeps {
   redis: RedisTarget;
   prefix: string;
   config: Config;
-  repo: AlertsStore<Notice>;
+  /** The outbox only: the notifier hands notices over and records their delivery. */
+  repo: OutboxStore<Notice>;
   logger: Logger;
   now: () => number;
   dispatcher?: Dispatcher;

@@ -6,7 +6,7 @@
 import type { Config, SqlRule } from '../config/index.js';
 import { coerceError } from '../errors/index.js';
 import type { Logger } from '../logger.js';
-import type { RuleQueries } from '../query/rule-query.js';
+import type { RuleQueries } from '../store/store.js';
 import type { AlertSeriesStore, StoredAlertState } from '../store/store.js';
 import type { Notice } from './payload.js';
 import { seriesFingerprint, sqlRows, zoneOf, type SeriesRow } from './sql-rows.js';

@@ -7,7 +7,6 @@ import { noticeRequest, single } from '../alerts/notice-request.js';
 import { showRequest } from '../alerts/show-request.js';
 import { compileTemplates } from '../alerts/templates.js';
 import { silentLogger } from '../logger.js';
-import type { AlertsStore } from '../store/store.js';
 import { describeLabels } from '../alerts/sql-evaluator.js';
 import { formatDuration, type Config } from '../config/index.js';
 import { startEngine } from '../engine.js';
@@ -252,7 +251,7 @@ async function checkDryRun(config: Config, opts: FormatOptions): Promise<void> {
   try {
     run = await dryRun({
       config,
-      repo: store.alerts as AlertsStore<Notice>,
+      repo: store.alerts,
       silences: store.silences,
       templates,
       logger: silentLogger(),

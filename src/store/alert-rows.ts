@@ -4,6 +4,7 @@ import type {
   AlertStateRow,
   NoticeRecord,
   OutboxCursor,
+  SeriesStateRow,
   StoredAlertState,
   UndeliveredNotice,
 } from './store.js';
@@ -21,6 +22,16 @@ export function storedAlertState(row: AlertStateRow | undefined): StoredAlertSta
         notified: row.notified,
       }
     : undefined;
+}
+
+/** A series' state as the sql evaluator reads it, from its alert_series_state row. */
+export function seriesState(row: SeriesStateRow): StoredAlertState {
+  return {
+    state: row.state,
+    since: row.since,
+    lastNotifiedAt: row.last_notified_at,
+    firstEvaluatedAt: row.first_evaluated_at,
+  };
 }
 
 /** The alert_notifications values of a notice for one hook, in the order of both INSERTs. */

@@ -3,7 +3,7 @@
 // lookup at the end of its entry key (zone, timestamp, log_id), so one round trip whatever the number of
 // zones). Zones (whole numbers) and sources (one of two) are written into the text as literals; each
 // dialect runs the text through its own connection (sqlite/archive-reads.ts, postgres/archive-reads.ts).
-import { SOURCE_TABLES } from './rows.js';
+import { ENTRY_TABLES } from './entry-tables.js';
 import type { GuardianHealthRow, LedgerRow, LogSource, ZoneLists } from './store.js';
 
 /** The key of a zone in the map newest entries are read into. */
@@ -20,11 +20,11 @@ export function newestEntriesSql(zones: ZoneLists): string | null {
   for (const source of ['origin', 'shield'] as const) {
     const list = ids(zones[source]);
     if (list.length === 0) continue;
-    const t = SOURCE_TABLES[source];
+    const t = ENTRY_TABLES[source];
     ctes.push(`${source}_zones(zone) AS (VALUES ${list.map((z) => `(${z})`).join(', ')})`);
     selects.push(
       `SELECT '${source}' AS source, z.zone, ` +
-        `(SELECT max(e.timestamp) FROM ${t.raw} AS e WHERE e.${t.zone} = z.zone) AS newest ` +
+        `(SELECT max(e.timestamp) FROM ${t.table} AS e WHERE e.${t.zoneColumn} = z.zone) AS newest ` +
         `FROM ${source}_zones AS z`,
     );
   }
@@ -47,7 +47,7 @@ const inZones = (col: string, zones: readonly number[] | null) =>
 /** Pure: the ledger rows of `sources` (of `zones` when given), by source, zone and newest day first. */
 export function ledgerRowsSql(sources: readonly LogSource[], zones: readonly number[] | null): string | null {
   if (sources.length === 0) return null;
-  for (const s of sources) if (!(s in SOURCE_TABLES)) throw new TypeError(`not a log source: ${s}`);
+  for (const s of sources) if (!(s in ENTRY_TABLES)) throw new TypeError(`not a log source: ${s}`);
   const list = sources.map((s) => `'${s}'`);
   return `SELECT * FROM ingest_ledger WHERE source IN (${list.join(', ')}) ${inZones('zone_id', zones)}
            ORDER BY source, zone_id, log_date DESC`;

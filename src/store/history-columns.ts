@@ -1,17 +1,21 @@
 // Pure: the columns of each history file, in file order (the history contract: every column of the store
 // table but `id` and the generated `time`, same names; INTEGER → BIGINT, TEXT → VARCHAR), the columns that
 // key a row, and the order rows are written in. Both stores read a day's rows in exactly these columns.
+// The entry tables' columns are entry-tables.ts's, the one list the stores write by.
+import {
+  ORIGIN_TABLE,
+  SHIELD_TABLE,
+  type ColumnKind,
+  type EntryTable,
+  type FileColumn,
+} from './entry-tables.js';
+
+export type { ColumnKind, FileColumn };
+
 /** The tables the history keeps (history/layout.ts places their files). */
 export const HISTORY_TABLES = ['origin_error_logs', 'shield_event_logs', 'quarantined_entries'] as const;
 export type HistoryTable = (typeof HISTORY_TABLES)[number];
 export type HistorySource = 'origin' | 'shield';
-
-export type ColumnKind = 'int' | 'text';
-
-export interface FileColumn {
-  name: string;
-  kind: ColumnKind;
-}
 
 export interface HistoryTableShape {
   table: HistoryTable;
@@ -28,55 +32,17 @@ const col = (kind: ColumnKind) => (name: string) => ({ name, kind });
 const int = col('int');
 const text = col('text');
 
-export const ORIGIN_SHAPE: HistoryTableShape = {
-  table: 'origin_error_logs',
-  columns: [
-    int('pull_zone_id'),
-    text('log_id'),
-    text('log_date'),
-    int('timestamp'),
-    text('request_url'),
-    text('message'),
-    text('error_code'),
-    int('status_code'),
-    text('server_zone'),
-    text('log'),
-    text('labels'),
-    text('parse_error'),
-  ],
-  zoneColumn: 'pull_zone_id',
-  key: ['pull_zone_id', 'timestamp', 'log_id'],
+/** An entry table's file: its columns and key as the stores keep them, rows in time order. */
+const entryFile = (t: EntryTable): HistoryTableShape => ({
+  table: t.table,
+  columns: t.fileColumns,
+  zoneColumn: t.zoneColumn,
+  key: t.key,
   order: ['timestamp', 'log_id'],
-};
+});
 
-export const SHIELD_SHAPE: HistoryTableShape = {
-  table: 'shield_event_logs',
-  columns: [
-    int('shield_zone_id'),
-    text('log_id'),
-    text('log_date'),
-    int('timestamp'),
-    ...[
-      'asn',
-      'country',
-      'rule_id',
-      'severity',
-      'method',
-      'rule_group',
-      'status',
-      'server_zone',
-      'url',
-      'remote_ip',
-      'message',
-      'log',
-      'parse_error',
-      'extra_labels',
-    ].map(text),
-  ],
-  zoneColumn: 'shield_zone_id',
-  key: ['shield_zone_id', 'timestamp', 'log_id'],
-  order: ['timestamp', 'log_id'],
-};
+export const ORIGIN_SHAPE: HistoryTableShape = entryFile(ORIGIN_TABLE);
+export const SHIELD_SHAPE: HistoryTableShape = entryFile(SHIELD_TABLE);
 
 export const QUARANTINE_SHAPE: HistoryTableShape = {
   table: 'quarantined_entries',

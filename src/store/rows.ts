@@ -2,15 +2,8 @@
 // per row: a thousand fewer allocations a page on the hot path). The store owns these types; ingestion
 // builds them (src/ingest/parse-entries.ts) and hands them down.
 import type { RejectedEntry } from '../api/schemas/log-pages.js';
-import type { LogSource } from './ledger-types.js';
 
 export type { RejectedEntry };
-
-/** Each source's tables and zone column, named alike on SQLite and PostgreSQL. */
-export const SOURCE_TABLES: Record<LogSource, { raw: string; rollup: string; zone: string }> = {
-  origin: { raw: 'origin_error_logs', rollup: 'origin_hourly', zone: 'pull_zone_id' },
-  shield: { raw: 'shield_event_logs', rollup: 'shield_hourly', zone: 'shield_zone_id' },
-};
 
 export interface OriginRow {
   logId: string;

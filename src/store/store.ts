@@ -524,6 +524,25 @@ export interface QueryStore {
   ): Promise<T>;
 }
 
+/** Up to a bound of rows of one statement, and whether there were more. */
+export interface RowsResult {
+  columns: string[];
+  rows: QueryValue[][];
+  /** Rows beyond maxRows were left unread. */
+  more: boolean;
+}
+
+/**
+ * How a sql alert rule reads the archive: checked once at start (parses, and only reads), then run at
+ * each evaluation within its time bound. Each store runs it its own way (rule-queries.ts: PostgreSQL on
+ * the read-only query path; SQLite checks there and runs in a child process, sqlite/child-query.ts).
+ */
+export interface RuleQueries {
+  /** Throws StoreQueryError (`refused` or `failed`) unless `sql` parses and only reads. Runs nothing. */
+  check(sql: string): Promise<void>;
+  run(sql: string, opts: { timeoutMs: number; maxRows: number }): Promise<RowsResult>;
+}
+
 // --- Migrations, retention -----------------------------------------------------------------------------
 
 export interface MigrationResult {
@@ -646,6 +665,8 @@ export interface ArchiveStore {
   readonly alertSeries: AlertSeriesStore;
   readonly reports: ReportStore;
   readonly queries: QueryStore;
+  /** The sql alert rules' reads. */
+  readonly ruleQueries: RuleQueries;
   readonly health: HealthStore;
   /** The record of the Parquet history, and the reads and deletes that compaction and pruning make. */
   readonly history: HistoryStore;

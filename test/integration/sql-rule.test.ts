@@ -11,7 +11,7 @@ import type { ConfigInput, SqlRule } from '../../src/config/index.js';
 import type { Engine } from '../../src/engine.js';
 import { SqlRuleEvaluator } from '../../src/alerts/sql-evaluator.js';
 import { silentLogger } from '../../src/logger.js';
-import { storeRuleQueries } from '../../src/query/rule-query.js';
+import { storeRuleQueries } from '../../src/store/rule-queries.js';
 import type { Harness } from '../support/harness.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
 import { describeStores, storeHarness } from '../support/stores.js';

@@ -610,6 +610,16 @@ export function storeConformance(name: string, open: () => Promise<StoreUnderTes
         ['b', NOW + 20],
         ['a', NOW + 30],
       ]);
+      const reader = await t.reader();
+      try {
+        expect(await reader.silences.list({ activeAt: NOW + 20 })).toEqual(
+          await store.silences.list({ activeAt: NOW + 20 }),
+        );
+        expect(await reader.silences.list({ activeAt: NOW + 40 })).toEqual([]);
+        expect(await reader.silences.list()).toHaveLength(2);
+      } finally {
+        await reader.close();
+      }
     });
 
     it('saves alert state and its notices once, and measures rules on the rollups', async () => {
@@ -693,6 +703,61 @@ export function storeConformance(name: string, open: () => Promise<StoreUnderTes
       expect(await store.alerts.coverage('origin', day.zone)).toEqual(new Map([[DAY, end]]));
       expect(await store.alerts.lastSuccess('origin', day.zone)).toBe(NOW + 9);
       expect(await store.alerts.lastSuccess('origin', 999_999)).toBeNull();
+    });
+
+    it('saves a series state and its notices once, compare-and-set as alert state', async () => {
+      const notice = { id: 's1', rule: 'q', zone: 0, status: 'firing' as const, summary: 's' };
+      const key = { rule: 'q', series: '{"zone":"a"}', fingerprint: 'f' };
+      const state = { state: 'firing' as const, since: NOW, lastNotifiedAt: null, firstEvaluatedAt: NOW - 5 };
+      const measured = { value: 3, detail: { rows: 1 } };
+      expect(
+        await store.alertSeries.save(key, undefined, state, measured, [{ hook: 'h', notice }], NOW),
+      ).toBe(true);
+      // The first save again (no row read) and a save from a state no longer stored change nothing.
+      const other = { id: 's2', rule: 'q', zone: 0, status: 'resolved' as const, summary: 's' };
+      const resolved = { ...state, state: 'resolved' as const, since: NOW + 2 };
+      for (const from of [undefined, { ...state, lastNotifiedAt: NOW }, { ...state, since: NOW + 1 }])
+        expect(
+          await store.alertSeries.save(
+            key,
+            from,
+            resolved,
+            measured,
+            [{ hook: 'h', notice: other }],
+            NOW + 2,
+          ),
+        ).toBe(false);
+      // From the stored state (a null last notice compares as equal): saved, its notice with it.
+      const notified = { ...resolved, lastNotifiedAt: NOW + 3 };
+      expect(
+        await store.alertSeries.save(key, state, notified, { value: null, detail: null }, [], NOW + 3),
+      ).toBe(true);
+      expect(await store.alertSeries.save(key, notified, resolved, measured, [], NOW + 4)).toBe(true);
+      expect(await store.alertSeries.states('q')).toEqual(new Map([[key.series, resolved]]));
+      expect(await store.alertSeries.states('none')).toEqual(new Map());
+      expect(await store.alertSeries.list()).toEqual([
+        {
+          rule: 'q',
+          series: key.series,
+          labels: key.series,
+          state: 'resolved',
+          since: NOW + 2,
+          fingerprint: 'f',
+          first_evaluated_at: NOW - 5,
+          last_evaluated_at: NOW + 4,
+          last_notified_at: null,
+          last_value: 3,
+          last_detail: '{"rows":1}',
+        },
+      ]);
+      expect(await store.alerts.createdSince(NOW)).toContainEqual({ id: 's1', hook: 'h' });
+      expect(await store.alerts.createdSince(NOW)).not.toContainEqual({ id: 's2', hook: 'h' });
+      const reader = await t.reader();
+      try {
+        expect(await reader.alertSeries.list()).toEqual(await store.alertSeries.list());
+      } finally {
+        await reader.close();
+      }
     });
 
     it('keeps guardian snapshots, failed calls too', async () => {

@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { GUARDIAN_COUNTER_COLUMNS } from '../../src/values/guardian-counters.js';
 import { decodeShieldPage, OriginBodyDecoder } from '../../src/ingest/decode-page.js';
 import { openStore } from '../../src/store/open-store.js';
-import { ORIGIN_FIELDS, SHIELD_FIELDS, SOURCE_TABLES } from '../../src/store/rows.js';
+import { ORIGIN_FIELDS, SHIELD_FIELDS } from '../../src/store/rows.js';
+import { ENTRY_TABLES } from '../../src/store/entry-tables.js';
 import type { ArchiveStore, DayKey, LedgerRow, PageStored } from '../../src/store/store.js';
 import { createTestDatabase, type TestDatabase, type TestServer } from '../postgres/support/server.js';
 import { openReader, type ArchiveReader } from './archive-reader.js';
@@ -139,7 +140,7 @@ export type Row = Record<string, unknown>;
 
 const snake = (field: string) => field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 const entryColumns = (source: 'origin' | 'shield', fields: readonly string[]) => [
-  SOURCE_TABLES[source].zone,
+  ENTRY_TABLES[source].zoneColumn,
   'log_date',
   ...fields.map(snake),
 ];

@@ -8,7 +8,7 @@
 // - merge: COPY into a temporary staging table, then one INSERT … SELECT that skips (or, for the
 //   `newest` rule, updates) the rows already there and says how many it inserted; for an entry table it
 //   returns the rows it inserted, and the client counts them into the rollup in the same transaction.
-import type { EntryTable } from '../postgres/entry-tables.js';
+import type { EntryTable } from '../entry-tables.js';
 import type { CopyColumns, TableSpec } from './tables.js';
 import { TERM_COLUMNS } from '../postgres/terms.js';
 

@@ -4,7 +4,7 @@
 import type pg from 'pg';
 import { mergeDay, type DayHeld } from '../ledger-rules.js';
 import type { LedgerRow } from '../ledger-types.js';
-import { ORIGIN_TABLE, SHIELD_TABLE } from '../postgres/entry-tables.js';
+import { ORIGIN_TABLE, SHIELD_TABLE } from '../entry-tables.js';
 import type { CopyColumns, TableSpec } from './tables.js';
 
 /** A batch of source rows and the index of each column by name (postgres-target's RowsView). */

@@ -14,7 +14,7 @@ import { migratePostgres } from '../postgres/migrate.js';
 import { daysOf } from '../postgres/partition-plan.js';
 import { Partitions } from '../postgres/partitions.js';
 import { sqlState, transaction, UNIQUE_VIOLATION } from '../postgres/transaction.js';
-import type { EntryTable } from '../postgres/entry-tables.js';
+import type { EntryTable } from '../entry-tables.js';
 import { rollupValue } from '../../values/storable.js';
 import {
   copyDirectSql,

@@ -13,7 +13,7 @@
 //   transaction (as storePage counts them), so they stay exact whatever the target held before.
 // - schema_migrations: each side records its own dialect's files.
 import { DAY_MS } from '../../time/utc-day.js';
-import { ORIGIN_TABLE, SHIELD_TABLE, type EntryTable } from '../postgres/entry-tables.js';
+import { ORIGIN_TABLE, SHIELD_TABLE, type EntryTable } from '../entry-tables.js';
 
 /** When a source row counts as already in the target. */
 export type ConflictRule =

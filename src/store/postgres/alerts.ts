@@ -12,42 +12,23 @@ import type {
 } from '../store.js';
 import {
   afterValues,
-  noticeValues,
   pendingNotice,
   storedAlertState,
   undeliveredNotice,
   type UndeliveredNotice,
   type UndeliveredRow,
 } from '../alert-rows.js';
-import { notifiedColumn } from '../alert-state-row.js';
-import { transaction } from './transaction.js';
-
-const STATE_COLUMNS = `rule, zone_id, source, state, since, fingerprint, first_evaluated_at, last_evaluated_at,
-  last_notified_at, last_value, last_threshold, last_detail, notified`;
-
-/** A rule's first state. $1…$13 as STATE_COLUMNS. */
-const INSERT_STATE = `INSERT INTO alert_state (${STATE_COLUMNS})
-  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
-  ON CONFLICT (rule, zone_id) DO NOTHING`;
-
-/**
- * Only from the state the evaluation read: $1 rule, $2 zone, $3 source, $4 state, $5 since,
- * $6 fingerprint, $7 now, $8 last notified, $9 value, $10 threshold, $11 detail; the state read: $12 state,
- * $13 since, $14 last notified, $15 first evaluated; $16 the status last sent (notified).
- */
-const UPDATE_STATE = `UPDATE alert_state SET
-    source = $3, state = $4, since = $5, fingerprint = $6, last_evaluated_at = $7, last_notified_at = $8,
-    last_value = $9, last_threshold = $10, last_detail = $11, notified = $16
-  WHERE rule = $1 AND zone_id = $2 AND state = $12 AND since = $13
-    AND last_notified_at IS NOT DISTINCT FROM $14::bigint AND first_evaluated_at = $15`;
-
-const INSERT_NOTICE = `INSERT INTO alert_notifications (id, hook, rule, zone_id, status, notice, created_at)
-  VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (id, hook) DO NOTHING`;
+import { alertStateSave } from '../alert-state-save.js';
+import { StateSaver } from './alert-state-save.js';
 
 export class PostgresAlerts<N extends NoticeRecord = NoticeRecord>
   implements AlertStateStore<N>, OutboxStore<N>
 {
-  constructor(private readonly pool: pg.Pool) {}
+  private readonly saver;
+
+  constructor(private readonly pool: pg.Pool) {
+    this.saver = new StateSaver(pool);
+  }
 
   async getState(rule: string, zone: number): Promise<StoredAlertState | undefined> {
     const { rows } = await this.pool.query<AlertStateRow>(
@@ -65,29 +46,7 @@ export class PostgresAlerts<N extends NoticeRecord = NoticeRecord>
     notices: ReadonlyArray<{ hook: string; notice: N }>,
     now: number,
   ): Promise<boolean> {
-    const head = [key.rule, key.zone, key.source, to.state, to.since, key.fingerprint];
-    const tail = [to.lastNotifiedAt, measured.value, measured.threshold, JSON.stringify(measured.detail)];
-    return transaction(this.pool, async (c) => {
-      // A concurrent save of the same row is waited for, and the row it left is checked by the WHERE.
-      const saved =
-        from === undefined
-          ? await c.query(INSERT_STATE, [...head, to.firstEvaluatedAt, now, ...tail, notifiedColumn(to)])
-          : await c.query(UPDATE_STATE, [
-              ...head,
-              now,
-              ...tail,
-              from.state,
-              from.since,
-              from.lastNotifiedAt,
-              from.firstEvaluatedAt,
-              notifiedColumn(to),
-            ]);
-      if (saved.rowCount !== 1) return false;
-      for (const { hook, notice } of notices) {
-        await c.query(INSERT_NOTICE, noticeValues(hook, notice, now));
-      }
-      return true;
-    });
+    return this.saver.save(alertStateSave(key, from, to, measured, now), notices, now);
   }
 
   async listStates(): Promise<AlertStateRow[]> {

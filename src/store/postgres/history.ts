@@ -15,7 +15,7 @@ import type {
   TimeBounds,
 } from '../history-store.js';
 import type { LogSource } from '../ledger-types.js';
-import { SOURCE_TABLES } from '../rows.js';
+import { ENTRY_TABLES } from '../entry-tables.js';
 import type { Partitions } from './partitions.js';
 import { PARTITION_LOCK } from './partitions.js';
 import { sqlState, transaction } from './transaction.js';
@@ -102,7 +102,7 @@ export class PostgresHistory implements HistoryStore {
     limit: number,
     bounds: TimeBounds | null,
   ): Promise<HistoryValue[][]> {
-    const { raw, zone } = SOURCE_TABLES[key.source];
+    const { table: raw, zoneColumn: zone } = ENTRY_TABLES[key.source];
     const cols = entryShape(key.source)
       .columns.map((c) => c.name)
       .join(', ');
@@ -149,7 +149,7 @@ export class PostgresHistory implements HistoryStore {
   }
 
   async deleteEntries(key: HistoryDayKey, keys: { timestamp: number[]; logId: string[] }): Promise<number> {
-    const { raw, zone } = SOURCE_TABLES[key.source];
+    const { table: raw, zoneColumn: zone } = ENTRY_TABLES[key.source];
     const r = await this.pool.query(
       `DELETE FROM ${raw} WHERE ${zone} = $1 AND log_date = $2
          AND (timestamp, log_id) IN (SELECT * FROM unnest($3::bigint[], $4::text[]))`,

@@ -1,5 +1,5 @@
 // Pure: the SQL of storing a page (see page-writer.ts for the order of the steps and why).
-import type { EntryTable } from './entry-tables.js';
+import type { EntryTable } from '../entry-tables.js';
 import { TERM_COLUMNS } from './terms.js';
 
 const stageName = (t: EntryTable) => `edgelog_stage_${t.source}`;

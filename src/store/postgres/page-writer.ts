@@ -23,7 +23,7 @@ import type { DayKey } from '../ledger-types.js';
 import { pageCounts, type LeaseLost, type PageInput, type PageStored, type StoreResult } from '../store.js';
 import { copyField } from './copy-text.js';
 import { rollupValue } from '../../values/storable.js';
-import { ENTRY_TABLES, type AnyBatch, type EntryTable } from './entry-tables.js';
+import { ENTRY_TABLES, type AnyBatch, type EntryTable } from '../entry-tables.js';
 import { copyEntriesSql, copyStageSql, createStageSql, mergeStageSql, pageSql } from './page-sql.js';
 import { daysOf } from './partition-plan.js';
 import { storableText } from './unstorable.js';

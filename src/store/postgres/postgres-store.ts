@@ -35,6 +35,7 @@ import { Partitions } from './partitions.js';
 import { PostgresQuarantine } from './quarantine.js';
 import { PostgresQueries, type PostgresQueriesOptions } from './read-only-query.js';
 import { PostgresReports } from './reports.js';
+import { storeRuleQueries } from '../rule-queries.js';
 import { PostgresSilences } from './silences.js';
 import { transaction } from './transaction.js';
 
@@ -100,6 +101,7 @@ export async function openPostgresStore(opts: PostgresStoreOptions): Promise<Arc
     alertSeries: new PostgresAlertSeries(pool),
     reports: new PostgresReports(pool),
     queries,
+    ruleQueries: storeRuleQueries(queries),
     health: postgresHealth(ledger, queries, location),
     history: new PostgresHistory(pool, partitions),
     storePage: (key, owner, page, at, leaseMs) => writer.store(key, owner, page, at, leaseMs),

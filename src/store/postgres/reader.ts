@@ -1,7 +1,8 @@
 // The readers' PostgreSQL archive (open-reader.ts): connections of their own, each part made on first
 // use; no migration, no partition.
 import type { ArchiveReader, OpenReaderOptions } from '../store.js';
-import type { AlertSeriesStore, AlertsStore, QueryStore, SilencesStore, StatusReads } from '../store.js';
+import type { QueryStore, StatusReads } from '../store.js';
+import { lazyAlertPorts } from '../reader-alert-ports.js';
 import { serverOptions } from './connection.js';
 import { postgresStatusReads } from './health.js';
 import { postgresAlertReads, postgresQueries, postgresReports } from './postgres-store.js';
@@ -34,6 +35,7 @@ export function postgresReader(
   const { roleWarning } = opts;
   return {
     dialect: 'postgres',
+    ...lazyAlertPorts(() => Promise.resolve(reads())),
     get queries() {
       return (queries ??= postgresQueries(
         options,
@@ -51,15 +53,6 @@ export function postgresReader(
       return (status ??= postgresStatusReads(
         postgresQueries(serverOptions({ url: server.url, ssl: server.ssl })),
       ));
-    },
-    get alerts(): Pick<AlertsStore, 'listStates' | 'notifications'> {
-      return reads().alerts;
-    },
-    get silences(): Pick<SilencesStore, 'list'> {
-      return reads().silences;
-    },
-    get alertSeries(): Pick<AlertSeriesStore, 'list'> {
-      return reads().alertSeries;
     },
     async report(out, read) {
       const server = postgresReports(options);

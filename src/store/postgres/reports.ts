@@ -13,7 +13,7 @@ import type {
   TopItem,
 } from '../store.js';
 import { dayOf } from '../../time/utc-day.js';
-import { ENTRY_TABLES } from './entry-tables.js';
+import { ENTRY_TABLES } from '../entry-tables.js';
 import { transaction } from './transaction.js';
 
 /** Each dimension's SQL over its rollup, and whether it is text (ordered in byte order). */

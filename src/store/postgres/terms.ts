@@ -4,7 +4,7 @@ import type pg from 'pg';
 import type { LogSource } from '../ledger-types.js';
 import type { NewTermsQuery, NewTermsResult, TermsStore } from '../store.js';
 import { PLAIN_TERM_FIELDS, TermCounter, type TermRow } from '../terms.js';
-import type { AnyBatch } from './entry-tables.js';
+import type { AnyBatch } from '../entry-tables.js';
 import type { OriginBatch, ShieldBatch } from '../rows.js';
 
 /** The entry columns a page's terms are taken from (the merge path returns them for its new rows). */

@@ -9,14 +9,14 @@ import type {
 } from '../store.js';
 import {
   afterValues,
-  noticeValues,
   pendingNotice,
   storedAlertState,
   undeliveredNotice,
   type UndeliveredNotice,
   type UndeliveredRow,
 } from '../alert-rows.js';
-import { notifiedColumn } from '../alert-state-row.js';
+import { alertStateSave } from '../alert-state-save.js';
+import { StateSaver } from './alert-state-save.js';
 import type { Db } from './database.js';
 
 export type { AlertStateRow };
@@ -29,28 +29,11 @@ export interface PendingNotification<N extends NoticeRecord = NoticeRecord> {
 
 export class AlertsRepository<N extends NoticeRecord = NoticeRecord> {
   private readonly selectState;
-  private readonly insertState;
-  private readonly updateState;
-  private readonly insertNotice;
+  private readonly saver;
 
   constructor(private readonly db: Db) {
     this.selectState = db.prepare('SELECT * FROM alert_state WHERE rule = ? AND zone_id = ?');
-    this.insertState = db.prepare(`INSERT INTO alert_state
-        (rule, zone_id, source, state, since, fingerprint, first_evaluated_at, last_evaluated_at, last_notified_at,
-         last_value, last_threshold, last_detail, notified)
-      VALUES (@rule, @zone, @source, @state, @since, @fingerprint, @firstEvaluatedAt, @now, @lastNotifiedAt,
-              @value, @threshold, @detail, @notified)
-      ON CONFLICT (rule, zone_id) DO NOTHING`);
-    // Only from the state the evaluation read (see save).
-    this.updateState = db.prepare(`UPDATE alert_state SET
-        source = @source, state = @state, since = @since, fingerprint = @fingerprint,
-        last_evaluated_at = @now, last_notified_at = @lastNotifiedAt,
-        last_value = @value, last_threshold = @threshold, last_detail = @detail, notified = @notified
-      WHERE rule = @rule AND zone_id = @zone AND state = @fromState AND since = @fromSince
-        AND last_notified_at IS @fromNotifiedAt AND first_evaluated_at = @fromFirstEvaluatedAt`);
-    this.insertNotice =
-      db.prepare(`INSERT INTO alert_notifications (id, hook, rule, zone_id, status, notice, created_at)
-      VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id, hook) DO NOTHING`);
+    this.saver = new StateSaver(db);
   }
 
   getState(rule: string, zone: number): AlertState | undefined {
@@ -69,37 +52,7 @@ export class AlertsRepository<N extends NoticeRecord = NoticeRecord> {
     notices: ReadonlyArray<{ hook: string; notice: N }>,
     now: number,
   ): boolean {
-    return this.db
-      .transaction((): boolean => {
-        const values = {
-          ...key,
-          state: to.state,
-          since: to.since,
-          firstEvaluatedAt: to.firstEvaluatedAt,
-          lastNotifiedAt: to.lastNotifiedAt,
-          now,
-          value: measured.value,
-          threshold: measured.threshold,
-          detail: JSON.stringify(measured.detail),
-          notified: notifiedColumn(to),
-        };
-        const saved =
-          from === undefined
-            ? this.insertState.run(values)
-            : this.updateState.run({
-                ...values,
-                fromState: from.state,
-                fromSince: from.since,
-                fromNotifiedAt: from.lastNotifiedAt,
-                fromFirstEvaluatedAt: from.firstEvaluatedAt,
-              });
-        if (saved.changes !== 1) return false;
-        for (const { hook, notice } of notices) {
-          this.insertNotice.run(...noticeValues(hook, notice, now));
-        }
-        return true;
-      })
-      .immediate();
+    return this.saver.save(alertStateSave(key, from, to, measured, now), notices, now);
   }
 
   listStates(): AlertStateRow[] {

@@ -13,7 +13,7 @@ import type {
   TimeBounds,
 } from '../history-store.js';
 import type { LogSource } from '../ledger-types.js';
-import { SOURCE_TABLES } from '../rows.js';
+import { ENTRY_TABLES } from '../entry-tables.js';
 import type { Db } from './database.js';
 
 const MIN = -(2n ** 63n);
@@ -65,7 +65,7 @@ export class HistoryRepository {
         ORDER BY page, position, raw_hash LIMIT ?`),
     );
     for (const source of ['origin', 'shield'] as const) {
-      const { raw, zone } = SOURCE_TABLES[source];
+      const { table: raw, zoneColumn: zone } = ENTRY_TABLES[source];
       const cols = entryShape(source)
         .columns.map((c) => c.name)
         .join(', ');

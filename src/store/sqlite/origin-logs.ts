@@ -1,25 +1,12 @@
 // origin_error_logs and its hourly rollup.
 import { originBatch, type OriginBatch, type OriginRow } from '../rows.js';
 import type { Db } from './database.js';
-import { BatchInsert, storeBatch, type StoreResult } from './batch-insert.js';
+import { storeBatch, type StoreResult } from './batch-insert.js';
+import { ORIGIN_TABLE } from '../entry-tables.js';
+import { entryInsert, entryRows } from './entry-insert.js';
 import { RollupCounter, hourStart } from '../hourly-rollup.js';
 import { rollupValue } from '../../values/storable.js';
 import { TermsRepository } from './terms.js';
-
-const COLUMNS = [
-  'pull_zone_id',
-  'log_id',
-  'log_date',
-  'timestamp',
-  'request_url',
-  'message',
-  'error_code',
-  'status_code',
-  'server_zone',
-  'log',
-  'labels',
-  'parse_error',
-];
 
 export class OriginLogsRepository {
   private readonly insert;
@@ -29,7 +16,7 @@ export class OriginLogsRepository {
 
   constructor(private readonly db: Db) {
     this.terms = new TermsRepository(db, 'origin');
-    this.insert = new BatchInsert(db, 'origin_error_logs', COLUMNS, 'pull_zone_id, timestamp, log_id');
+    this.insert = entryInsert(db, ORIGIN_TABLE);
     const upsert = `ON CONFLICT (pull_zone_id, hour, status_code, error_code) DO UPDATE SET count = count + excluded.count`;
     this.rollup = db.prepare(`INSERT INTO origin_hourly (pull_zone_id, hour, status_code, error_code, count)
       VALUES (?, ?, ?, ?, ?) ${upsert}`);
@@ -44,21 +31,7 @@ export class OriginLogsRepository {
     return storeBatch(
       b.timestamp,
       b.parseError,
-      () =>
-        this.insert.run(b.logId.length, (a, at, i) => {
-          a[at] = zone;
-          a[at + 1] = b.logId[i];
-          a[at + 2] = day;
-          a[at + 3] = b.timestamp[i];
-          a[at + 4] = b.requestUrl[i];
-          a[at + 5] = b.message[i];
-          a[at + 6] = b.errorCode[i];
-          a[at + 7] = b.statusCode[i];
-          a[at + 8] = b.serverZone[i];
-          a[at + 9] = b.log[i];
-          a[at + 10] = b.labels[i];
-          a[at + 11] = b.parseError[i];
-        }),
+      () => this.insert.run(b.logId.length, entryRows(ORIGIN_TABLE, zone, day, b)),
       {
         all: () =>
           this.count(zone, b.logId.length, (i) => [

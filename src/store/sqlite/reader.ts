@@ -1,6 +1,7 @@
 // The readers' SQLite archive (open-reader.ts): the file read-only, each part opened on first use.
 import type { ArchiveReader } from '../store.js';
 import type { StatusReads } from '../store.js';
+import { lazyAlertPorts } from '../reader-alert-ports.js';
 import { sqliteStatusReads } from './health.js';
 import { openReadOnlyConnection, verifiedRead, type ReadOnlyConnection } from './read-only.js';
 import { sqliteReportStore } from './reports.js';
@@ -23,12 +24,7 @@ export function sqliteReader(path: string): ArchiveReader {
       return (status ??= sqliteStatusReads(conn.db));
     },
     queries: { readOnly: (sql, _opts, consume) => readOnlyQuery(path, sql, consume) },
-    alerts: {
-      listStates: async () => (await archive()).alerts.listStates(),
-      notifications: async (limit) => (await archive()).alerts.notifications(limit),
-    },
-    silences: { list: async (filter) => (await archive()).silences.list(filter) },
-    alertSeries: { list: async () => (await archive()).alertSeries.list() },
+    ...lazyAlertPorts(archive),
     async report(out, read) {
       const snapshot = openReadOnlyConnection(path);
       try {

@@ -13,7 +13,7 @@ import type {
   TopItem,
 } from '../store.js';
 import { dayOf } from '../../time/utc-day.js';
-import { SOURCE_TABLES } from '../rows.js';
+import { ENTRY_TABLES } from '../entry-tables.js';
 import type { Db } from './database.js';
 
 const DIMENSIONS: Record<RollupDimension, string> = {
@@ -32,9 +32,9 @@ const settle = async <T>(work: () => T): Promise<T> => work();
 
 /** The SQL of rawTop (exported so a test can check its query plan). */
 export function rawTopSql(source: LogSource, column: RawDimension): string {
-  const t = SOURCE_TABLES[source];
-  return `SELECT ${column} AS key, count(*) AS count FROM ${t.raw}
-    WHERE ${t.zone} IN (SELECT value FROM json_each(@zones)) AND timestamp >= @start AND timestamp < @end
+  const t = ENTRY_TABLES[source];
+  return `SELECT ${column} AS key, count(*) AS count FROM ${t.table}
+    WHERE ${t.zoneColumn} IN (SELECT value FROM json_each(@zones)) AND timestamp >= @start AND timestamp < @end
     GROUP BY key ORDER BY count DESC, key LIMIT @limit`;
 }
 
@@ -61,8 +61,8 @@ export function sqliteReportStore(db: Db): ReportStore {
 }
 
 function bounds(source: LogSource, scope: ReadScope) {
-  const t = SOURCE_TABLES[source];
-  const where = `${scope.zone === null ? '' : `${t.zone} = @zone AND `}hour >= @start AND hour < @end`;
+  const t = ENTRY_TABLES[source];
+  const where = `${scope.zone === null ? '' : `${t.zoneColumn} = @zone AND `}hour >= @start AND hour < @end`;
   const params = {
     start: scope.startMs,
     end: scope.endMs,
@@ -78,8 +78,8 @@ export function sqliteReportReads(db: Db): ReportReads {
         const { t, where, params } = bounds(source, scope);
         return db
           .prepare(
-            `SELECT ${t.zone} AS zone, sum(count) AS count FROM ${t.rollup} WHERE ${where}
-             GROUP BY ${t.zone} ORDER BY count DESC, zone`,
+            `SELECT ${t.zoneColumn} AS zone, sum(count) AS count FROM ${t.rollup.table} WHERE ${where}
+             GROUP BY ${t.zoneColumn} ORDER BY count DESC, zone`,
           )
           .all(params) as Array<{ zone: number; count: number }>;
       }),
@@ -88,7 +88,7 @@ export function sqliteReportReads(db: Db): ReportReads {
         const { t, where, params } = bounds(source, scope);
         return db
           .prepare(
-            `SELECT hour - (hour % @size) AS start, sum(count) AS count FROM ${t.rollup} WHERE ${where}
+            `SELECT hour - (hour % @size) AS start, sum(count) AS count FROM ${t.rollup.table} WHERE ${where}
              GROUP BY start ORDER BY start`,
           )
           .all({ ...params, size: bucketMs }) as Array<{ start: number; count: number }>;
@@ -98,7 +98,7 @@ export function sqliteReportReads(db: Db): ReportReads {
         const { t, where, params } = bounds(source, scope);
         return db
           .prepare(
-            `SELECT ${DIMENSIONS[dimension]} AS key, sum(count) AS count FROM ${t.rollup} WHERE ${where}
+            `SELECT ${DIMENSIONS[dimension]} AS key, sum(count) AS count FROM ${t.rollup.table} WHERE ${where}
              GROUP BY key ORDER BY count DESC, key LIMIT @limit`,
           )
           .all({ ...params, limit: limit ?? -1 }) as Array<TopItem<string | number | null>>;

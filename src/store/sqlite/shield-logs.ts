@@ -1,61 +1,13 @@
 // shield_event_logs and its hourly rollup.
 import { shieldBatch, type ShieldBatch, type ShieldRow } from '../rows.js';
 import type { Db } from './database.js';
-import { BatchInsert, storeBatch, type StoreResult } from './batch-insert.js';
+import { storeBatch, type StoreResult } from './batch-insert.js';
+import { SHIELD_TABLE } from '../entry-tables.js';
+import { entryInsert, entryRows } from './entry-insert.js';
 import { RollupCounter, hourStart } from '../hourly-rollup.js';
 import { rollupValue } from '../../values/storable.js';
 import { pruneTable } from './origin-logs.js';
 import { TermsRepository } from './terms.js';
-
-export const SHIELD_COLUMNS = [
-  'shield_zone_id',
-  'log_id',
-  'log_date',
-  'timestamp',
-  'asn',
-  'country',
-  'rule_id',
-  'severity',
-  'method',
-  'rule_group',
-  'status',
-  'server_zone',
-  'url',
-  'remote_ip',
-  'message',
-  'log',
-  'parse_error',
-  'extra_labels',
-];
-
-/** Writes row `i` of a batch into `args` from `at`, in SHIELD_COLUMNS order. */
-export function fillShieldRow(
-  args: unknown[],
-  at: number,
-  zone: number,
-  day: string,
-  b: ShieldBatch,
-  i: number,
-): void {
-  args[at] = zone;
-  args[at + 1] = b.logId[i];
-  args[at + 2] = day;
-  args[at + 3] = b.timestamp[i];
-  args[at + 4] = b.asn[i];
-  args[at + 5] = b.country[i];
-  args[at + 6] = b.ruleId[i];
-  args[at + 7] = b.severity[i];
-  args[at + 8] = b.method[i];
-  args[at + 9] = b.ruleGroup[i];
-  args[at + 10] = b.status[i];
-  args[at + 11] = b.serverZone[i];
-  args[at + 12] = b.url[i];
-  args[at + 13] = b.remoteIp[i];
-  args[at + 14] = b.message[i];
-  args[at + 15] = b.log[i];
-  args[at + 16] = b.parseError[i];
-  args[at + 17] = b.extraLabels[i];
-}
 
 export class ShieldLogsRepository {
   private readonly insert;
@@ -65,12 +17,7 @@ export class ShieldLogsRepository {
 
   constructor(private readonly db: Db) {
     this.terms = new TermsRepository(db, 'shield');
-    this.insert = new BatchInsert(
-      db,
-      'shield_event_logs',
-      SHIELD_COLUMNS,
-      'shield_zone_id, timestamp, log_id',
-    );
+    this.insert = entryInsert(db, SHIELD_TABLE);
     const upsert = `ON CONFLICT (shield_zone_id, hour, rule_id, severity, status) DO UPDATE SET count = count + excluded.count`;
     this.rollup =
       db.prepare(`INSERT INTO shield_hourly (shield_zone_id, hour, rule_id, severity, status, count)
@@ -88,7 +35,7 @@ export class ShieldLogsRepository {
     return storeBatch(
       b.timestamp,
       b.parseError,
-      () => this.insert.run(b.logId.length, (args, at, i) => fillShieldRow(args, at, zone, day, b, i)),
+      () => this.insert.run(b.logId.length, entryRows(SHIELD_TABLE, zone, day, b)),
       {
         all: () =>
           this.count(zone, b.logId.length, (i) => [

@@ -18,9 +18,11 @@ import { sqliteHealth } from './health.js';
 import type { DayKey } from '../ledger-types.js';
 import { migrate } from './migrate.js';
 import { readOnlyQuery } from './read-only-query.js';
+import { childQuery } from './child-query.js';
+import { checkRuleQuery } from '../rule-queries.js';
 import { sqliteReportStore } from './reports.js';
 import { pageCounts } from '../store.js';
-import type { AlertsStore, ArchiveStore, LeaseLost, PageInput, PageStored } from '../store.js';
+import type { AlertsStore, ArchiveStore, LeaseLost, PageInput, PageStored, QueryStore } from '../store.js';
 
 /** Thrown inside a page's transaction to roll it back when the lease is lost. */
 class LeaseLostSignal extends Error {}
@@ -44,6 +46,7 @@ export function openSqliteStore(path: string, opts: ArchiveOptions = {}): Sqlite
   const history = new HistoryRepository(db);
   const silences = new SilencesRepository(db);
   const series = new AlertSeriesRepository(db);
+  const queries: QueryStore = { readOnly: (sql, _opts, consume) => readOnlyQuery(path, sql, consume) };
   return {
     dialect: 'sqlite',
     archive,
@@ -90,8 +93,12 @@ export function openSqliteStore(path: string, opts: ArchiveOptions = {}): Sqlite
         }
       },
     },
-    queries: {
-      readOnly: (sql, _opts, consume) => readOnlyQuery(path, sql, consume),
+    queries,
+    // Checked on the read-only path; run in a child process killed at the rule's bound (a statement
+    // better-sqlite3 cannot interrupt would hold the worker's event loop).
+    ruleQueries: {
+      check: checkRuleQuery(queries),
+      run: (sql, opts) => childQuery(db.name, sql, opts),
     },
     health: sqliteHealth(db),
     history: {

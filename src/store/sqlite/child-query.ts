@@ -1,19 +1,13 @@
 // One read-only statement on a SQLite archive in a child process, for a caller that must not stop: a
-// sql alert rule inside the worker. better-sqlite3 cannot interrupt a statement (watchdog.ts says why),
-// and a statement stuck in one step would hold the worker's event loop; a child process holds only
-// itself, and is killed at the time bound. The child opens the file read-only with query_only on and
-// refuses, as prepare-query.ts does, a statement that would write or returns no rows.
+// sql alert rule inside the worker. better-sqlite3 cannot interrupt a statement (src/query/watchdog.ts
+// says why), and a statement stuck in one step would hold the worker's event loop; a child process
+// holds only itself, and is killed at the time bound. The child opens the file read-only with
+// query_only on and refuses, as src/query/prepare-query.ts does, a statement that would write or
+// returns no rows.
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { StoreQueryError } from '../store/store-query-error.js';
-import type { QueryValue } from '../store/store.js';
-
-export interface RowsResult {
-  columns: string[];
-  rows: QueryValue[][];
-  /** Rows beyond maxRows were left unread. */
-  more: boolean;
-}
+import { StoreQueryError } from '../store-query-error.js';
+import type { QueryValue, RowsResult } from '../store.js';
 
 // Integers travel as {b: digits}, bytes as {x: hex}: JSON holds neither exactly.
 const SOURCE = `
