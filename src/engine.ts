@@ -215,6 +215,7 @@ export async function startEngine(config: Config, logger: Logger, opts: EngineOp
           owner: ownerId('history'),
           now,
           logger: logger.child({ component: 'history' }),
+          beforeCompact: () => pageThreads?.releaseIdle() ?? Promise.resolve(),
         });
   const handlers = {
     config,

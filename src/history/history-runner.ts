@@ -30,6 +30,8 @@ export interface HistoryRunnerOptions {
   logger: Logger;
   /** @defaultValue openDuckDb() */
   openDuck?: () => Promise<DuckDBConnection>;
+  /** Called before each compaction: frees memory held elsewhere in the process (idle page threads). */
+  beforeCompact?: () => Promise<unknown>;
 }
 
 export interface CompactJobResult {
@@ -64,6 +66,7 @@ export class HistoryRunner {
    */
   compact(key: DayKey): Promise<CompactJobResult> {
     return this.serially(async () => {
+      await this.opts.beforeCompact?.();
       const deps = await this.deps();
       const result: CompactJobResult = {
         outcome: 'not-settled',

@@ -102,3 +102,36 @@ it('a compact job that finds a day due for pruning leased by another holder come
   });
   expect(await tableRows(s.reader, 'origin_error_logs', 'pull_zone_id = 12')).toEqual([]);
 });
+
+it('frees what the process holds elsewhere (idle page threads) before each compaction, and compacts after it', async () => {
+  const clock = NOW;
+  s = await openSqlite(() => clock);
+  root = mkdtempSync(join(tmpdir(), 'edgelog-runner-'));
+  const day: DayKey = { source: 'origin', zone: 12, day: DAY };
+  await storeOriginPass(
+    s.store,
+    day,
+    Array.from({ length: 20 }, (_, i) => entry(i)),
+    NOW,
+    600,
+  );
+  await s.store.ledger.finish(day, 'values-test', 'complete', NOW, NOW);
+  const calls: string[] = [];
+  runner = new HistoryRunner({
+    store: s.store,
+    root,
+    hotDays: null,
+    originLookbackDays: 1,
+    leaseMs: LEASE_MS,
+    owner: 'worker',
+    now: () => clock,
+    logger: silentLogger(),
+    beforeCompact: async () => {
+      // Nothing is compacted yet when it runs.
+      calls.push(`before:${(await s!.store.history.list()).filter((d) => d.compacted_at !== null).length}`);
+    },
+  });
+  const result = await runner.compact(day);
+  expect(calls).toEqual(['before:0']);
+  expect(result).toMatchObject({ outcome: 'compacted', entries: 20 });
+});
