@@ -30,19 +30,25 @@ afterEach(async () => {
 const entry = (i: number) =>
   JSON.stringify({ logId: `o-${i}`, timestamp: DAY_START + i * 1000, log: '{}', labels: {} });
 
-it('a compact job that finds the day leased by another holder comes back, and does the day once the lease is out', async () => {
-  let clock = NOW;
-  s = await openSqlite(() => clock);
+/** Opens a SQLite store and a history root, with one origin zone-day of `n` entries stored and complete. */
+async function settledDay(zone: number, n: number, now: () => number): Promise<DayKey> {
+  s = await openSqlite(now);
   root = mkdtempSync(join(tmpdir(), 'edgelog-runner-'));
-  const day: DayKey = { source: 'origin', zone: 11, day: DAY };
+  const day: DayKey = { source: 'origin', zone, day: DAY };
   await storeOriginPass(
     s.store,
     day,
-    Array.from({ length: 50 }, (_, i) => entry(i)),
+    Array.from({ length: n }, (_, i) => entry(i)),
     NOW,
     600,
   );
   await s.store.ledger.finish(day, 'values-test', 'complete', NOW, NOW);
+  return day;
+}
+
+it('a compact job that finds the day leased by another holder comes back, and does the day once the lease is out', async () => {
+  let clock = NOW;
+  const day = await settledDay(11, 50, () => clock);
   runner = new HistoryRunner({
     store: s.store,
     root,
@@ -67,17 +73,7 @@ it('a compact job that finds the day leased by another holder comes back, and do
 
 it('a compact job that finds a day due for pruning leased by another holder comes back too', async () => {
   let clock = NOW;
-  s = await openSqlite(() => clock);
-  root = mkdtempSync(join(tmpdir(), 'edgelog-runner-'));
-  const day: DayKey = { source: 'origin', zone: 12, day: DAY };
-  await storeOriginPass(
-    s.store,
-    day,
-    Array.from({ length: 50 }, (_, i) => entry(i)),
-    NOW,
-    600,
-  );
-  await s.store.ledger.finish(day, 'values-test', 'complete', NOW, NOW);
+  const day = await settledDay(12, 50, () => clock);
   const opts = {
     store: s.store,
     root,
@@ -105,17 +101,7 @@ it('a compact job that finds a day due for pruning leased by another holder come
 
 it('frees what the process holds elsewhere (idle page threads) before each compaction, and compacts after it', async () => {
   const clock = NOW;
-  s = await openSqlite(() => clock);
-  root = mkdtempSync(join(tmpdir(), 'edgelog-runner-'));
-  const day: DayKey = { source: 'origin', zone: 12, day: DAY };
-  await storeOriginPass(
-    s.store,
-    day,
-    Array.from({ length: 20 }, (_, i) => entry(i)),
-    NOW,
-    600,
-  );
-  await s.store.ledger.finish(day, 'values-test', 'complete', NOW, NOW);
+  const day = await settledDay(12, 20, () => clock);
   const calls: string[] = [];
   runner = new HistoryRunner({
     store: s.store,
