@@ -31,24 +31,28 @@ const entry = (i: number) =>
   JSON.stringify({ logId: `o-${i}`, timestamp: DAY_START + i * 1000, log: '{}', labels: {} });
 
 /** Opens a SQLite store and a history root, with one origin zone-day of `n` entries stored and complete. */
-async function settledDay(zone: number, n: number, now: () => number): Promise<DayKey> {
-  s = await openSqlite(now);
-  root = mkdtempSync(join(tmpdir(), 'edgelog-runner-'));
+async function settledDay(
+  zone: number,
+  n: number,
+  now: () => number,
+): Promise<{ day: DayKey; s: OpenedStore; root: string }> {
+  const opened = (s = await openSqlite(now));
+  const dir = (root = mkdtempSync(join(tmpdir(), 'edgelog-runner-')));
   const day: DayKey = { source: 'origin', zone, day: DAY };
   await storeOriginPass(
-    s.store,
+    opened.store,
     day,
     Array.from({ length: n }, (_, i) => entry(i)),
     NOW,
     600,
   );
-  await s.store.ledger.finish(day, 'values-test', 'complete', NOW, NOW);
-  return day;
+  await opened.store.ledger.finish(day, 'values-test', 'complete', NOW, NOW);
+  return { day, s: opened, root: dir };
 }
 
 it('a compact job that finds the day leased by another holder comes back, and does the day once the lease is out', async () => {
   let clock = NOW;
-  const day = await settledDay(11, 50, () => clock);
+  const { day, s, root } = await settledDay(11, 50, () => clock);
   runner = new HistoryRunner({
     store: s.store,
     root,
@@ -73,7 +77,7 @@ it('a compact job that finds the day leased by another holder comes back, and do
 
 it('a compact job that finds a day due for pruning leased by another holder comes back too', async () => {
   let clock = NOW;
-  const day = await settledDay(12, 50, () => clock);
+  const { day, s, root } = await settledDay(12, 50, () => clock);
   const opts = {
     store: s.store,
     root,
@@ -101,7 +105,7 @@ it('a compact job that finds a day due for pruning leased by another holder come
 
 it('frees what the process holds elsewhere (idle page threads) before each compaction, and compacts after it', async () => {
   const clock = NOW;
-  const day = await settledDay(12, 20, () => clock);
+  const { day, s, root } = await settledDay(12, 20, () => clock);
   const calls: string[] = [];
   runner = new HistoryRunner({
     store: s.store,
@@ -114,7 +118,7 @@ it('frees what the process holds elsewhere (idle page threads) before each compa
     logger: silentLogger(),
     beforeCompact: async () => {
       // Nothing is compacted yet when it runs.
-      calls.push(`before:${(await s!.store.history.list()).filter((d) => d.compacted_at !== null).length}`);
+      calls.push(`before:${(await s.store.history.list()).filter((d) => d.compacted_at !== null).length}`);
     },
   });
   const result = await runner.compact(day);
