@@ -19,6 +19,11 @@ export interface ScenarioReport {
   notes: string[];
 }
 
+/** A scenario's report before anything was tried (`faults`: those injected by its setup). */
+export function startReport(scenario: string, seed: number, faults = 0): ScenarioReport {
+  return { scenario, seed, runs: 0, kills: 0, faults, secretsScanned: 0, problems: [], notes: [] };
+}
+
 /** Faults the simulator fired, over every kind. */
 export function faultsFired(stats: SimStats): number {
   return Object.values(stats.faults).reduce((a, n) => a + n, 0);

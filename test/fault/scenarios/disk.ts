@@ -8,7 +8,7 @@ import type { SimSource } from '../../../src/simulator/index.js';
 import { claimProblems, archiveProblems, type DayRef } from '../lib/archive-check.js';
 import { pastDays } from '../lib/clock.js';
 import { ProgressProbe } from '../lib/progress.js';
-import { faultsFired, type ScenarioReport } from '../lib/report.js';
+import { faultsFired, type ScenarioReport, startReport } from '../lib/report.js';
 import { Scene } from '../lib/scene.js';
 import { rngFor } from '../lib/seeded.js';
 import { smallDisk, type SmallDisk } from '../lib/small-disk.js';
@@ -65,14 +65,7 @@ export async function diskScenario(opts: DiskOptions): Promise<DiskReport> {
     },
   });
   const report: DiskReport = {
-    scenario: disk ? `disk-full (${disk.kind})` : 'archive-read-only',
-    seed: opts.seed,
-    runs: 0,
-    kills: 0,
-    faults: 1,
-    secretsScanned: 0,
-    problems: [],
-    notes: [],
+    ...startReport(disk ? `disk-full (${disk.kind})` : 'archive-read-only', opts.seed, 1),
     via: disk ? disk.kind : 'chmod',
     ended: false,
     failureText: '',

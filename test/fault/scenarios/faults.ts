@@ -17,7 +17,7 @@ import {
   RETRY_ATTEMPTS,
   type FaultMix,
 } from '../lib/fault-mix.js';
-import { faultsFired, type ScenarioReport } from '../lib/report.js';
+import { faultsFired, type ScenarioReport, startReport } from '../lib/report.js';
 import { Scene } from '../lib/scene.js';
 import type { StoreName } from '../lib/scene-database.js';
 import { rngFor } from '../lib/seeded.js';
@@ -46,14 +46,10 @@ const ONE_LINE = /^[^\x00-\x1f\x7f\ufffd]+$/;
 
 export async function faultsScenario(opts: FaultsOptions): Promise<FaultsReport> {
   const report: FaultsReport = {
-    scenario: (opts.store ?? 'sqlite') === 'sqlite' ? 'fault-knob-mixes' : `fault-knob-mixes-${opts.store}`,
-    seed: opts.seed,
-    runs: 0,
-    kills: 0,
-    faults: 0,
-    secretsScanned: 0,
-    problems: [],
-    notes: [],
+    ...startReport(
+      (opts.store ?? 'sqlite') === 'sqlite' ? 'fault-knob-mixes' : `fault-knob-mixes-${opts.store}`,
+      opts.seed,
+    ),
     kindsFired: [],
     outcomes: {},
   };

@@ -32,6 +32,7 @@ import { Scene, type CliRun } from '../lib/scene.js';
 import type { StoreName } from '../lib/scene-database.js';
 import { rngFor } from '../lib/seeded.js';
 import { sleep, waitFor, WaitTimeout, within } from '../lib/wait.js';
+import { startReport } from '../lib/report.js';
 
 export interface HistoryScenarioOptions {
   seed: number;
@@ -71,14 +72,7 @@ export async function historyScenario(opts: HistoryScenarioOptions): Promise<His
     sim: { pullZones: [101], shieldZones: [201], entriesPerDay: opts.entriesPerDay, pageSize: 500 },
   });
   const report: HistoryReport = {
-    scenario: store === 'sqlite' ? 'history' : `history-${store}`,
-    seed: opts.seed,
-    runs: 0,
-    kills: 0,
-    faults: 0,
-    secretsScanned: 0,
-    problems: [],
-    notes: [],
+    ...startReport(store === 'sqlite' ? 'history' : `history-${store}`, opts.seed),
     phases: { compaction: 0, publication: 0, pruning: 0, after: 0 },
   };
   const duck = await openDuckDb();

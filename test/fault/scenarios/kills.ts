@@ -8,7 +8,7 @@ import { pastDays } from '../lib/clock.js';
 import { integrityCheckName } from '../lib/integrity.js';
 import { signalAtRandom } from '../lib/kill-at.js';
 import { ProgressProbe } from '../lib/progress.js';
-import { faultsFired, type ScenarioReport } from '../lib/report.js';
+import { faultsFired, type ScenarioReport, startReport } from '../lib/report.js';
 import { Scene } from '../lib/scene.js';
 import type { StoreName } from '../lib/scene-database.js';
 import { rngFor } from '../lib/seeded.js';
@@ -56,14 +56,7 @@ export async function killsScenario(opts: KillsOptions): Promise<ScenarioReport>
     },
   });
   const report: ScenarioReport = {
-    scenario: store === 'sqlite' ? 'sigkill-resume' : `sigkill-resume-${store}`,
-    seed: opts.seed,
-    runs: 0,
-    kills: 0,
-    faults: 0,
-    secretsScanned: 0,
-    problems: [],
-    notes: [],
+    ...startReport(store === 'sqlite' ? 'sigkill-resume' : `sigkill-resume-${store}`, opts.seed),
   };
   const probe = new ProgressProbe(scene.archive);
   try {

@@ -10,6 +10,7 @@ import { pastDays } from '../lib/clock.js';
 import type { ScenarioReport } from '../lib/report.js';
 import { Scene } from '../lib/scene.js';
 import { sleep, within } from '../lib/wait.js';
+import { startReport } from '../lib/report.js';
 
 export interface LongReaderOptions {
   seed: number;
@@ -38,14 +39,7 @@ export async function longReaderScenario(opts: LongReaderOptions): Promise<LongR
     sim: { pullZones: [101], shieldZones: [201, 202], entriesPerDay: opts.entriesPerDay, pageSize: 500 },
   });
   const report: LongReaderReport = {
-    scenario: 'long-read-transaction',
-    seed: opts.seed,
-    runs: 0,
-    kills: 0,
-    faults: 0,
-    secretsScanned: 0,
-    problems: [],
-    notes: [],
+    ...startReport('long-read-transaction', opts.seed),
     walHeldBytes: 0,
     walReleasedBytes: 0,
     walAfterBytes: 0,

@@ -7,7 +7,7 @@ import { redisOptions } from '../../../src/redis/connection.js';
 import { checkDay, invariantProblems, ledgerSettled, type DayRef } from '../lib/archive-check.js';
 import { clearOfMidnight, pastDays } from '../lib/clock.js';
 import { ProgressProbe } from '../lib/progress.js';
-import { faultsFired, type ScenarioReport } from '../lib/report.js';
+import { faultsFired, type ScenarioReport, startReport } from '../lib/report.js';
 import { Scene } from '../lib/scene.js';
 import { rngFor } from '../lib/seeded.js';
 import { sleep, waitFor, WaitTimeout, within } from '../lib/wait.js';
@@ -55,14 +55,7 @@ export async function redisOutageScenario(opts: RedisOutageOptions): Promise<Red
     },
   });
   const report: RedisOutageReport = {
-    scenario: `redis-killed-restarted-${opts.restart}`,
-    seed: opts.seed,
-    runs: 0,
-    kills: 0,
-    faults: 0,
-    secretsScanned: 0,
-    problems: [],
-    notes: [],
+    ...startReport(`redis-killed-restarted-${opts.restart}`, opts.seed),
     workerSurvived: false,
     archiveExact: false,
     schedulers: [],

@@ -7,7 +7,7 @@ import { archiveProblems, checkDay, type DayRef } from '../lib/archive-check.js'
 import { clearOfMidnight, pastDays } from '../lib/clock.js';
 import { signalAtRandom } from '../lib/kill-at.js';
 import { ProgressProbe } from '../lib/progress.js';
-import { faultsFired, type ScenarioReport } from '../lib/report.js';
+import { faultsFired, type ScenarioReport, startReport } from '../lib/report.js';
 import { Scene } from '../lib/scene.js';
 import { rngFor } from '../lib/seeded.js';
 import { within } from '../lib/wait.js';
@@ -51,14 +51,7 @@ export async function signalsScenario(opts: SignalsOptions): Promise<ScenarioRep
     },
   });
   const report: ScenarioReport = {
-    scenario: 'sigint-sigterm',
-    seed: opts.seed,
-    runs: 0,
-    kills: 0,
-    faults: 0,
-    secretsScanned: 0,
-    problems: [],
-    notes: [],
+    ...startReport('sigint-sigterm', opts.seed),
   };
   const probe = new ProgressProbe(scene.archive);
   const exitTimes: number[] = [];

@@ -24,6 +24,7 @@ import { Scene, type CliRun } from '../lib/scene.js';
 import type { StoreName } from '../lib/scene-database.js';
 import { rngFor } from '../lib/seeded.js';
 import { sleep, waitFor, WaitTimeout, within } from '../lib/wait.js';
+import { startReport } from '../lib/report.js';
 
 export interface TwoWorkersHistoryOptions {
   seed: number;
@@ -65,14 +66,10 @@ export async function twoWorkersHistoryScenario(
     sim: { pullZones: ORIGIN, shieldZones: SHIELD, entriesPerDay: opts.entriesPerDay, pageSize: 200 },
   });
   const report: TwoWorkersHistoryReport = {
-    scenario: store === 'sqlite' ? 'two-workers-one-history' : `two-workers-one-history-${store}`,
-    seed: opts.seed,
-    runs: 0,
-    kills: 0,
-    faults: 0,
-    secretsScanned: 0,
-    problems: [],
-    notes: [],
+    ...startReport(
+      store === 'sqlite' ? 'two-workers-one-history' : `two-workers-one-history-${store}`,
+      opts.seed,
+    ),
     published: {},
     killedHolding: null,
   };

@@ -11,6 +11,7 @@ import { countingProxy } from '../lib/counting-proxy.js';
 import type { ScenarioReport } from '../lib/report.js';
 import { Scene, type CliRun } from '../lib/scene.js';
 import { waitFor, WaitTimeout, within } from '../lib/wait.js';
+import { startReport } from '../lib/report.js';
 
 export interface TwoWorkersOptions {
   seed: number;
@@ -41,14 +42,7 @@ export async function twoWorkersScenario(opts: TwoWorkersOptions): Promise<TwoWo
   });
   const proxy = await countingProxy(scene.urls);
   const report: TwoWorkersReport = {
-    scenario: 'two-workers-one-archive',
-    seed: opts.seed,
-    runs: 0,
-    kills: 0,
-    faults: 0,
-    secretsScanned: 0,
-    problems: [],
-    notes: [],
+    ...startReport('two-workers-one-archive', opts.seed),
     fetches: {},
   };
   const workers: CliRun[] = [];
