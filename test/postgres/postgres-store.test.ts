@@ -58,6 +58,7 @@ describe.skipIf(server === null)('PostgreSQL store', () => {
       '0005_history.sql',
       '0006_silences.sql',
       '0007_new_terms_and_sql_alerts.sql',
+      '0008_sql_alert_silences.sql',
     ]);
     expect(recorded.every((r) => /^[0-9a-f]{64}$/.test(r.checksum as string))).toBe(true);
     const again = await store.migrate();
