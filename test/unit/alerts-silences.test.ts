@@ -237,6 +237,9 @@ describe("a sql rule's alert as silences see it", () => {
     expect(matchesAll([parseMatcher('constructor=y')], labels)).toBe(true);
     expect(matchesAll([parseMatcher('toString=""')], labels)).toBe(true);
     expect(matchesAll([parseMatcher('hasOwnProperty=~".+"')], seriesLabels('q', {}))).toBe(false);
+    // A zone rule's alert (a plain object) has no such label either.
+    expect(matchesAll([parseMatcher('constructor=~".+"')], alertLabels('r', 'origin', 101))).toBe(false);
+    expect(matchesAll([parseMatcher('toString!=""')], alertLabels('r', 'origin', 101))).toBe(false);
   });
 
   it('reads stored series labels, and nothing from text that is not a JSON object of strings', () => {
