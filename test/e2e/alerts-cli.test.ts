@@ -97,7 +97,7 @@ describe('edgelog alerts', () => {
   });
 
   it("silence a sql rule's rows by their own labels; check, list and status show them, escaped", async () => {
-    // Its own configuration on the same archive: `check --dry-run` (the last test) judges no sql rule.
+    // Its own configuration on the same archive: the other tests' rules and counts stay as they were.
     const sqlConfig = writeConfig(
       h.dir,
       {
@@ -136,6 +136,13 @@ describe('edgelog alerts', () => {
     );
     expect(line(check.stdout, 'calm')).toMatch(/^odd-rows +102 +firing /);
     expect(line(check.stdout, 'calm')).not.toContain('silenced');
+    // --dry-run judges the sql rule too, the silence with it.
+    const dry = await run('alerts', 'check', '--dry-run');
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(line(dry.stdout, 'evil')).toMatch(
+      /^odd-rows +101 +firing .* silenced +zone=101, kind="evil\\x1b\[31m"/,
+    );
+    expect(line(dry.stdout, 'calm')).toMatch(/^odd-rows +102 +firing /);
     const list = await run('alerts', 'list');
     expect(line(list.stdout, 'evil')).toContain(id);
     expect(line(list.stdout, 'calm')).not.toContain(id);
