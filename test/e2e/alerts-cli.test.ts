@@ -112,6 +112,7 @@ describe('edgelog alerts', () => {
               hooks: [],
             },
             { name: 'origin-stale', type: 'flatline', source: 'origin', maxAge: '90m' },
+            { name: 'new-codes', type: 'new-term', source: 'origin', field: 'error_code', window: '1h' },
           ],
         },
       },
@@ -136,18 +137,22 @@ describe('edgelog alerts', () => {
     );
     expect(line(check.stdout, 'calm')).toMatch(/^odd-rows +102 +firing /);
     expect(line(check.stdout, 'calm')).not.toContain('silenced');
-    // --dry-run judges the sql rule too, the silence with it.
+    const listJson = async () => (await run('alerts', 'list', '--json')).stdout;
+    const before = await listJson();
+    // --dry-run judges the sql rule too, the silence with it, and saves nothing.
     const dry = await run('alerts', 'check', '--dry-run');
     expect(dry.code, dry.stderr).toBe(0);
     expect(line(dry.stdout, 'evil')).toMatch(
       /^odd-rows +101 +firing .* silenced +zone=101, kind="evil\\x1b\[31m"/,
     );
     expect(line(dry.stdout, 'calm')).toMatch(/^odd-rows +102 +firing /);
+    expect(await listJson()).toBe(before);
+    expect(dry.stdout).toMatch(/^new-codes +101 /m); // a new-term rule is judged too
     const list = await run('alerts', 'list');
     expect(line(list.stdout, 'evil')).toContain(id);
     expect(line(list.stdout, 'calm')).not.toContain(id);
     for (const out of [check.stdout, list.stdout]) expect(out).not.toContain('\u001b');
-    const json = JSON.parse((await run('alerts', 'list', '--json')).stdout) as {
+    const json = JSON.parse(before) as {
       series: Array<{ labels: string; silenced_by: string[] }>;
     };
     // By series key: kind first.
