@@ -95,7 +95,7 @@ export class SqlRuleEvaluator {
           failure,
           silences,
         );
-        if (done === null) break; // nothing to keep for a series that is gone and was not firing
+        if (done === null) break; // gone, not firing, and nothing left to tell its receivers
         if (done.saved || attempt >= SAVE_ATTEMPTS) {
           out.push(done.saved ? done.evaluation : { ...done.evaluation, notified: null });
           break;
