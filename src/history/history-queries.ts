@@ -11,7 +11,7 @@ import type { QueryCursor, QueryStore, QueryValue, ReadOnlyQueryOptions } from '
 import { sqlValue } from './duckdb-values.js';
 import { DEFAULT_DUCKDB_OPTIONS, openDuckDb, type DuckDbOptions } from './duckdb.js';
 import { createHistoryViews, type HistoryViewsOptions } from './history-views.js';
-import type { HistoryTable } from './layout.js';
+import { timestampBounds } from './statement-bounds.js';
 import { historyTablesIn, sqlStringLiteral, type SerializedSql } from './statement-tables.js';
 import { WorkBudget } from './work-budget.js';
 
@@ -63,11 +63,14 @@ async function runOnHistory<T>(
       if (statements.count === 0)
         throw new StoreQueryError('refused', 'query refused: the SQL holds no statement');
       if (statements.count > 1) throw new StoreQueryError('refused', 'query refused: one statement per call');
-      const files = await createHistoryViews(conn, opts, await tablesRead(conn, sql), budget);
+      const tree = await parsed(conn, sql);
+      const tables = historyTablesIn(tree);
+      const bounds = Object.fromEntries(tables.map((t) => [t, timestampBounds(tree, t)]));
+      const files = await createHistoryViews(conn, { ...opts, bounds }, tables, budget);
       await lockDown(conn, files);
       // Run at once rather than prepared first: DuckDB binds a prepared statement over Parquet files
       // again when it runs, and binding the view's files is most of a short statement's time. It is a
-      // SELECT already (tablesRead: DuckDB serializes nothing else), and DuckDB is locked down; the type
+      // SELECT already (parsed: DuckDB serializes nothing else), and DuckDB is locked down; the type
       // is checked again on the result, before a row is read.
       const result = await conn.stream(sql).catch((err: unknown) => {
         throw queryFailure(err);
@@ -83,8 +86,8 @@ async function runOnHistory<T>(
   }
 }
 
-/** The history tables the statement reads; a statement DuckDB cannot serialize is not a SELECT. */
-async function tablesRead(conn: DuckDBConnection, sql: string): Promise<HistoryTable[]> {
+/** The statement's parse tree (its `statements`); a statement DuckDB cannot serialize is not a SELECT. */
+async function parsed(conn: DuckDBConnection, sql: string): Promise<unknown[]> {
   const reader = await conn.runAndReadAll(`SELECT json_serialize_sql(${sqlStringLiteral(sql)})`);
   const tree = JSON.parse(String(reader.getRows()[0]?.[0])) as SerializedSql;
   if (tree.error) {
@@ -94,7 +97,7 @@ async function tablesRead(conn: DuckDBConnection, sql: string): Promise<HistoryT
       `query failed: ${tree.error_message ?? 'cannot parse the statement'}`,
     );
   }
-  return historyTablesIn(tree.statements);
+  return tree.statements;
 }
 
 /** After the views exist: DuckDB may read the history's files and nothing else, and stays so. */
