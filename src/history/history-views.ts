@@ -66,7 +66,10 @@ async function createView(
   const stored = `${STORE_SCHEMA}.${table}`;
   await conn.run(`CREATE TABLE ${stored} (${columns.map(([n, t]) => `"${n}" ${t}`).join(', ')})`);
   const started = performance.now();
-  const rows = await appendStoreRows(conn, opts.store, table, storeRowsSql(table, before, scope), budget);
+  // The statement sees no row outside its own bounds on `timestamp`, from the store or from a file.
+  const bounds = opts.bounds?.[table] ?? null;
+  const sql = storeRowsSql(table, before, scope, bounds);
+  const rows = await appendStoreRows(conn, opts.store, table, sql, budget);
   await opts.onStoreRows?.(table, rows, performance.now() - started);
 
   // A zone-day published while the store was read: its file holds its rows, which were read above too.
@@ -82,7 +85,6 @@ async function createView(
 
   // Files no row of which the statement can see: not in the view at all (their rows are not in the
   // store's part either, which leaves out every zone-day of `after`).
-  const bounds = opts.bounds?.[table] ?? null;
   const read = after.filter((d) => mayHoldRows(d.timestamps, bounds));
   const names = columns.map(([n]) => `"${n}"`);
   const list = (from: string) =>

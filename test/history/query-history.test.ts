@@ -147,6 +147,29 @@ describeStores('edgelog query --engine history', (store) => {
     ).rejects.toThrow(/--engine store reads the ledger/);
   });
 
+  it("reads from the store only the rows within the statement's own timestamp bounds", async () => {
+    // 2026-11-21 12:00 to 2026-11-22 06:00: the end of a day in history and the start of one in the store.
+    const from = Date.parse('2026-11-21T12:00:00Z');
+    const to = Date.parse('2026-11-22T06:00:00Z');
+    const sql = `SELECT log_date, count(*) AS n, min(timestamp) AS first, max(timestamp) AS last FROM origin_error_logs WHERE timestamp >= ${from} AND timestamp < ${to} GROUP BY log_date ORDER BY log_date`;
+    const { historyQueries } = await import('../../src/history/history-queries.js');
+    const { runStoreQuery } = await import('../../src/query/run-store-query.js');
+    const { memoryOutput } = await import('../report/fixture.js');
+    let fromStore = -1;
+    const queries = historyQueries({
+      root: a.root,
+      store: storeQueries(a.h),
+      onStoreRows: (_t, rows) => void (fromStore = rows),
+    });
+    const out = memoryOutput();
+    await runStoreQuery(queries, sql, { format: 'ndjson', timeoutMs: 0 }, out);
+    const stored = ndjson(await query(a.configPath, '--engine', 'store', '--format', 'ndjson', sql));
+    expect(stored.map((r) => r.log_date)).toEqual(['2026-11-21', '2026-11-22']);
+    expect(ndjson(out.text())).toEqual(stored);
+    // Only the store's day 2026-11-22, and of it only the rows before 06:00.
+    expect(fromStore).toBe(Number(stored[1]!.n));
+  });
+
   it('reads a pruned zone-day from its file', async () => {
     await prune(a.h, 'origin_error_logs', 'pull_zone_id', 101, DAYS[0]!);
     const history = ndjson(await query(a.configPath, '--format', 'ndjson', PER_DAY));
