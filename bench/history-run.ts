@@ -2,9 +2,11 @@
 // process that ingests a Shield zone's days (yesterday, a day of `--entries`, and today, as its plan
 // takes them with shieldLookbackDays 1) and compacts the finished day, as the issue's memory bar puts it:
 // "peak RSS of a run that ingests and compacts a 1M-entry day". The kernel's high-water mark (VmHWM)
-// counts every thread of the process (page threads, DuckDB's).
+// counts every thread of the process (page threads, DuckDB's). Beside it, the highest RSS sampled before
+// the compaction began (its day's directory appears in the history) and from then on: which of the two
+// the peak belongs to.
 import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
@@ -66,11 +68,16 @@ async function main(): Promise<void> {
     });
     const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
     let peak = 0;
+    const sampled = { beforeCompaction: 0, compacting: 0 };
+    const compacting = join(dir, 'history', 'shield_event_logs', 'zone=201', `day=${day}`);
     let compacted: { entries: number } | undefined;
     for (;;) {
       await sleep(250);
       if (child.exitCode !== null) throw new Error(`edgelog run exited with ${child.exitCode}`);
-      peak = rssOf(child.pid!).peak;
+      const rss = rssOf(child.pid!);
+      peak = rss.peak;
+      const phase = existsSync(compacting) ? 'compacting' : 'beforeCompaction';
+      sampled[phase] = Math.max(sampled[phase], rss.now);
       try {
         const db = new Database(database, { readonly: true, fileMustExist: true });
         try {
@@ -91,9 +98,17 @@ async function main(): Promise<void> {
     const wallMs = Math.round(performance.now() - started);
     child.kill('SIGINT');
     await exited;
-    const result = { day, entries: compacted.entries, wallMs, runPeakRssMb: peak };
+    const result = {
+      day,
+      entries: compacted.entries,
+      wallMs,
+      runPeakRssMb: peak,
+      rssBeforeCompactionMb: sampled.beforeCompaction,
+      rssCompactingMb: sampled.compacting,
+    };
     say(
-      `  edgelog run: ${day} ingested and compacted (${compacted.entries} entries) in ${wallMs} ms, peak RSS ${peak} MiB`,
+      `  edgelog run: ${day} ingested and compacted (${compacted.entries} entries) in ${wallMs} ms, peak RSS ${peak} MiB ` +
+        `(sampled: ${sampled.beforeCompaction} MiB before the compaction began, ${sampled.compacting} MiB from then)`,
     );
     console.log(JSON.stringify(result));
   } finally {

@@ -3,12 +3,13 @@
 // to another worker then finds the day busy. The job must come back (LeaseBusyError: the runtime delays it
 // and tries again) rather than end as done, or the day waits for the next sweep, as long as
 // schedule.refreshEvery (an hour by default). Found by the two-workers-history fault scenario.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { LeaseBusyError } from '../../src/errors/index.js';
 import { HistoryRunner } from '../../src/history/history-runner.js';
+import { dataFile } from '../../src/history/layout.js';
 import { silentLogger } from '../../src/logger.js';
 import type { DayKey } from '../../src/store/store.js';
 import { openSqlite, storeOriginPass, tableRows, type OpenedStore } from '../support/page-store.js';
@@ -30,11 +31,15 @@ afterEach(async () => {
 const entry = (i: number) =>
   JSON.stringify({ logId: `o-${i}`, timestamp: DAY_START + i * 1000, log: '{}', labels: {} });
 
-/** Opens a SQLite store and a history root, with one origin zone-day of `n` entries stored and complete. */
+/**
+ * Opens a SQLite store and a history root, with one origin zone-day of `n` entries stored and complete
+ * (`complete` false: stored, its ledger not finished).
+ */
 async function settledDay(
   zone: number,
   n: number,
   now: () => number,
+  complete = true,
 ): Promise<{ day: DayKey; s: OpenedStore; root: string }> {
   const opened = (s = await openSqlite(now));
   const dir = (root = mkdtempSync(join(tmpdir(), 'edgelog-runner-')));
@@ -46,7 +51,7 @@ async function settledDay(
     NOW,
     600,
   );
-  await opened.store.ledger.finish(day, 'values-test', 'complete', NOW, NOW);
+  if (complete) await opened.store.ledger.finish(day, 'values-test', 'complete', NOW, NOW);
   return { day, s: opened, root: dir };
 }
 
@@ -124,4 +129,48 @@ it('frees what the process holds elsewhere (idle page threads) before each compa
   const result = await runner.compact(day);
   expect(calls).toEqual(['before:0']);
   expect(result).toMatchObject({ outcome: 'compacted', entries: 20 });
+});
+
+// The job re-plans its day before compacting it: the sweep made the job from an earlier plan, and by the
+// time it runs the day may be done by another worker, or (a job enqueued by hand, a stale one) not be
+// settled at all. Removing that check failed no test before these two.
+it('a compact job for a day that is not settled (still fetched, its ledger not complete) leaves it alone', async () => {
+  const clock = NOW;
+  const { day, s, root } = await settledDay(13, 30, () => clock, false);
+  runner = new HistoryRunner({
+    store: s.store,
+    root,
+    hotDays: 0,
+    // The day is 5 days old: the scheduler still fetches origin days up to 10 days back.
+    originLookbackDays: 10,
+    leaseMs: LEASE_MS,
+    owner: 'worker',
+    now: () => clock,
+    logger: silentLogger(),
+  });
+  expect(await runner.compact(day)).toMatchObject({ outcome: 'not-settled', entries: 0 });
+  expect((await s.store.history.list()).filter((d) => d.compacted_at !== null)).toEqual([]);
+  expect(existsSync(dataFile(root, 'origin_error_logs', day.zone, day.day))).toBe(false);
+  expect(await tableRows(s.reader, 'origin_error_logs', 'pull_zone_id = 13')).toHaveLength(30);
+});
+
+it('a compact job for a day already compacted, its ledger unchanged since, does not publish it again', async () => {
+  const clock = NOW;
+  const { day, s, root } = await settledDay(14, 30, () => clock);
+  runner = new HistoryRunner({
+    store: s.store,
+    root,
+    hotDays: null,
+    originLookbackDays: 1,
+    leaseMs: LEASE_MS,
+    owner: 'worker',
+    now: () => clock,
+    logger: silentLogger(),
+  });
+  expect(await runner.compact(day)).toMatchObject({ outcome: 'compacted', entries: 30 });
+  const file = dataFile(root, 'origin_error_logs', day.zone, day.day);
+  const published = statSync(file).ino;
+  expect(await runner.compact(day)).toMatchObject({ outcome: 'not-settled', entries: 0 });
+  // Not replaced: a new publication renames a new file (a new inode) over it.
+  expect(statSync(file).ino).toBe(published);
 });
