@@ -5,7 +5,7 @@
 import type { LogSource } from '../ledger-types.js';
 import { rollupKey } from '../../values/storable.js';
 import type { NewTermsQuery, NewTermsResult } from '../store.js';
-import { pathPrefix, PLAIN_TERM_FIELDS, TermCounter, type TermRow } from '../terms.js';
+import { pathPrefix, PLAIN_TERM_FIELDS, TermCounter, type TermColumns } from '../terms.js';
 import type { Db } from './database.js';
 
 /**
@@ -81,10 +81,10 @@ export class TermsRepository {
     this.pending = db.prepare('SELECT coalesce(max(rowid), 0) FROM term_pending').pluck();
   }
 
-  /** Counts `n` new rows of a zone; call inside the page's transaction. */
-  count(zone: number, n: number, row: (i: number) => TermRow): void {
+  /** Counts new rows of a zone (their plain columns in PLAIN_TERM_FIELDS order); call inside the page's transaction. */
+  count(zone: number, rows: TermColumns): void {
     const counter = new TermCounter();
-    for (let i = 0; i < n; i++) counter.add(row(i), this.plain);
+    counter.addColumns(rows, this.plain);
     for (const t of counter.entries()) this.append.run(this.source, zone, t.field, t.value, t.hour, t.count);
     if ((this.pending.get() as number) >= MERGE_PENDING_AT) mergePendingTerms(this.db);
   }
