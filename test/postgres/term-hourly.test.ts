@@ -324,7 +324,13 @@ describe("term_pending (SQLite's counts not yet merged into term_hourly)", () =>
       min: 1,
       limit: 10,
     };
-    const answer = { total: 2, values: [{ value: 'JP', count: 2 }, { value: 'NZ', count: 2 }] };
+    const answer = {
+      total: 2,
+      values: [
+        { value: 'JP', count: 2 },
+        { value: 'NZ', count: 2 },
+      ],
+    };
     expect(await store.terms.newTerms(q)).toEqual(answer);
     merge();
     expect(await count('term_pending')).toBe(0);
