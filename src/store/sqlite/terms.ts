@@ -1,7 +1,7 @@
 // term_hourly on SQLite: the values new-term rules ask about, counted per zone, hour and field in the
 // page's own transaction (the log repositories call count()), and the question the rules ask of it.
 // A page's counts are appended to term_pending and merged into term_hourly by the page that takes it
-// past MERGE_PENDING_AT rows (migrations/sqlite/0009 says why); the counts are the two tables' sum.
+// past MERGE_PENDING_AT rows (migrations/sqlite/0010 says why); the counts are the two tables' sum.
 import type { LogSource } from '../ledger-types.js';
 import { rollupKey } from '../../values/storable.js';
 import type { NewTermsQuery, NewTermsResult } from '../store.js';
