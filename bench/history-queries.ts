@@ -266,4 +266,5 @@ async function main(): Promise<void> {
   );
 }
 
-await main();
+// Run as a script only: importing the queries (HISTORY_BENCH_QUERIES) must not start the bench.
+if (process.argv[1] === fileURLToPath(import.meta.url)) await main();

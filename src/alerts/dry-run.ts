@@ -3,8 +3,9 @@
 // it is given (and saves nothing), and those notices become the requests that would be made.
 import type { Config } from '../config/index.js';
 import type { Logger } from '../logger.js';
-import type { SilencesStore } from '../store/store.js';
+import type { AlertSeriesStore, RuleQueries, SilencesStore, TermsStore } from '../store/store.js';
 import { AlertEvaluator, type Evaluation, type RuleStateReads } from './evaluator.js';
+import { SqlRuleEvaluator } from './sql-evaluator.js';
 import { handOver, type Pending } from './notice-groups.js';
 import { noticeRequest, single, type Delivery, type NoticeRequest } from './notice-request.js';
 import type { Notice } from './payload.js';
@@ -15,12 +16,15 @@ export interface DryRun {
   requests: Array<{ hook: string; notices: number; request: NoticeRequest }>;
 }
 
-/** The alerts store with a save that keeps what it is given and writes nothing. */
-function keeping(repo: RuleStateReads, kept: Array<Pending<Notice>>): RuleStateReads {
+/** A store with a save that keeps the notices it is given and writes nothing (both take them 5th). */
+function keeping<S extends RuleStateReads | AlertSeriesStore<Notice>>(
+  repo: S,
+  kept: Array<Pending<Notice>>,
+): S {
   return new Proxy(repo, {
     get(target, prop, receiver) {
       if (prop === 'save') {
-        return (...args: Parameters<RuleStateReads['save']>) => {
+        return (...args: Parameters<RuleStateReads['save'] | AlertSeriesStore<Notice>['save']>) => {
           for (const { hook, notice } of args[4]) kept.push({ id: notice.id, hook, notice });
           return Promise.resolve(true);
         };
@@ -38,9 +42,18 @@ export async function dryRun(deps: {
   templates: ReadonlyMap<string, RenderText>;
   logger: Logger;
   now: () => number;
+  /** What new-term rules read. @defaultValue none: a new-term rule then fails to evaluate */
+  terms?: TermsStore;
+  /** Where sql rules run and keep their series' state. @defaultValue none: a sql rule then fails */
+  sql?: { series: AlertSeriesStore<Notice>; queries: RuleQueries };
 }): Promise<DryRun> {
   const kept: Array<Pending<Notice>> = [];
-  const evaluator = new AlertEvaluator({ ...deps, repo: keeping(deps.repo, kept) });
+  const { sql, ...rest } = deps;
+  const evaluator = new AlertEvaluator({
+    ...rest,
+    repo: keeping(deps.repo, kept),
+    sql: sql && new SqlRuleEvaluator({ ...rest, series: keeping(sql.series, kept), queries: sql.queries }),
+  });
   const results = await evaluator.evaluate();
   // As `alerts check` hands them: every group complete.
   const { single: alone, groups } = handOver(kept, deps.now(), true);

@@ -105,8 +105,8 @@ export class AlertEvaluator {
         // Not tied to a source or zone: judged on the schedule and by `alerts check`, not after each day.
         if ((scope.source !== undefined && scope.source !== 'sql') || scope.zone !== undefined) continue;
         if (!this.deps.sql) throw new Error(`alert rule "${rule.name}" (sql): no query path to run it on`);
-        // Silences match an alert by rule, zone, source and severity: a sql rule's rows are not matched.
-        results.push(...(await this.deps.sql.evaluate(rule)).map((e) => ({ ...e, silencedBy: [] })));
+        // Each row is matched by its labels under edgelog's own (silences.ts seriesLabels).
+        results.push(...(await this.deps.sql.evaluate(rule, silences)));
         continue;
       }
       const source = rule.type === 'guardian' ? 'guardian' : rule.source;

@@ -34,8 +34,11 @@ export function fingerprint(rule: string, source: string, zone: number): string 
 const ZERO_TIME = '0001-01-01T00:00:00Z'; // Alertmanager's "no end yet"
 
 function labelsOf(notice: Notice): Record<string, string> {
+  // A sql row's column named `severity` does not stand for the rule's, absent or not (silences.ts
+  // seriesLabels decides the same, so a silence matches what receivers get).
+  const row = Object.entries(notice.labels ?? {}).filter(([name]) => name !== 'severity');
   return {
-    ...notice.labels,
+    ...Object.fromEntries(row),
     alertname: notice.rule,
     source: notice.source,
     zone: String(notice.zone),

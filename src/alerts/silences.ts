@@ -1,7 +1,15 @@
 // Pure: silences as the alerts layer sees them (the store keeps their matchers as JSON text), which of
 // them hold at a time, and the silence `edgelog alerts silence <rule> --zone …` asks for.
 import type { SilenceRow } from '../store/store.js';
-import { matchesAll, parseMatcher, type AlertLabels, type Matcher } from './silence-matchers.js';
+import {
+  MatcherError,
+  matchesAll,
+  parseMatcher,
+  SILENCE_LABELS,
+  type AlertLabels,
+  type Matcher,
+} from './silence-matchers.js';
+import { zoneOf } from './sql-rows.js';
 
 export interface Silence {
   id: string;
@@ -48,6 +56,28 @@ export function alertLabels(rule: string, source: string, zone: number, severity
   return { alertname: rule, source, zone: String(zone), severity };
 }
 
+/**
+ * The labels edgelog gives every alert (payload.ts labelsOf): a sql rule's row cannot claim them, so a
+ * statement returning a column named `alertname` or `severity` can neither slip out of a silence of its
+ * rule nor into another's.
+ */
+const RESERVED = new Set(['alertname', 'source', 'zone', 'severity', 'rule_type']);
+
+/**
+ * A sql rule's alert as silences see it: its row's labels, and edgelog's own over them, as receivers get
+ * them (alertname the rule, source `sql`, zone the row's zone id or 0, the rule's severity).
+ */
+export function seriesLabels(
+  rule: string,
+  labels: Readonly<Record<string, string>>,
+  severity?: string,
+): AlertLabels {
+  // No prototype: a column named `__proto__` or `constructor` is a label like another.
+  const out: Record<string, string | undefined> = Object.create(null) as Record<string, string | undefined>;
+  for (const [k, v] of Object.entries(labels)) if (!RESERVED.has(k)) out[k] = v;
+  return Object.assign(out, alertLabels(rule, 'sql', zoneOf(labels), severity));
+}
+
 export interface SilenceRequest {
   rule: string;
   zones: readonly number[];
@@ -57,6 +87,12 @@ export interface SilenceRequest {
   forMs?: number | undefined;
   until?: number | undefined;
   comment?: string | undefined;
+  /**
+   * Whether the rule's alerts carry labels of their own (a sql rule's: its statement's columns), which
+   * matchers may then name. @defaultValue false: a label beyond alertname, zone, source and severity is
+   * refused (a typo would otherwise silence nothing, or with `!=`, everything else the silence names)
+   */
+  rowLabels?: boolean | undefined;
 }
 
 /** Silences last an hour unless told otherwise (amtool's default). */
@@ -75,6 +111,13 @@ export function planSilence(req: SilenceRequest, id: string, now: number): Silen
   const matchers: Matcher[] = [{ name: 'alertname', op: '=', value: req.rule }];
   if (req.zones.length === 1) matchers.push({ name: 'zone', op: '=', value: String(req.zones[0]) });
   else if (req.zones.length > 1) matchers.push({ name: 'zone', op: '=~', value: req.zones.join('|') });
-  for (const text of req.match) matchers.push(parseMatcher(text));
+  for (const text of req.match) {
+    const m = parseMatcher(text);
+    if (!req.rowLabels && !(SILENCE_LABELS as readonly string[]).includes(m.name))
+      throw new MatcherError(
+        `unknown label "${m.name}" in a matcher (known: ${SILENCE_LABELS.join(', ')}; a sql rule's alerts also carry its statement's columns)`,
+      );
+    matchers.push(m);
+  }
   return { id, matchers, startsAt: now, endsAt, comment: req.comment ?? null, createdAt: now };
 }

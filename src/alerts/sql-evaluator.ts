@@ -3,12 +3,17 @@
 // away resolves — saving state and notices together per alert, compare-and-set, as the evaluator does
 // for the other kinds. A statement that fails or times out decides nothing: the states stay (a firing
 // alert is re-notified on schedule), and the failure is logged and shown as the reason.
+// Silences hold a series' notices as they hold any alert's (held-notices.ts): they match the row's labels
+// under edgelog's own (silences.ts seriesLabels), and the series' `notified` remembers what receivers
+// last heard, so that the first evaluation after the silence tells what changed.
 import type { Config, SqlRule } from '../config/index.js';
 import { coerceError } from '../errors/index.js';
 import type { Logger } from '../logger.js';
 import type { RuleQueries } from '../store/store.js';
 import type { AlertSeriesStore, StoredAlertState } from '../store/store.js';
+import { holdOrRelease } from './held-notices.js';
 import type { Notice } from './payload.js';
+import { seriesLabels, silencing, type Silence } from './silences.js';
 import { seriesFingerprint, sqlRows, zoneOf, type SeriesRow } from './sql-rows.js';
 import { transition, type Condition } from './state-machine.js';
 import { safeText } from '../format/terminal-text.js';
@@ -23,6 +28,8 @@ export interface SeriesEvaluation {
   threshold: null;
   reason: string;
   notified: 'firing' | 'resolved' | null;
+  /** Ids of the silences that hold this alert's notices now (empty: none). */
+  silencedBy: string[];
 }
 
 const SAVE_ATTEMPTS = 5;
@@ -54,7 +61,8 @@ export class SqlRuleEvaluator {
     }
   }
 
-  async evaluate(rule: SqlRule): Promise<SeriesEvaluation[]> {
+  /** @param silences - those that may hold now (whether one holds is decided at each series' time) */
+  async evaluate(rule: SqlRule, silences: readonly Silence[] = []): Promise<SeriesEvaluation[]> {
     const { logger } = this.deps;
     let rows: SeriesRow[] | null = null;
     let failure = '';
@@ -78,8 +86,16 @@ export class SqlRuleEvaluator {
     const keys = new Set([...states.keys(), ...current.keys()]);
     for (const key of keys) {
       for (let attempt = 1; ; attempt++) {
-        const done = await this.evaluateOne(rule, key, states.get(key), current.get(key), rows, failure);
-        if (done === null) break; // nothing to keep for a series that is gone and was not firing
+        const done = await this.evaluateOne(
+          rule,
+          key,
+          states.get(key),
+          current.get(key),
+          rows,
+          failure,
+          silences,
+        );
+        if (done === null) break; // gone, not firing, and nothing left to tell its receivers
         if (done.saved || attempt >= SAVE_ATTEMPTS) {
           out.push(done.saved ? done.evaluation : { ...done.evaluation, notified: null });
           break;
@@ -97,16 +113,29 @@ export class SqlRuleEvaluator {
     row: SeriesRow | undefined,
     rows: SeriesRow[] | null,
     failure: string,
+    silences: readonly Silence[],
   ): Promise<{ saved: boolean; evaluation: SeriesEvaluation } | null> {
     const now = this.deps.now();
     const condition: Condition = rows === null ? null : row !== undefined;
-    // A series seen before and neither there now nor changing: nothing to write.
-    if (!row && (!prev || prev.state === 'inactive' || prev.state === 'resolved')) return null;
-    const { next, notify } = transition(prev, condition, now, {
-      forMs: rule.for,
-      renotifyMs: this.deps.config.alerts.renotifyEvery,
-    });
+    // A series seen before and neither there now nor changing: nothing to write; unless receivers last
+    // heard it fire (its resolution was held by a silence): that is still to tell.
+    const settled = !prev || prev.state === 'inactive' || prev.state === 'resolved';
+    if (!row && settled && prev?.notified !== 'firing') return null;
     const labels = row?.labels ?? (JSON.parse(key) as Record<string, string>);
+    const silencedBy = silencing(silences, seriesLabels(rule.name, labels, rule.severity), now).map(
+      (s) => s.id,
+    );
+    // A silence holds the notice, not the state; the first evaluation after it tells what changed.
+    const { next, notify, notified } = holdOrRelease(
+      transition(prev, condition, now, {
+        forMs: rule.for,
+        renotifyMs: this.deps.config.alerts.renotifyEvery,
+      }),
+      prev,
+      prev?.notified,
+      silencedBy.length > 0,
+      now,
+    );
     const value = row?.value ?? null;
     const zone = zoneOf(labels);
     const fp = seriesFingerprint(rule.name, key);
@@ -129,7 +158,8 @@ export class SqlRuleEvaluator {
               zone,
               status: notify,
               startsAt: notify === 'firing' ? next.since : (prev?.since ?? now),
-              endsAt: notify === 'resolved' ? now : null,
+              // A resolution held by a silence ended when the state did.
+              endsAt: notify === 'resolved' ? (next.state === 'resolved' ? next.since : now) : null,
               severity: rule.severity,
               summary:
                 notify === 'firing'
@@ -144,7 +174,7 @@ export class SqlRuleEvaluator {
     const saved = await this.deps.series.save(
       { rule: rule.name, series: key, fingerprint: fp },
       prev,
-      next,
+      { ...next, notified },
       { value, detail: { reason } },
       notices,
       now,
@@ -153,6 +183,11 @@ export class SqlRuleEvaluator {
       this.deps.logger.info(
         { rule: rule.name, series: key, status: notify, hooks: rule.hooks },
         `alert ${notify}`,
+      );
+    else if (saved && silencedBy.length > 0 && next.state !== prev?.state)
+      this.deps.logger.info(
+        { rule: rule.name, series: key, state: next.state, silences: silencedBy },
+        'alert changed while silenced: its notice is held',
       );
     return {
       saved,
@@ -166,6 +201,7 @@ export class SqlRuleEvaluator {
         threshold: null,
         reason,
         notified: notify,
+        silencedBy,
       },
     };
   }

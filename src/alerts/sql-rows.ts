@@ -54,7 +54,8 @@ export function sqlRows(columns: readonly string[], rows: ReadonlyArray<readonly
   const series: SeriesRow[] = [];
   const keys = new Set<string>();
   for (const row of rows) {
-    const labels: Record<string, string> = {};
+    // No prototype: a column named `__proto__` is a label, not a prototype to set (and lose the value).
+    const labels = Object.create(null) as Record<string, string>;
     for (const i of use) if (i !== valueAt) labels[columns[i]!] = labelText(row[i] ?? null);
     const key = seriesKey(labels);
     if (keys.has(key)) {

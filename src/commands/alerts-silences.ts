@@ -69,7 +69,11 @@ export function addSilenceCommands(alerts: Command, reads: SilenceReads): void {
     .description("hold a rule's notices for a while (its state is still judged and shown)")
     .argument('<rule>', 'a rule name from alerts.rules')
     .option('--zone <id...>', 'only these zones (repeatable or comma-separated)', idListArg)
-    .option('--match <matcher>', 'another label matcher: label=v, label!=v, label=~re, label!~re', collect)
+    .option(
+      '--match <matcher>',
+      "another label matcher: label=v, label!=v, label=~re, label!~re (a sql rule's: also its columns)",
+      collect,
+    )
     .addOption(
       new Option('--for <duration>', 'how long (default 1h)').argParser(durationArg).conflicts('until'),
     )
@@ -78,6 +82,7 @@ export function addSilenceCommands(alerts: Command, reads: SilenceReads): void {
     .action(async (rule: string, opts: SilenceOptions, cmd: Command) => {
       const { config } = commandContext(cmd);
       const known = config.alerts.rules.map((r) => r.name);
+      const ruleType = config.alerts.rules.find((r) => r.name === rule)?.type;
       if (!known.includes(rule))
         throw new UsageError(`no rule "${rule}" in alerts.rules (configured: ${known.join(', ') || 'none'})`);
       const now = Date.now();
@@ -91,6 +96,7 @@ export function addSilenceCommands(alerts: Command, reads: SilenceReads): void {
             forMs: opts.for,
             until: opts.until,
             comment: opts.comment,
+            rowLabels: ruleType === 'sql',
           },
           silenceId(),
           now,

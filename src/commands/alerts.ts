@@ -18,7 +18,8 @@ import { openReader } from '../store/open-reader.js';
 import { openStore } from '../store/open-store.js';
 import { commandContext, printJson } from './shared.js';
 import { addSilenceCommands } from './alerts-silences.js';
-import { alertLabels, silenceFromRow, silencing } from '../alerts/silences.js';
+import { alertLabels, seriesLabels, silenceFromRow, silencing } from '../alerts/silences.js';
+import { storedLabels } from '../alerts/stored-alerts.js';
 import { formatOption, jsonOption, outputFormat, type FormatOptions } from './args.js';
 
 const iso = (ms: number | null) => (ms === null ? '' : new Date(ms).toISOString().replace('.000Z', 'Z'));
@@ -60,7 +61,7 @@ export function alertsCommand(): Command {
       try {
         const now = Date.now();
         const rows = await archive.alerts.listStates();
-        const series = await archive.alertSeries.list();
+        const seriesRows = await archive.alertSeries.list();
         const notices = await archive.alerts.notifications(20);
         const silences = (await archive.silences.list({ activeAt: now })).map(silenceFromRow);
         const severity = new Map(config.alerts.rules.map((r) => [r.name, r.severity]));
@@ -70,6 +71,15 @@ export function alertsCommand(): Command {
           silenced_by: silencing(
             silences,
             alertLabels(s.rule, s.source, s.zone_id, severity.get(s.rule)),
+            now,
+          ).map((x) => x.id),
+        }));
+        // A sql rule's alerts: matched by their row's labels under edgelog's own, as the evaluator does.
+        const series = seriesRows.map((s) => ({
+          ...s,
+          silenced_by: silencing(
+            silences,
+            seriesLabels(s.rule, storedLabels(s.labels), severity.get(s.rule)),
             now,
           ).map((x) => x.id),
         }));
@@ -122,12 +132,13 @@ export function alertsCommand(): Command {
                 { header: 'rule', value: (s: (typeof series)[number]) => s.rule },
                 {
                   header: 'labels',
-                  value: (s) => describeLabels(JSON.parse(s.labels) as Record<string, string>),
+                  value: (s) => describeLabels(storedLabels(s.labels)),
                 },
                 { header: 'state', value: (s) => s.state },
                 { header: 'since', value: (s) => iso(s.since) },
                 { header: 'value', value: (s) => s.last_value ?? '', right: true },
                 { header: 'last notified', value: (s) => iso(s.last_notified_at) },
+                { header: 'silenced', value: (s) => s.silenced_by.join(', ') },
               ],
               series,
             ),
@@ -253,6 +264,8 @@ async function checkDryRun(config: Config, opts: FormatOptions): Promise<void> {
       config,
       repo: store.alerts,
       silences: store.silences,
+      terms: store.terms,
+      sql: { series: store.alertSeries, queries: store.ruleQueries },
       templates,
       logger: silentLogger(),
       now: Date.now,
@@ -281,7 +294,10 @@ async function checkDryRun(config: Config, opts: FormatOptions): Promise<void> {
               header: 'would notify',
               value: (r) => r.notified ?? (r.silencedBy.length > 0 ? 'silenced' : ''),
             },
-            { header: 'why', value: (r) => r.reason },
+            {
+              header: 'why',
+              value: (r) => (r.labels ? `${describeLabels(r.labels)}: ${r.reason}` : r.reason),
+            },
           ],
           run.results,
           80,

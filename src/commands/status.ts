@@ -73,9 +73,10 @@ export function statusCommand(): Command {
           // An archive that predates the silences (run and sync migrate it) shows no alert line.
           alerts = await Promise.all([
             reader.alerts.listStates(),
+            reader.alertSeries.list(),
             reader.silences.list({ activeAt: now }),
           ]).then(
-            ([states, silences]) => alertSummary(states, silences, config.alerts.rules, now),
+            ([states, series, silences]) => alertSummary(states, series, silences, config.alerts.rules, now),
             () => null,
           );
         }

@@ -5,13 +5,15 @@
 // The views (history-views.ts) are made for the history tables the statement reads, and only those.
 // Only then is DuckDB locked down: it may read those files and nothing else, and its settings cannot
 // change; then the statement is prepared, and runs only if it is a SELECT.
+import { existsSync } from 'node:fs';
+import { normalize, sep } from 'node:path';
 import { StatementType, type DuckDBConnection, type DuckDBResult } from '@duckdb/node-api';
 import { StoreQueryError } from '../store/store-query-error.js';
 import type { QueryCursor, QueryStore, QueryValue, ReadOnlyQueryOptions } from '../store/store.js';
 import { sqlValue } from './duckdb-values.js';
 import { DEFAULT_DUCKDB_OPTIONS, openDuckDb, type DuckDbOptions } from './duckdb.js';
 import { createHistoryViews, type HistoryViewsOptions } from './history-views.js';
-import type { HistoryTable } from './layout.js';
+import { timestampBounds } from './statement-bounds.js';
 import { historyTablesIn, sqlStringLiteral, type SerializedSql } from './statement-tables.js';
 import { WorkBudget } from './work-budget.js';
 
@@ -43,48 +45,103 @@ function queryFailure(err: unknown): StoreQueryError {
   return new StoreQueryError('failed', `query failed: ${text}${hint}`, { cause: err });
 }
 
+/**
+ * Attempts at a statement whose files went away before its first row: a file listed, then removed before
+ * DuckDB opened it. Each attempt lists the history again and reads the store again, so the answer is
+ * the history as it is now, each entry once.
+ */
+const ATTEMPTS = 3;
+
 async function runOnHistory<T>(
   opts: HistoryQueriesOptions,
   sql: string,
   ro: ReadOnlyQueryOptions,
   consume: (cursor: QueryCursor) => Promise<T>,
 ): Promise<T> {
-  const conn = await openDuckDb(opts.duckdb ?? DEFAULT_DUCKDB_OPTIONS);
-  const budget = new WorkBudget(ro.timeoutMs, () => conn.interrupt());
-  try {
-    const result = await budget.run(async () => {
-      await conn.run(`SET TimeZone = 'UTC'`);
-      // The view's files are opened when it is made, again when the statement is prepared, and when it
-      // runs: their metadata is read once.
-      await conn.run('SET parquet_metadata_cache = true');
-      const statements = await conn.extractStatements(sql).catch((err: unknown) => {
-        throw queryFailure(err);
-      });
-      if (statements.count === 0)
-        throw new StoreQueryError('refused', 'query refused: the SQL holds no statement');
-      if (statements.count > 1) throw new StoreQueryError('refused', 'query refused: one statement per call');
-      const files = await createHistoryViews(conn, opts, await tablesRead(conn, sql), budget);
-      await lockDown(conn, files);
-      // Run at once rather than prepared first: DuckDB binds a prepared statement over Parquet files
-      // again when it runs, and binding the view's files is most of a short statement's time. It is a
-      // SELECT already (tablesRead: DuckDB serializes nothing else), and DuckDB is locked down; the type
-      // is checked again on the result, before a row is read.
-      const result = await conn.stream(sql).catch((err: unknown) => {
-        throw queryFailure(err);
-      });
-      if (result.statementType !== StatementType.SELECT) throw new StoreQueryError('refused', READ_ONLY);
-      return result;
-    });
-    return await consume(resultCursor(result, budget));
-  } catch (err) {
-    throw queryFailure(err);
-  } finally {
-    conn.closeSync();
+  let conn: DuckDBConnection | null = null;
+  // One budget over every attempt: --timeout bounds the query, not each try.
+  const budget = new WorkBudget(ro.timeoutMs, () => conn?.interrupt());
+  for (let attempt = 1; ; attempt++) {
+    const current = await openDuckDb(opts.duckdb ?? DEFAULT_DUCKDB_OPTIONS);
+    conn = current;
+    let result: DuckDBResult;
+    try {
+      result = await budget.run(() => started(current, opts, sql, budget));
+    } catch (err) {
+      current.closeSync();
+      const gone = vanishedFile(err, opts.root);
+      if (gone !== null && attempt < ATTEMPTS) continue;
+      throw gone !== null ? raced(gone, err) : queryFailure(err);
+    }
+    try {
+      return await consume(resultCursor(result, budget, opts.root));
+    } catch (err) {
+      throw queryFailure(err);
+    } finally {
+      current.closeSync();
+    }
   }
 }
 
-/** The history tables the statement reads; a statement DuckDB cannot serialize is not a SELECT. */
-async function tablesRead(conn: DuckDBConnection, sql: string): Promise<HistoryTable[]> {
+/** Makes the views DuckDB is to answer from, locks DuckDB down, and starts the statement. */
+async function started(
+  conn: DuckDBConnection,
+  opts: HistoryQueriesOptions,
+  sql: string,
+  budget: WorkBudget,
+): Promise<DuckDBResult> {
+  await conn.run(`SET TimeZone = 'UTC'`);
+  // The view's files are opened when it is made, again when the statement is prepared, and when it
+  // runs: their metadata is read once.
+  await conn.run('SET parquet_metadata_cache = true');
+  const statements = await conn.extractStatements(sql).catch((err: unknown) => {
+    throw queryFailure(err);
+  });
+  if (statements.count === 0)
+    throw new StoreQueryError('refused', 'query refused: the SQL holds no statement');
+  if (statements.count > 1) throw new StoreQueryError('refused', 'query refused: one statement per call');
+  const tree = await parsed(conn, sql);
+  const tables = historyTablesIn(tree);
+  const bounds = Object.fromEntries(tables.map((t) => [t, timestampBounds(tree, t)]));
+  const files = await createHistoryViews(conn, { ...opts, bounds }, tables, budget);
+  await lockDown(conn, files);
+  // Run at once rather than prepared first: DuckDB binds a prepared statement over Parquet files
+  // again when it runs, and binding the view's files is most of a short statement's time. It is a
+  // SELECT already (parsed: DuckDB serializes nothing else), and DuckDB is locked down; the type
+  // is checked again on the result, before a row is read.
+  const result = await conn.stream(sql).catch((err: unknown) => {
+    throw queryFailure(err);
+  });
+  if (result.statementType !== StatementType.SELECT) throw new StoreQueryError('refused', READ_ONLY);
+  return result;
+}
+
+/**
+ * The history file a failure names that exists no more (removed after it was listed), or null. Only a
+ * path under the history's root counts, and only when it is gone now: any other failure is the
+ * statement's own.
+ */
+function vanishedFile(err: unknown, root: string | null): string | null {
+  if (root === null) return null;
+  const texts: string[] = [];
+  for (let e: unknown = err; e instanceof Error && texts.length < 4; e = e.cause) texts.push(e.message);
+  const under = normalize(root) + sep;
+  for (const text of texts)
+    for (const [, path] of text.matchAll(/["']([^"'\n]+\.parquet)["']/g))
+      if (path !== undefined && normalize(path).startsWith(under) && !existsSync(path)) return path;
+  return null;
+}
+
+/** A file removed under a statement that had already handed rows on: it cannot start again by itself. */
+const raced = (file: string, cause: unknown): StoreQueryError =>
+  new StoreQueryError(
+    'failed',
+    `query failed: the history changed while the query read it (${file} was removed or replaced); run it again`,
+    { cause },
+  );
+
+/** The statement's parse tree (its `statements`); a statement DuckDB cannot serialize is not a SELECT. */
+async function parsed(conn: DuckDBConnection, sql: string): Promise<unknown[]> {
   const reader = await conn.runAndReadAll(`SELECT json_serialize_sql(${sqlStringLiteral(sql)})`);
   const tree = JSON.parse(String(reader.getRows()[0]?.[0])) as SerializedSql;
   if (tree.error) {
@@ -94,7 +151,7 @@ async function tablesRead(conn: DuckDBConnection, sql: string): Promise<HistoryT
       `query failed: ${tree.error_message ?? 'cannot parse the statement'}`,
     );
   }
-  return historyTablesIn(tree.statements);
+  return tree.statements;
 }
 
 /** After the views exist: DuckDB may read the history's files and nothing else, and stays so. */
@@ -105,7 +162,7 @@ async function lockDown(conn: DuckDBConnection, files: readonly string[]): Promi
 }
 
 /** The streaming result as a cursor of store-like values, each fetch on the budget. */
-function resultCursor(result: DuckDBResult, budget: WorkBudget): QueryCursor {
+function resultCursor(result: DuckDBResult, budget: WorkBudget, root: string | null): QueryCursor {
   const columns = result.columnNames();
   let buffered: QueryValue[][] = [];
   let done = false;
@@ -116,7 +173,8 @@ function resultCursor(result: DuckDBResult, budget: WorkBudget): QueryCursor {
         const chunk = await budget
           .run(() => result.fetchChunk())
           .catch((err: unknown) => {
-            throw queryFailure(err);
+            const gone = vanishedFile(err, root);
+            throw gone !== null ? raced(gone, err) : queryFailure(err);
           });
         if (chunk === null || chunk.rowCount === 0) done = true;
         else for (const row of chunk.getRows()) buffered.push(row.map(sqlValue));

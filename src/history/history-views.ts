@@ -13,6 +13,7 @@ import { HISTORY_COLUMNS } from '../store/history-columns.js';
 import type { HistoryTable } from './layout.js';
 import { fileParts } from './file-parts.js';
 import { dayKey, publishedDays, type PublishedDay } from './published-days.js';
+import { mayHoldRows, type TimestampBounds } from './statement-bounds.js';
 import { inScope, storeRowsSql, zoneDayPredicate, type ZoneDayScope } from './store-rows-sql.js';
 import type { WorkBudget } from './work-budget.js';
 
@@ -30,6 +31,11 @@ export interface HistoryViewsOptions {
   scope?: ZoneDayScope;
   /** Told, per table, how many rows came from the store and in how long (bench, tests). */
   onStoreRows?: (table: HistoryTable, rows: number, ms: number) => void | Promise<void>;
+  /**
+   * Per table, the timestamps the statement can see (statement-bounds.ts): the view leaves out the files
+   * whose markers lie outside them, unbound. @defaultValue every file
+   */
+  bounds?: Partial<Record<HistoryTable, TimestampBounds | null>>;
 }
 
 /** Creates `main.<table>` for each of `tables`; returns the files the views read. */
@@ -60,7 +66,10 @@ async function createView(
   const stored = `${STORE_SCHEMA}.${table}`;
   await conn.run(`CREATE TABLE ${stored} (${columns.map(([n, t]) => `"${n}" ${t}`).join(', ')})`);
   const started = performance.now();
-  const rows = await appendStoreRows(conn, opts.store, table, storeRowsSql(table, before, scope), budget);
+  // The statement sees no row outside its own bounds on `timestamp`, from the store or from a file.
+  const bounds = opts.bounds?.[table] ?? null;
+  const sql = storeRowsSql(table, before, scope, bounds);
+  const rows = await appendStoreRows(conn, opts.store, table, sql, budget);
   await opts.onStoreRows?.(table, rows, performance.now() - started);
 
   // A zone-day published while the store was read: its file holds its rows, which were read above too.
@@ -74,17 +83,20 @@ async function createView(
   );
   if (twice !== null) await conn.run(`DELETE FROM ${stored} WHERE ${twice}`);
 
+  // Files no row of which the statement can see: not in the view at all (their rows are not in the
+  // store's part either, which leaves out every zone-day of `after`).
+  const read = after.filter((d) => mayHoldRows(d.timestamps, bounds));
   const names = columns.map(([n]) => `"${n}"`);
   const list = (from: string) =>
     [...names, ...(timeFrom ? [`epoch_ms("${timeFrom}") AS "time"`] : [])].join(', ') + ` FROM ${from}`;
   const parts = [
-    ...fileParts(table, after).map(
+    ...fileParts(table, read).map(
       (p) => `SELECT ${list(p.from)}${p.guard === null ? '' : ` WHERE ${p.guard}`}`,
     ),
     `SELECT ${list(stored)}`,
   ];
   await conn.run(`CREATE VIEW main.${table} AS ${parts.join(' UNION ALL ')}`);
-  return after.map((d: PublishedDay) => d.file);
+  return read.map((d: PublishedDay) => d.file);
 }
 
 /** The rows `sql` reads from the store, appended to `<STORE_SCHEMA>.<table>` a chunk at a time. */

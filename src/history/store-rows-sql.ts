@@ -5,6 +5,7 @@
 import { HISTORY_COLUMNS } from '../store/history-columns.js';
 import type { HistoryTable } from './layout.js';
 import type { PublishedDay } from './published-days.js';
+import type { TimestampBounds } from './statement-bounds.js';
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -71,14 +72,33 @@ function scopeConditions(table: HistoryTable, scope: ZoneDayScope): string[] {
   return out;
 }
 
-/** The store's rows of `table` in `scope` outside the zone-days in `inHistory`, with the history's columns. */
+/** Pure: `bounds` as conditions on the table's `timestamp` (none for a table without one). */
+function boundConditions(table: HistoryTable, bounds: TimestampBounds | null): string[] {
+  const column = HISTORY_COLUMNS[table].timeFrom;
+  if (column === undefined || bounds === null) return [];
+  // bigints: their text is digits and a sign, nothing else.
+  return [
+    ...(bounds.min === null ? [] : [`${column} >= ${BigInt(bounds.min).toString()}`]),
+    ...(bounds.max === null ? [] : [`${column} <= ${BigInt(bounds.max).toString()}`]),
+  ];
+}
+
+/**
+ * The store's rows of `table` in `scope` outside the zone-days in `inHistory`, with the history's
+ * columns; only those within `bounds` (the statement sees no other: statement-bounds.ts).
+ */
 export function storeRowsSql(
   table: HistoryTable,
   inHistory: readonly PublishedDay[],
   scope: ZoneDayScope = {},
+  bounds: TimestampBounds | null = null,
 ): string {
   const columns = HISTORY_COLUMNS[table].columns.map(([name]) => name).join(', ');
   const held = zoneDayPredicate(table, inHistory);
-  const where = [...scopeConditions(table, scope), ...(held === null ? [] : [`NOT (${held})`])];
+  const where = [
+    ...scopeConditions(table, scope),
+    ...boundConditions(table, bounds),
+    ...(held === null ? [] : [`NOT (${held})`]),
+  ];
   return `SELECT ${columns} FROM ${table}${where.length === 0 ? '' : ` WHERE ${where.join(' AND ')}`}`;
 }

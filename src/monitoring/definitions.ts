@@ -94,12 +94,12 @@ export function defineMetrics(registry: Registry) {
     redisUp: gauge('edgelog_redis_up', 'Whether Redis answered the last scrape (1) or not (0).', []),
     alertStates: gauge(
       'edgelog_alert_states',
-      'Zones of each configured alert rule per state (inactive, pending, firing, resolved).',
+      "Alerts of each configured alert rule per state (inactive, pending, firing, resolved): its zones, or a sql rule's rows.",
       ['rule', 'state'],
     ),
     alertSilenced: gauge(
       'edgelog_alert_silenced',
-      'Zones of each configured alert rule whose notices a silence holds now (edgelog alerts silence).',
+      "Alerts of each configured alert rule (its zones, or a sql rule's rows) whose notices a silence holds now (edgelog alerts silence).",
       ['rule'],
     ),
     silencesActive: gauge('edgelog_silences_active', 'Silences in force now.', []),

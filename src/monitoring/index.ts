@@ -91,11 +91,7 @@ export function serveMetrics(metrics: Metrics, opts: ServeOptions): Promise<Metr
     }),
     queueCollector(set, [queueView(opts.ingestQueue), queueView(opts.notifyQueue)]),
     archiveCollector(set, store),
-    alertsCollector(
-      set,
-      store.alerts,
-      config.alerts.rules.map((r) => r.name),
-    ),
+    alertsCollector(set, store, config.alerts.rules),
     silencesCollector(set, store, config.alerts.rules, opts.now),
   ];
   const wanted = wantedSchedulers(config).map((w) => w.id);

@@ -1,13 +1,18 @@
-// Silenced alerts at scrape time: for each configured rule, how many of its zones' alerts a silence
-// holds now (the alerts/silences.ts decision the evaluator makes).
-import { alertLabels, silenceFromRow, silencing } from '../alerts/silences.js';
-import type { AlertsStore, SilencesStore } from '../store/store.js';
+// Silenced alerts at scrape time: for each configured rule, how many of its alerts (its zones', a sql
+// rule's rows') a silence holds now (the alerts/silences.ts decision the evaluator makes).
+import { silenceFromRow, silencing } from '../alerts/silences.js';
+import { storedAlerts } from '../alerts/stored-alerts.js';
+import type { AlertSeriesStore, AlertsStore, SilencesStore } from '../store/store.js';
 import type { Collector } from './collect.js';
 import type { MetricSet } from './definitions.js';
 
 export function silencesCollector(
   m: MetricSet,
-  store: { alerts: Pick<AlertsStore, 'listStates'>; silences: Pick<SilencesStore, 'list'> },
+  store: {
+    alerts: Pick<AlertsStore, 'listStates'>;
+    alertSeries: Pick<AlertSeriesStore, 'list'>;
+    silences: Pick<SilencesStore, 'list'>;
+  },
   rules: ReadonlyArray<{ name: string; severity?: string | undefined }>,
   now: () => number,
 ): Collector {
@@ -16,13 +21,11 @@ export function silencesCollector(
     async collect() {
       const at = now();
       const silences = (await store.silences.list({ activeAt: at })).map(silenceFromRow);
-      const severity = new Map(rules.map((r) => [r.name, r.severity]));
       const held = new Map<string, number>();
       if (silences.length > 0) {
-        for (const s of await store.alerts.listStates()) {
-          if (!severity.has(s.rule)) continue;
-          const labels = alertLabels(s.rule, s.source, s.zone_id, severity.get(s.rule));
-          if (silencing(silences, labels, at).length > 0) held.set(s.rule, (held.get(s.rule) ?? 0) + 1);
+        const [zones, series] = await Promise.all([store.alerts.listStates(), store.alertSeries.list()]);
+        for (const a of storedAlerts(zones, series, rules)) {
+          if (silencing(silences, a.labels, at).length > 0) held.set(a.rule, (held.get(a.rule) ?? 0) + 1);
         }
       }
       m.alertSilenced.reset();

@@ -1,14 +1,12 @@
-// Pure: the line `edgelog status` gives alerts: how many alerts fire or wait, and how many of them a
-// silence holds now (alerts/silences.ts decides as the evaluator does).
-import { alertLabels, silenceFromRow, silencing } from '../alerts/silences.js';
+// Pure: the line `edgelog status` gives alerts: how many alerts fire or wait — a rule's per zone and a
+// sql rule's per row — and how many of them a silence holds now (alerts/silences.ts decides as the
+// evaluator does).
+import { silenceFromRow, silencing } from '../alerts/silences.js';
+import { storedAlerts, type SeriesAlertRow, type ZoneAlertRow } from '../alerts/stored-alerts.js';
 import type { SilenceRow } from '../store/store.js';
 
-export interface AlertSummaryState {
-  rule: string;
-  zone_id: number;
-  source: string;
-  state: string;
-}
+export type AlertSummaryState = ZoneAlertRow;
+export type AlertSummarySeries = SeriesAlertRow;
 
 export interface AlertSummary {
   firing: number;
@@ -21,20 +19,17 @@ export interface AlertSummary {
 
 export function alertSummary(
   states: readonly AlertSummaryState[],
+  series: readonly AlertSummarySeries[],
   silenceRows: readonly SilenceRow[],
   rules: ReadonlyArray<{ name: string; severity?: string | undefined }>,
   now: number,
 ): AlertSummary {
-  const severity = new Map(rules.map((r) => [r.name, r.severity]));
   const silences = silenceRows.map(silenceFromRow).filter((s) => s.startsAt <= now && now < s.endsAt);
-  const configured = states.filter((s) => severity.has(s.rule));
+  const alerts = storedAlerts(states, series, rules);
   return {
-    firing: configured.filter((s) => s.state === 'firing').length,
-    pending: configured.filter((s) => s.state === 'pending').length,
-    silenced: configured.filter(
-      (s) =>
-        silencing(silences, alertLabels(s.rule, s.source, s.zone_id, severity.get(s.rule)), now).length > 0,
-    ).length,
+    firing: alerts.filter((s) => s.state === 'firing').length,
+    pending: alerts.filter((s) => s.state === 'pending').length,
+    silenced: alerts.filter((s) => silencing(silences, s.labels, now).length > 0).length,
     silences: silences.length,
   };
 }

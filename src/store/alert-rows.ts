@@ -31,6 +31,7 @@ export function seriesState(row: SeriesStateRow): StoredAlertState {
     since: row.since,
     lastNotifiedAt: row.last_notified_at,
     firstEvaluatedAt: row.first_evaluated_at,
+    notified: row.notified,
   };
 }
 

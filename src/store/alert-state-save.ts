@@ -99,7 +99,11 @@ export function seriesStateSave(
       ['labels', key.series],
       ['first_evaluated_at', to.firstEvaluatedAt],
     ],
-    set: [...stateValues(to, key.fingerprint, measured.detail, now), ['last_value', measured.value]],
+    set: [
+      ...stateValues(to, key.fingerprint, measured.detail, now),
+      ['last_value', measured.value],
+      ['notified', notifiedColumn(to)],
+    ],
     from,
   };
 }

@@ -406,6 +406,8 @@ export interface SeriesStateRow {
   last_notified_at: number | null;
   last_value: number | null;
   last_detail: string | null;
+  /** The last status receivers were sent (as AlertStateRow's). */
+  notified: 'firing' | 'resolved' | null;
 }
 
 /** alert_series_state: the state of each alert of a keyed rule; notices go to the same outbox. */

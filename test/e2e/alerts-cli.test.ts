@@ -1,5 +1,7 @@
 // `edgelog alerts list | check` as an on-call engineer reads them: durations as durations.
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ConfigInput } from '../../src/config/index.js';
 import { runCli, writeConfig } from '../support/cli.js';
 import { harness, redisUrl, type Harness } from '../support/harness.js';
 
@@ -92,6 +94,75 @@ describe('edgelog alerts', () => {
     const gone = await alerts('unsilence', 'abcdef');
     expect(gone.code).not.toBe(0);
     expect(gone.stderr).toContain('no silence abcdef');
+  });
+
+  it("silence a sql rule's rows by their own labels; check, list and status show them, escaped", async () => {
+    // Its own configuration on the same archive: the other tests' rules and counts stay as they were.
+    const sqlConfig = writeConfig(
+      h.dir,
+      {
+        ...(JSON.parse(readFileSync(config, 'utf8')) as ConfigInput),
+        alerts: {
+          hooks: {},
+          rules: [
+            {
+              name: 'odd-rows',
+              type: 'sql',
+              sql: "SELECT 101 AS zone, 'evil' || char(27) || '[31m' AS kind UNION ALL SELECT 102, 'calm'",
+              hooks: [],
+            },
+            { name: 'origin-stale', type: 'flatline', source: 'origin', maxAge: '90m' },
+            { name: 'new-codes', type: 'new-term', source: 'origin', field: 'error_code', window: '1h' },
+          ],
+        },
+      },
+      'sql.config.json',
+    );
+    const run = (...args: string[]) => runCli(['--config', sqlConfig, ...args], { cwd: h.dir });
+    const refused = await run('alerts', 'silence', 'origin-stale', '--match', 'kind=x');
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain('unknown label "kind"');
+    const made = await run('alerts', 'silence', 'odd-rows', '--match', 'kind=~"evil.*"', '--for', '1h');
+    expect(made.code, made.stderr).toBe(0);
+    const id = /^silence ([0-9a-f]{12}): alertname="odd-rows", kind=~"evil\.\*"/m.exec(made.stdout)?.[1];
+    expect(id, made.stdout).toBeDefined();
+
+    // A table's row of the rule (the rules' own lines read `odd-rows (sql): …`).
+    const line = (stdout: string, what: string) =>
+      stdout.split('\n').find((l) => /^odd-rows {2}/.test(l) && l.includes(what)) ?? '';
+    const check = await run('alerts', 'check');
+    expect(check.code, check.stderr).toBe(0);
+    expect(line(check.stdout, 'evil')).toMatch(
+      /^odd-rows +101 +firing .* silenced +zone=101, kind="evil\\x1b\[31m"/,
+    );
+    expect(line(check.stdout, 'calm')).toMatch(/^odd-rows +102 +firing /);
+    expect(line(check.stdout, 'calm')).not.toContain('silenced');
+    const listJson = async () => (await run('alerts', 'list', '--json')).stdout;
+    const before = await listJson();
+    // --dry-run judges the sql rule too, the silence with it, and saves nothing.
+    const dry = await run('alerts', 'check', '--dry-run');
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(line(dry.stdout, 'evil')).toMatch(
+      /^odd-rows +101 +firing .* silenced +zone=101, kind="evil\\x1b\[31m"/,
+    );
+    expect(line(dry.stdout, 'calm')).toMatch(/^odd-rows +102 +firing /);
+    expect(await listJson()).toBe(before);
+    expect(dry.stdout).toMatch(/^new-codes +101 /m); // a new-term rule is judged too
+    const list = await run('alerts', 'list');
+    expect(line(list.stdout, 'evil')).toContain(id);
+    expect(line(list.stdout, 'calm')).not.toContain(id);
+    for (const out of [check.stdout, list.stdout]) expect(out).not.toContain('\u001b');
+    const json = JSON.parse(before) as {
+      series: Array<{ labels: string; silenced_by: string[] }>;
+    };
+    // By series key: kind first.
+    expect(json.series.map((s) => [(JSON.parse(s.labels) as { zone: string }).zone, s.silenced_by])).toEqual([
+      ['102', []],
+      ['101', [id]],
+    ]);
+    const status = await run('status');
+    expect(status.stdout).toMatch(/^alerts: 2 firing, 0 pending, 1 silenced; 1 silence in force/m);
+    expect((await run('alerts', 'unsilence', id!)).code).toBe(0);
   });
 
   it('test --dry-run prints the request a notice would make, credentials redacted; check --dry-run sends nothing', async () => {

@@ -1,7 +1,7 @@
 // `edgelog query` on the history engine, on both stores: DuckDB over the Parquet files of the zone-days in
 // history and the store's rows of the others, each entry exactly once, read-only, time-bounded, with the
 // store engine's formats.
-import { writeFileSync } from 'node:fs';
+import { renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command } from 'commander';
 import pg from 'pg';
@@ -147,6 +147,29 @@ describeStores('edgelog query --engine history', (store) => {
     ).rejects.toThrow(/--engine store reads the ledger/);
   });
 
+  it("reads from the store only the rows within the statement's own timestamp bounds", async () => {
+    // 2026-11-21 12:00 to 2026-11-22 06:00: the end of a day in history and the start of one in the store.
+    const from = Date.parse('2026-11-21T12:00:00Z');
+    const to = Date.parse('2026-11-22T06:00:00Z');
+    const sql = `SELECT log_date, count(*) AS n, min(timestamp) AS first, max(timestamp) AS last FROM origin_error_logs WHERE timestamp >= ${from} AND timestamp < ${to} GROUP BY log_date ORDER BY log_date`;
+    const { historyQueries } = await import('../../src/history/history-queries.js');
+    const { runStoreQuery } = await import('../../src/query/run-store-query.js');
+    const { memoryOutput } = await import('../report/fixture.js');
+    let fromStore = -1;
+    const queries = historyQueries({
+      root: a.root,
+      store: storeQueries(a.h),
+      onStoreRows: (_t, rows) => void (fromStore = rows),
+    });
+    const out = memoryOutput();
+    await runStoreQuery(queries, sql, { format: 'ndjson', timeoutMs: 0 }, out);
+    const stored = ndjson(await query(a.configPath, '--engine', 'store', '--format', 'ndjson', sql));
+    expect(stored.map((r) => r.log_date)).toEqual(['2026-11-21', '2026-11-22']);
+    expect(ndjson(out.text())).toEqual(stored);
+    // Only the store's day 2026-11-22, and of it only the rows before 06:00.
+    expect(fromStore).toBe(Number(stored[1]!.n));
+  });
+
   it('reads a pruned zone-day from its file', async () => {
     await prune(a.h, 'origin_error_logs', 'pull_zone_id', 101, DAYS[0]!);
     const history = ndjson(await query(a.configPath, '--format', 'ndjson', PER_DAY));
@@ -288,6 +311,45 @@ describe('edgelog query --engine history: a day published while the store is rea
       ),
     );
     expect(published).toBeGreaterThan(0);
+    expect(ndjson(out.text())).toEqual(stored);
+  });
+});
+
+describe('edgelog query --engine history: a file removed after it was listed', () => {
+  let a: Archive;
+  beforeAll(async () => {
+    a = await archive('SQLite');
+  }, 60_000);
+  afterAll(async () => a?.h.close());
+
+  it('answers from the history as it is now (listed again), each entry once', async () => {
+    const { historyQueries } = await import('../../src/history/history-queries.js');
+    const { runStoreQuery } = await import('../../src/query/run-store-query.js');
+    const { memoryOutput } = await import('../report/fixture.js');
+    const { dataFile } = await import('../../src/history/layout.js');
+    const store = storeQueries(a.h);
+    const file = dataFile(a.root, 'origin_error_logs', 101, DAYS[0]!);
+    let removed = false;
+    const queries = historyQueries({
+      root: a.root,
+      store,
+      // After the listing and before DuckDB opens the files: the day's file goes (its rows are still in
+      // the store here, as before a pruning).
+      onStoreRows: () => {
+        if (removed) return;
+        renameSync(file, `${file}.away`);
+        removed = true;
+      },
+    });
+    const sql = 'SELECT log_date, count(*) AS n FROM origin_error_logs GROUP BY log_date ORDER BY log_date';
+    const out = memoryOutput();
+    try {
+      await runStoreQuery(queries, sql, { format: 'ndjson', timeoutMs: 0 }, out);
+    } finally {
+      if (removed) renameSync(`${file}.away`, file);
+    }
+    const stored = ndjson(await query(a.configPath, '--engine', 'store', '--format', 'ndjson', sql));
+    expect(removed).toBe(true);
     expect(ndjson(out.text())).toEqual(stored);
   });
 });

@@ -733,7 +733,10 @@ export function storeConformance(name: string, open: () => Promise<StoreUnderTes
         await store.alertSeries.save(key, state, notified, { value: null, detail: null }, [], NOW + 3),
       ).toBe(true);
       expect(await store.alertSeries.save(key, notified, resolved, measured, [], NOW + 4)).toBe(true);
-      expect(await store.alertSeries.states('q')).toEqual(new Map([[key.series, resolved]]));
+      // notified: as the state implies when the caller does not track it (resolved: none).
+      expect(await store.alertSeries.states('q')).toEqual(
+        new Map([[key.series, { ...resolved, notified: null }]]),
+      );
       expect(await store.alertSeries.states('none')).toEqual(new Map());
       expect(await store.alertSeries.list()).toEqual([
         {
@@ -748,6 +751,7 @@ export function storeConformance(name: string, open: () => Promise<StoreUnderTes
           last_notified_at: null,
           last_value: 3,
           last_detail: '{"rows":1}',
+          notified: null,
         },
       ]);
       expect(await store.alerts.createdSince(NOW)).toContainEqual({ id: 's1', hook: 'h' });
@@ -758,6 +762,10 @@ export function storeConformance(name: string, open: () => Promise<StoreUnderTes
       } finally {
         await reader.close();
       }
+      // A resolution held by a silence: receivers last heard `firing`, kept until it is told.
+      const held = { ...resolved, notified: 'firing' as const };
+      expect(await store.alertSeries.save(key, resolved, held, measured, [], NOW + 5)).toBe(true);
+      expect((await store.alertSeries.states('q')).get(key.series)).toEqual(held);
     });
 
     it('keeps guardian snapshots, failed calls too', async () => {

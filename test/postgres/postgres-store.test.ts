@@ -58,6 +58,7 @@ describe.skipIf(server === null)('PostgreSQL store', () => {
       '0005_history.sql',
       '0006_silences.sql',
       '0007_new_terms_and_sql_alerts.sql',
+      '0008_sql_alert_silences.sql',
     ]);
     expect(recorded.every((r) => /^[0-9a-f]{64}$/.test(r.checksum as string))).toBe(true);
     const again = await store.migrate();
@@ -71,11 +72,11 @@ describe.skipIf(server === null)('PostgreSQL store', () => {
       const results = await Promise.all(pools.map((p) => migratePostgres(p)));
       const applied = results.flat().filter((r) => r.status === 'applied');
       expect(results.flat().filter((r) => r.status === 'failed')).toEqual([]);
-      expect(applied.map((r) => r.id).sort()).toEqual([1, 2, 3, 4, 5, 6, 7]);
+      expect(applied.map((r) => r.id).sort()).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
       const { rows } = await pools[0]!.query<{ n: number }>(
         'SELECT count(*)::int AS n FROM schema_migrations',
       );
-      expect(rows[0]!.n).toBe(7);
+      expect(rows[0]!.n).toBe(8);
     } finally {
       await Promise.all(pools.map((p) => p.end()));
       await fresh.drop();

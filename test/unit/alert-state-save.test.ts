@@ -34,11 +34,11 @@ const alert = (from: typeof read | undefined, state: StoredAlertState = to) =>
     { value: 1, threshold: 2, detail: { a: 1 } },
     30,
   );
-const series = (from: typeof read | undefined) =>
+const series = (from: typeof read | undefined, state: StoredAlertState = to) =>
   seriesStateSave(
     { rule: 'q', series: '{"z":1}', fingerprint: 'f' },
     from,
-    to,
+    state,
     { value: null, detail: null },
     30,
   );
@@ -70,6 +70,14 @@ describe('stateSaveStatement', () => {
   it('writes notified as the state implies when the caller does not track it', () => {
     expect(bound(PLANS[1]![1], 'sqlite')).toContain('notified = "firing"');
     expect(bound(alert(read, { ...to, notified: null }), 'sqlite')).toContain('notified = null');
+  });
+
+  it("writes a sql rule's series' notified as alert_state's (a silence's held notices need it)", () => {
+    expect(bound(series(read), 'sqlite')).toContain('notified = "firing"');
+    expect(bound(series(read, { ...to, notified: null }), 'sqlite')).toContain('notified = null');
+    expect(bound(series(undefined, { ...to, notified: null }), 'sqlite')).toMatch(
+      /^INSERT INTO alert_series_state \(.*, notified\) VALUES \(.*, null\) ON CONFLICT/,
+    );
   });
 
   it('inserts a notice with seven placeholders in each dialect', () => {

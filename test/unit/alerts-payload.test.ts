@@ -24,6 +24,22 @@ const notice: Notice = {
 };
 
 describe('notice payloads', () => {
+  it("a sql row's columns go as labels, but never as edgelog's own (severity included, when the rule has none)", () => {
+    const row = { alertname: 'x', source: 'x', zone: 'x', rule_type: 'x', severity: 'critical', kind: 'k' };
+    const sql: Notice = {
+      ...notice,
+      rule: 'rows',
+      ruleType: 'sql',
+      source: 'sql',
+      severity: undefined,
+      labels: row,
+    };
+    const labels = (alertmanagerPayload(sql, 'ops').alerts as Array<{ labels: unknown }>)[0]!.labels;
+    expect(labels).toEqual({ alertname: 'rows', source: 'sql', zone: '101', rule_type: 'sql', kind: 'k' });
+    const paged = alertmanagerPayload({ ...sql, severity: 'page' }, 'ops');
+    expect((paged.alerts as Array<{ labels: unknown }>)[0]!.labels).toMatchObject({ severity: 'page' });
+  });
+
   it('fingerprints are stable and distinct per rule × source × zone', () => {
     expect(fingerprint('r', 'origin', 1)).toBe(fingerprint('r', 'origin', 1));
     expect(fingerprint('r', 'origin', 1)).not.toBe(fingerprint('r', 'origin', 2));

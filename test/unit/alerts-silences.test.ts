@@ -7,7 +7,14 @@ import {
   parseMatcher,
   type AlertLabels,
 } from '../../src/alerts/silence-matchers.js';
-import { alertLabels, planSilence, silencing, type Silence } from '../../src/alerts/silences.js';
+import {
+  alertLabels,
+  planSilence,
+  seriesLabels,
+  silencing,
+  type Silence,
+} from '../../src/alerts/silences.js';
+import { storedAlerts, storedLabels } from '../../src/alerts/stored-alerts.js';
 import { transition, type AlertState } from '../../src/alerts/state-machine.js';
 
 const labels: AlertLabels = alertLabels('origin-5xx', 'origin', 101, 'critical');
@@ -49,7 +56,8 @@ describe('silence matchers', () => {
   it.each([
     ['zone', /not a matcher/],
     ['zone==101', /not a matcher/],
-    ['instance=x', /unknown label "instance"/],
+    ['9zone=x', /not a matcher/],
+    ['error code=x', /not a matcher/],
     ['zone=~"("', /not a regular expression/],
   ])('refuses %s', (text, message) => {
     expect(() => parseMatcher(text)).toThrow(MatcherError);
@@ -86,6 +94,18 @@ describe('planned silences', () => {
       planSilence({ rule: 'r', zones: [], match: [], forMs: 1, until: now + 5 }, 'a', now),
     ).toThrow(/not both/);
     expect(() => planSilence({ rule: 'r', zones: [], match: [], until: now }, 'a', now)).toThrow(RangeError);
+  });
+
+  it("names a label beyond edgelog's own only for a sql rule (its statement's columns)", () => {
+    expect(() => planSilence({ rule: 'r', zones: [], match: ['instance=x'] }, 'a', now)).toThrow(
+      /unknown label "instance"/,
+    );
+    const s = planSilence({ rule: 'r', zones: [], match: ['error_code=~"5.."'], rowLabels: true }, 'a', now);
+    expect(s.matchers.map(formatMatcher)).toEqual(['alertname="r"', 'error_code=~"5.."']);
+    expect(matchesAll(s.matchers, seriesLabels('r', { error_code: '503' }))).toBe(true);
+    expect(matchesAll(s.matchers, seriesLabels('r', { error_code: '403' }))).toBe(false);
+    // A zone rule's alert has no such label: it reads as "".
+    expect(matchesAll(s.matchers, alertLabels('r', 'origin', 101))).toBe(false);
   });
 
   it('holds only within [startsAt, endsAt)', () => {
@@ -180,5 +200,69 @@ describe('notices held by a silence', () => {
     const firing: AlertState = { state: 'firing', since: 0, lastNotifiedAt: 0, firstEvaluatedAt: 0 };
     const d = holdOrRelease(transition(firing, true, 10, opts), firing, undefined, false, 10);
     expect(d).toMatchObject({ notify: null, notified: 'firing' });
+  });
+});
+
+describe("a sql rule's alert as silences see it", () => {
+  it("carries its row's labels, under edgelog's own: a row cannot claim alertname, source, zone or severity", () => {
+    const row = {
+      alertname: 'other-rule',
+      source: 'origin',
+      severity: 'info',
+      rule_type: 'spike',
+      zone: '101',
+      kind: 'odd',
+    };
+    expect({ ...seriesLabels('odd-rows', row, 'page') }).toEqual({
+      alertname: 'odd-rows',
+      source: 'sql',
+      zone: '101',
+      severity: 'page',
+      kind: 'odd',
+    });
+    // Without a severity on the rule, the row's does not stand in for it.
+    expect(matchesAll([parseMatcher('severity=info')], seriesLabels('odd-rows', row))).toBe(false);
+    expect(matchesAll([parseMatcher('alertname=other-rule')], seriesLabels('odd-rows', row))).toBe(false);
+    // zone is the row's zone id as receivers get it: 0 when it names none.
+    expect(seriesLabels('q', { zone: 'abc' }).zone).toBe('0');
+    expect(seriesLabels('q', {}).zone).toBe('0');
+  });
+
+  it('matches a hostile label name or value as text and nothing more', () => {
+    const labels = seriesLabels(
+      'q',
+      JSON.parse('{"__proto__":"x","constructor":"y"}') as Record<string, string>,
+    );
+    expect(matchesAll([parseMatcher('__proto__=x')], labels)).toBe(true);
+    expect(matchesAll([parseMatcher('constructor=y')], labels)).toBe(true);
+    expect(matchesAll([parseMatcher('toString=""')], labels)).toBe(true);
+    expect(matchesAll([parseMatcher('hasOwnProperty=~".+"')], seriesLabels('q', {}))).toBe(false);
+    // A zone rule's alert (a plain object) has no such label either.
+    expect(matchesAll([parseMatcher('constructor=~".+"')], alertLabels('r', 'origin', 101))).toBe(false);
+    expect(matchesAll([parseMatcher('toString!=""')], alertLabels('r', 'origin', 101))).toBe(false);
+  });
+
+  it('reads stored series labels, and nothing from text that is not a JSON object of strings', () => {
+    expect(storedLabels('{"zone":"101","kind":"a\\u001b"}')).toEqual({ zone: '101', kind: 'a\u001b' });
+    for (const bad of ['', 'nope', '[1]', 'null', '"x"']) expect(storedLabels(bad)).toEqual({});
+    expect(storedLabels('{"n":1,"k":"v"}')).toEqual({ k: 'v' });
+  });
+
+  it('stored alerts: a zone rule per zone, a sql rule per row, of the configured rules only', () => {
+    const alerts = storedAlerts(
+      [
+        { rule: 'spike', zone_id: 101, source: 'origin', state: 'firing' },
+        { rule: 'gone', zone_id: 101, source: 'origin', state: 'firing' },
+      ],
+      [
+        { rule: 'rows', labels: '{"zone":"102","kind":"a"}', state: 'pending' },
+        { rule: 'gone-sql', labels: '{}', state: 'firing' },
+      ],
+      [{ name: 'spike', severity: 'page' }, { name: 'rows' }],
+    );
+    expect(alerts.map((a) => [a.rule, a.state, a.labels.zone, a.labels.source, a.labels.kind])).toEqual([
+      ['spike', 'firing', '101', 'origin', undefined],
+      ['rows', 'pending', '102', 'sql', 'a'],
+    ]);
   });
 });

@@ -25,6 +25,22 @@ describe('sqlRows', () => {
     ]);
   });
 
+  it('keeps a column named __proto__ or constructor as a label like another', () => {
+    const r = sqlRows(
+      ['__proto__', 'constructor'],
+      [
+        ['x', 'c'],
+        ['y', 'c'],
+      ],
+    );
+    expect(r.problems).toEqual([]);
+    expect(r.series.map((s) => s.series)).toEqual([
+      '{"__proto__":"x","constructor":"c"}',
+      '{"__proto__":"y","constructor":"c"}',
+    ]);
+    expect(Object.keys(r.series[0]!.labels)).toEqual(['__proto__', 'constructor']);
+  });
+
   it('keeps the first of two rows with the same labels and of two columns with the same name, saying so', () => {
     const r = sqlRows(
       ['a', 'a', 'value'],

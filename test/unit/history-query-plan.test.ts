@@ -37,6 +37,18 @@ describe('storeRowsSql', () => {
       ZoneDayError,
     );
   });
+  it("reads only the rows within the statement's own bounds on timestamp", () => {
+    expect(storeRowsSql('origin_error_logs', [], {}, { min: -5n, max: 1795219199999n })).toMatch(
+      / FROM origin_error_logs WHERE timestamp >= -5 AND timestamp <= 1795219199999$/,
+    );
+    expect(storeRowsSql('origin_error_logs', [], { from: '2026-11-20' }, { min: null, max: 9n })).toMatch(
+      / WHERE log_date >= '2026-11-20' AND timestamp <= 9$/,
+    );
+    // The quarantine has no timestamp: no bound.
+    expect(storeRowsSql('quarantined_entries', [], {}, { min: 1n, max: 2n })).toMatch(
+      / FROM quarantined_entries$/,
+    );
+  });
   it.each([
     [{ zone: -1, day: '2026-11-20', file: f }],
     [{ zone: 1.5, day: '2026-11-20', file: f }],

@@ -1,0 +1,142 @@
+// Pure: the range of `timestamp` a statement's own filter allows for an entry table, read from DuckDB's
+// parse tree (json_serialize_sql), so that the view of that table leaves out the days whose files hold no
+// timestamp in it (their markers, time-range.ts) and DuckDB never binds their paths. Binding a day's
+// files costs the same whether the optimizer then drops the day or not (file-parts.ts); this skips it.
+//
+// Only what is provably true is used: the table is read in exactly one place, as the FROM of a SELECT
+// whose WHERE is a conjunction (AND) holding comparisons of the table's own `timestamp` column with
+// integer constants. Every row that SELECT sees passes its WHERE, so a row whose timestamp fails one of
+// those comparisons is never seen, wherever the SELECT sits (subquery, CTE, UNION). Anything else —
+// the table read twice, a join, a sample, renamed columns, OR, a cast, a constant that is not an
+// integer — says nothing, and then no day is left out. The days kept still carry their guards, so
+// DuckDB's optimizer prunes further by everything else (`time`, the other conjuncts).
+import type { HistoryTable } from './layout.js';
+
+/** Inclusive bounds on `timestamp`; null: unbounded on that side. */
+export interface TimestampBounds {
+  min: bigint | null;
+  max: bigint | null;
+}
+
+type Node = Record<string, unknown>;
+
+const isNode = (v: unknown): v is Node => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** Integer types whose constants compare exactly with the BIGINT `timestamp`. */
+const INTEGER_TYPES = new Set(['TINYINT', 'SMALLINT', 'INTEGER', 'BIGINT', 'HUGEINT']);
+
+/** The BASE_TABLE nodes naming `table` in DuckDB's default catalog and schema. */
+function isTableRef(node: Node, table: HistoryTable): boolean {
+  if (node.type !== 'BASE_TABLE' || typeof node.table_name !== 'string') return false;
+  const schema = typeof node.schema_name === 'string' ? node.schema_name : '';
+  const catalog = typeof node.catalog_name === 'string' ? node.catalog_name : '';
+  return (
+    node.table_name.toLowerCase() === table &&
+    (schema === '' || schema === 'main') &&
+    (catalog === '' || catalog === 'memory')
+  );
+}
+
+/** Every reference to `table`, and the SELECT nodes whose FROM is one of them. */
+function references(tree: unknown, table: HistoryTable): { refs: Node[]; selects: Map<Node, Node> } {
+  const refs: Node[] = [];
+  const selects = new Map<Node, Node>();
+  const walk = (node: unknown): void => {
+    if (Array.isArray(node)) {
+      for (const item of node) walk(item);
+      return;
+    }
+    if (!isNode(node)) return;
+    if (isTableRef(node, table)) refs.push(node);
+    if (node.type === 'SELECT_NODE' && isNode(node.from_table)) selects.set(node.from_table, node);
+    for (const value of Object.values(node)) walk(value);
+  };
+  walk(tree);
+  return { refs, selects };
+}
+
+/** An integer constant of the tree as a bigint, or null (NULL, another type, beyond 2^53 in the JSON). */
+function integerConstant(node: unknown): bigint | null {
+  if (!isNode(node) || node.class !== 'CONSTANT' || !isNode(node.value)) return null;
+  const { type, is_null: isNull, value } = node.value;
+  if (isNull !== false || !isNode(type) || typeof type.id !== 'string' || !INTEGER_TYPES.has(type.id))
+    return null;
+  return typeof value === 'number' && Number.isSafeInteger(value) ? BigInt(value) : null;
+}
+
+/** The AND-ed conditions of a WHERE clause (one condition when it is no conjunction). */
+function conjuncts(where: unknown): unknown[] {
+  if (isNode(where) && where.type === 'CONJUNCTION_AND' && Array.isArray(where.children))
+    return where.children.flatMap(conjuncts);
+  return where === null || where === undefined ? [] : [where];
+}
+
+/** `a <op> b` with the column on the left: the operator seen from the other side. */
+const FLIPPED: Record<string, string> = {
+  COMPARE_EQUAL: 'COMPARE_EQUAL',
+  COMPARE_GREATERTHAN: 'COMPARE_LESSTHAN',
+  COMPARE_GREATERTHANOREQUALTO: 'COMPARE_LESSTHANOREQUALTO',
+  COMPARE_LESSTHAN: 'COMPARE_GREATERTHAN',
+  COMPARE_LESSTHANOREQUALTO: 'COMPARE_GREATERTHANOREQUALTO',
+};
+
+/**
+ * Pure: the bounds the statement's filter puts on `table`'s `timestamp`, or null when it says nothing
+ * that can be relied on (see the head of this file). `tree` is json_serialize_sql's `statements`.
+ */
+export function timestampBounds(tree: unknown, table: HistoryTable): TimestampBounds | null {
+  const { refs, selects } = references(tree, table);
+  if (refs.length !== 1) return null;
+  const ref = refs[0]!;
+  const select = selects.get(ref);
+  if (select === undefined) return null;
+  // A sample draws from the table before the WHERE; renamed columns may put another under `timestamp`.
+  if (ref.sample != null || select.sample != null || ref.at_clause != null) return null;
+  if (Array.isArray(ref.column_name_alias) && ref.column_name_alias.length > 0) return null;
+  const qualifier = (typeof ref.alias === 'string' && ref.alias !== '' ? ref.alias : table).toLowerCase();
+  const isTimestamp = (node: unknown): boolean => {
+    if (!isNode(node) || node.class !== 'COLUMN_REF' || !Array.isArray(node.column_names)) return false;
+    const names = node.column_names.map((n) => String(n).toLowerCase());
+    return (
+      (names.length === 1 && names[0] === 'timestamp') ||
+      (names.length === 2 && names[0] === qualifier && names[1] === 'timestamp')
+    );
+  };
+  let min: bigint | null = null;
+  let max: bigint | null = null;
+  const atLeast = (v: bigint) => void (min = min === null || v > min ? v : min);
+  const atMost = (v: bigint) => void (max = max === null || v < max ? v : max);
+  const compare = (op: string, c: bigint) => {
+    if (op === 'COMPARE_EQUAL') {
+      atLeast(c);
+      atMost(c);
+    } else if (op === 'COMPARE_GREATERTHAN') atLeast(c + 1n);
+    else if (op === 'COMPARE_GREATERTHANOREQUALTO') atLeast(c);
+    else if (op === 'COMPARE_LESSTHAN') atMost(c - 1n);
+    else if (op === 'COMPARE_LESSTHANOREQUALTO') atMost(c);
+  };
+  for (const cond of conjuncts(select.where_clause)) {
+    if (!isNode(cond)) continue;
+    if (cond.class === 'COMPARISON' && typeof cond.type === 'string' && cond.type in FLIPPED) {
+      const right = integerConstant(cond.right);
+      const left = integerConstant(cond.left);
+      if (isTimestamp(cond.left) && right !== null) compare(cond.type, right);
+      else if (isTimestamp(cond.right) && left !== null) compare(FLIPPED[cond.type]!, left);
+    } else if (cond.class === 'BETWEEN' && cond.type === 'COMPARE_BETWEEN' && isTimestamp(cond.input)) {
+      const lower = integerConstant(cond.lower);
+      const upper = integerConstant(cond.upper);
+      if (lower !== null) atLeast(lower);
+      if (upper !== null) atMost(upper);
+    }
+  }
+  return min === null && max === null ? null : { min, max };
+}
+
+/** Pure: whether a file whose timestamps lie in `range` (unknown: undefined) may hold a row in `bounds`. */
+export function mayHoldRows(
+  range: { min: bigint; max: bigint } | undefined,
+  bounds: TimestampBounds | null,
+): boolean {
+  if (range === undefined || bounds === null) return true;
+  return (bounds.min === null || range.max >= bounds.min) && (bounds.max === null || range.min <= bounds.max);
+}

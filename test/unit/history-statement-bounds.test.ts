@@ -1,0 +1,77 @@
+// The range of `timestamp` a statement's own filter allows (statement-bounds.ts), over DuckDB's real parse
+// trees: bounds only where the one SELECT that reads the table says so in a conjunction, none elsewhere.
+import { describe, expect, it } from 'vitest';
+import { serializeSql } from '../../src/history/engine-choice.js';
+import { mayHoldRows, timestampBounds, type TimestampBounds } from '../../src/history/statement-bounds.js';
+
+async function bounds(sql: string): Promise<TimestampBounds | null> {
+  const tree = await serializeSql(sql);
+  if (tree.error) throw new Error(tree.error_message);
+  return timestampBounds(tree.statements, 'origin_error_logs');
+}
+
+const T = 'origin_error_logs';
+
+describe('timestampBounds', () => {
+  it.each<[string, bigint | null, bigint | null]>([
+    [`SELECT * FROM ${T} WHERE timestamp >= 100 AND timestamp < 200`, 100n, 199n],
+    [`SELECT * FROM ${T} WHERE timestamp > 100 AND 200 >= timestamp`, 101n, 200n],
+    [`SELECT * FROM ${T} WHERE timestamp = 7`, 7n, 7n],
+    // DuckDB's parser turns this one into `timestamp >= 10` itself.
+    [`SELECT * FROM ${T} WHERE NOT (timestamp < 10)`, 10n, null],
+    [`SELECT * FROM ${T} WHERE timestamp BETWEEN 5 AND 9 AND status_code = 500`, 5n, 9n],
+    [`SELECT * FROM ${T} o WHERE o.timestamp <= 9 AND (status_code = 1 OR log_id = 'x')`, null, 9n],
+    [`SELECT * FROM ${T} WHERE ${T}.timestamp >= 1794614400000`, 1794614400000n, null],
+    // The tightest of several.
+    [
+      `SELECT * FROM ${T} WHERE timestamp >= 1 AND timestamp >= 50 AND timestamp < 90 AND timestamp < 80`,
+      50n,
+      79n,
+    ],
+    // The SELECT that reads the table may sit anywhere.
+    [`WITH w AS (SELECT * FROM ${T} WHERE timestamp < 10) SELECT count(*) FROM w`, null, 9n],
+    [`SELECT count(*) FROM (SELECT request_url FROM ${T} WHERE timestamp >= 3) GROUP BY ALL`, 3n, null],
+  ])('%s', async (sql, min, max) => {
+    expect(await bounds(sql)).toEqual({ min, max });
+  });
+
+  it.each([
+    // No conjunction, or nothing about the column alone.
+    `SELECT * FROM ${T}`,
+    `SELECT * FROM ${T} WHERE timestamp < 10 OR status_code = 500`,
+    `SELECT * FROM ${T} WHERE timestamp + 1 < 10`,
+    `SELECT * FROM ${T} WHERE timestamp < 10.5`,
+    `SELECT * FROM ${T} WHERE timestamp < '10'`,
+    `SELECT * FROM ${T} WHERE timestamp < NULL`,
+    `SELECT * FROM ${T} WHERE timestamp < 9007199254740993`,
+    `SELECT * FROM ${T} WHERE timestamp < status_code`,
+    // The table read twice: the view serves both reads.
+    `SELECT (SELECT count(*) FROM ${T}), count(*) FROM ${T} WHERE timestamp < 10`,
+    `SELECT * FROM ${T} WHERE timestamp < 10 AND log_id IN (SELECT log_id FROM ${T})`,
+    `SELECT * FROM ${T} a JOIN ${T} b USING (log_id) WHERE a.timestamp < 10`,
+    // Read by a join: the WHERE is the join's, not the table's alone.
+    `SELECT * FROM ${T} JOIN (SELECT 1 AS timestamp) x ON true WHERE x.timestamp < 10`,
+    // Another table's column, renamed columns, a sample (drawn before the WHERE).
+    `SELECT * FROM ${T} o WHERE other.timestamp < 10`,
+    `SELECT * FROM ${T} AS o(a, b, c, timestamp) WHERE timestamp < 10`,
+    `SELECT * FROM ${T} TABLESAMPLE 10 ROWS WHERE timestamp < 10`,
+    `SELECT * FROM ${T} WHERE timestamp < 10 USING SAMPLE 10 ROWS`,
+  ])('says nothing: %s', async (sql) => {
+    expect(await bounds(sql)).toBeNull();
+  });
+});
+
+describe('mayHoldRows', () => {
+  const r = { min: 100n, max: 200n };
+  it.each<[string, { min: bigint; max: bigint } | undefined, TimestampBounds | null, boolean]>([
+    ['no bounds', r, null, true],
+    ['no range recorded', undefined, { min: 0n, max: 1n }, true],
+    ['inside', r, { min: 150n, max: 160n }, true],
+    ['touching below', r, { min: 0n, max: 100n }, true],
+    ['touching above', r, { min: 200n, max: null }, true],
+    ['before', r, { min: null, max: 99n }, false],
+    ['after', r, { min: 201n, max: null }, false],
+  ])('%s', (_name, range, b, expected) => {
+    expect(mayHoldRows(range, b)).toBe(expected);
+  });
+});
