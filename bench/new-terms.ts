@@ -164,13 +164,11 @@ function generatedTerms(dir: string, rows: number, log: (line: string) => void):
   let n = 0;
   for (const { zone, day, batch } of archiveBatches(rows)) {
     archive.db.transaction(() => {
-      terms.count(zone, batch.length, (i) => {
-        const r = batch[i]!;
-        return {
-          timestamp: r.timestamp,
-          url: r.requestUrl,
-          fields: { error_code: r.errorCode, status_code: r.statusCode },
-        };
+      terms.count(zone, {
+        n: batch.length,
+        timestamp: batch.map((r) => r.timestamp),
+        url: batch.map((r) => r.requestUrl),
+        plain: [batch.map((r) => r.errorCode), batch.map((r) => r.statusCode)],
       });
       const end = dayEndMs(day);
       ledger.run(zone, day, batch.length, batch.length, end, end, end);

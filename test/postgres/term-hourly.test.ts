@@ -10,7 +10,7 @@ import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openPostgresStore } from '../../src/store/postgres/postgres-store.js';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
-import { registerTermFunctions } from '../../src/store/sqlite/terms.js';
+import { MERGE_PENDING_AT, mergePendingTerms, registerTermFunctions } from '../../src/store/sqlite/terms.js';
 import type { ArchiveStore, OriginRow, ShieldRow } from '../../src/store/store.js';
 import { PLAIN_TERM_FIELDS, TermCounter } from '../../src/store/terms.js';
 import {
@@ -56,6 +56,8 @@ function shield(n: number, from: number): ShieldRow[] {
 
 interface Under {
   store: ArchiveStore;
+  /** The counts as one table: SQLite's term_hourly and term_pending summed, PostgreSQL's term_hourly. */
+  termsSql: string;
   /** Empties term_hourly and runs the migration's backfill on a connection of the test's own. */
   backfill(): Promise<void>;
   cleanup(): Promise<void>;
@@ -72,11 +74,15 @@ function sqlite(): Promise<Under> {
   const store = openSqliteStore(path);
   return Promise.resolve({
     store,
+    termsSql: `SELECT source, zone_id, field, value, hour, sum(count) AS count FROM (
+        SELECT * FROM term_hourly UNION ALL SELECT source, zone_id, field, value, hour, count FROM term_pending)
+      GROUP BY source, zone_id, field, value, hour`,
     backfill() {
       const db = new Database(path);
       try {
         registerTermFunctions(db);
         db.exec('DELETE FROM term_hourly');
+        db.exec('DELETE FROM term_pending');
         db.exec(migration('sqlite', '0008_new_terms_and_sql_alerts.sql', 'INSERT INTO term_hourly'));
       } finally {
         db.close();
@@ -95,6 +101,7 @@ async function postgres(): Promise<Under> {
   const store = await openPostgresStore({ url: db.url, max: 4, now: () => NOW });
   return {
     store,
+    termsSql: 'SELECT source, zone_id, field, value, hour, count FROM term_hourly',
     async backfill() {
       const client = new pg.Client({ connectionString: db.url });
       await client.connect();
@@ -118,9 +125,9 @@ async function postgres(): Promise<Under> {
   };
 }
 
-/** term_hourly as sorted text lines. */
-async function terms(store: ArchiveStore): Promise<string[]> {
-  const rows = await select(store, 'SELECT source, zone_id, field, value, hour, count FROM term_hourly');
+/** The term counts (Under.termsSql) as sorted text lines. */
+async function terms({ store, termsSql }: Under): Promise<string[]> {
+  const rows = await select(store, termsSql);
   return rows.map((r) => JSON.stringify([r.source, r.zone_id, r.field, r.value, r.hour, r.count])).sort();
 }
 
@@ -179,13 +186,13 @@ describe.each(stores)('term_hourly on %s', (_name, open) => {
     await store.storePage(skey, 'w1', shieldPage(s.slice(0, 200), 1, 't2'), NOW, LEASE);
     await store.storePage(skey, 'w1', shieldPage(s.slice(150, 300), 2, null), NOW, LEASE);
 
-    const kept = await terms(store);
+    const kept = await terms(under);
     expect(kept).toEqual(expected(7, o, s));
     expect(kept.some((l) => l.includes('…'))).toBe(true); // the long URL's shortened key
     expect(kept.some((l) => l.startsWith('["origin",7,"path:1","/",'))).toBe(true); // a URL with no path
 
     await under.backfill();
-    expect(await terms(store)).toEqual(kept);
+    expect(await terms(under)).toEqual(kept);
   });
 
   it('answers which values of a window are new against its lookback, most frequent first', async () => {
@@ -233,5 +240,117 @@ describe.each(stores)('term_hourly on %s', (_name, open) => {
         (v) => v.value,
       ),
     ).toEqual(['FR', 'NZ', 'DE', 'JP']);
+  });
+});
+
+describe("term_pending (SQLite's counts not yet merged into term_hourly)", () => {
+  const count = async (table: string) =>
+    (await select(under!.store, `SELECT count(*) AS n FROM ${table}`))[0]!.n as number;
+
+  it('the page that takes it to MERGE_PENDING_AT rows merges it: the counts stay exact', async () => {
+    under = await sqlite();
+    const { store } = under;
+    const key = { source: 'origin' as const, zone: 3, day: DAY };
+    await store.ledger.claim(key, 'w1', NOW, LEASE, true);
+    // Three new path prefixes a row, so a page of 1,000 appends over 3,000 rows.
+    const rows = originRows(8_000, 0).map((r, k) => ({ ...r, requestUrl: `/a${k}/b${k}/c${k}` }));
+    let page = 0;
+    let before = 0;
+    while (page < 8 && (await count('term_hourly')) === 0) {
+      before = await count('term_pending');
+      await store.storePage(key, 'w1', originPage(rows.slice(page * 1000, ++page * 1000)), NOW, LEASE);
+    }
+    expect(before).toBeLessThan(MERGE_PENDING_AT); // no page before merged
+    expect(before).toBeGreaterThan(MERGE_PENDING_AT - 4_000); // the last one took it past the bound
+    expect(await count('term_pending')).toBe(0);
+    expect(await terms(under)).toEqual(expected(3, rows.slice(0, page * 1000), []));
+  });
+
+  it('a judgement sums both tables: a value counted in either is seen, in the window and the lookback', async () => {
+    under = await sqlite();
+    const { store } = under;
+    const path = store.location;
+    const key = { source: 'shield' as const, zone: 9, day: DAY };
+    await store.ledger.claim(key, 'w1', NOW, LEASE, true);
+    let i = 0;
+    const page = (rows: Array<[number, string]>) =>
+      store.storePage(
+        key,
+        'w1',
+        shieldPage(
+          rows.map(([hour, country]) => ({
+            ...shieldRows(1, ++i)[0]!,
+            logId: `m-${i}`,
+            timestamp: DAY_START + hour * H + i,
+            country,
+          })),
+          i,
+          't',
+        ),
+        NOW,
+        LEASE,
+      );
+    const merge = () => {
+      const db = new Database(path);
+      try {
+        db.transaction(() => mergePendingTerms(db)).immediate();
+      } finally {
+        db.close();
+      }
+    };
+    await page([
+      [2, 'DE'],
+      [3, 'US'],
+      [10, 'JP'],
+    ]);
+    merge(); // in term_hourly: DE and US in the lookback, JP once in the window
+    await page([[5, 'FR']]); // in term_pending, in the lookback
+    await page([
+      ...[10, 10, 10].map((h): [number, string] => [h, 'FR']),
+      [10, 'NZ'],
+      [10, 'NZ'],
+      [10, 'DE'],
+      [10, 'US'],
+      [10, 'JP'],
+    ]);
+    expect(await count('term_pending')).toBeGreaterThan(0);
+    const q = {
+      source: 'shield' as const,
+      zone: 9,
+      field: 'country',
+      from: DAY_START + 10 * H,
+      to: DAY_START + 11 * H,
+      lookbackFrom: DAY_START,
+      min: 1,
+      limit: 10,
+    };
+    const answer = {
+      total: 2,
+      values: [
+        { value: 'JP', count: 2 },
+        { value: 'NZ', count: 2 },
+      ],
+    };
+    expect(await store.terms.newTerms(q)).toEqual(answer);
+    merge();
+    expect(await count('term_pending')).toBe(0);
+    expect(await store.terms.newTerms(q)).toEqual(answer);
+  });
+
+  it('retention prunes the hours before its bound from both tables', async () => {
+    under = await sqlite();
+    const { store } = under;
+    const key = { source: 'origin' as const, zone: 4, day: DAY };
+    await store.ledger.claim(key, 'w1', NOW, LEASE, true);
+    const rows = originRows(200, 0);
+    await store.storePage(key, 'w1', originPage(rows.slice(0, 100)), NOW, LEASE);
+    const db = new Database(store.location);
+    db.transaction(() => mergePendingTerms(db)).immediate();
+    db.close();
+    await store.storePage(key, 'w1', originPage(rows.slice(100)), NOW, LEASE);
+    const bound = DAY_START + 12 * H;
+    await store.prune(bound);
+    const kept = rows.filter((r) => r.timestamp >= bound);
+    expect(await terms(under)).toEqual(expected(4, kept, []));
   });
 });

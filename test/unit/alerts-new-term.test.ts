@@ -74,6 +74,43 @@ describe('TermCounter', () => {
     ]);
     expect(Buffer.byteLength(rows[1]![2] as string)).toBeLessThanOrEqual(256);
   });
+
+  it('sums the rows of values that share a key (URLs with one path), and counts columns as it counts rows', () => {
+    const urls = ['/a/b?x=1', 'https://h/a/b?x=2#f', '/a/c', null, '', '/a/b?x=1'];
+    const codes = ['e1', 'e1', null, 'e2', '', 'e1'];
+    const status = [504, 504, 502, null, 504, 504];
+    const at = (i: number) => 10 * H + i * 60_000 * 20; // 10:00, 10:20, 10:40, 11:00, …
+    const byRow = new TermCounter();
+    for (let i = 0; i < urls.length; i++)
+      byRow.add(
+        { timestamp: at(i), url: urls[i]!, fields: { error_code: codes[i]!, status_code: status[i]! } },
+        ['error_code', 'status_code'],
+      );
+    const byColumn = new TermCounter();
+    byColumn.addColumns(
+      { n: urls.length, timestamp: urls.map((_, i) => at(i)), url: urls, plain: [codes, status] },
+      ['error_code', 'status_code'],
+    );
+    const lines = (c: TermCounter) =>
+      [...c.entries()].map((e) => `${e.hour / H} ${e.field} ${e.value} ${e.count}`).sort();
+    expect(lines(byRow)).toEqual([
+      '10 error_code e1 2',
+      '10 path:1 /a 3',
+      '10 path:2 /a/b 2',
+      '10 path:2 /a/c 1',
+      '10 path:3 /a/b 2',
+      '10 path:3 /a/c 1',
+      '10 status_code 502 1',
+      '10 status_code 504 2',
+      '11 error_code e1 1',
+      '11 error_code e2 1',
+      '11 path:1 /a 1',
+      '11 path:2 /a/b 1',
+      '11 path:3 /a/b 1',
+      '11 status_code 504 2',
+    ]);
+    expect(lines(byColumn)).toEqual(lines(byRow));
+  });
 });
 
 describe('planNewTerm', () => {

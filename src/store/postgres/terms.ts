@@ -80,7 +80,10 @@ export async function storeTerms(
   await c.query(UPSERT, [source, zone, field, value, hour, count]);
 }
 
-/** The window's values absent from the lookback (as src/store/sqlite/terms.ts NEW_TERMS_SQL). */
+/**
+ * The window's values absent from the lookback (as src/store/sqlite/terms.ts NEW_TERMS_SQL, which also
+ * reads SQLite's term_pending: PostgreSQL writes a page's counts to term_hourly itself).
+ */
 const NEW_TERMS = `WITH w AS (
     SELECT value, sum(count) AS n FROM term_hourly
     WHERE source = $1 AND zone_id = $2 AND field = $3 AND hour >= $4 AND hour < $5

@@ -33,46 +33,41 @@ export class OriginLogsRepository {
       b.parseError,
       () => this.insert.run(b.logId.length, entryRows(ORIGIN_TABLE, zone, day, b)),
       {
-        all: () =>
-          this.count(zone, b.logId.length, (i) => [
-            b.timestamp[i]!,
-            b.statusCode[i] ?? null,
-            b.errorCode[i] ?? null,
-            b.requestUrl[i] ?? null,
-          ]),
+        all: () => this.count(zone, b.logId.length, b.timestamp, b.statusCode, b.errorCode, b.requestUrl),
         after: (afterId) => {
           const rows = this.newRows.all(afterId) as Array<
             [number, number | null, string | null, string | null]
           >;
-          this.count(zone, rows.length, (i) => rows[i]!);
+          const column = <K extends 0 | 1 | 2 | 3>(k: K) => rows.map((r) => r[k]);
+          this.count(zone, rows.length, column(0), column(1), column(2), column(3));
         },
       },
     );
   }
 
   /**
-   * Counts `n` new rows (timestamp, status code, error code, URL) into the rollup, one upsert per key
-   * (the keys as storable.ts makes them, as on every store), and their values into term_hourly.
+   * Counts `n` new rows (by column: timestamp, status code, error code, URL) into the rollup, one upsert
+   * per key (the keys as storable.ts makes them, as on every store), and their values into term_hourly.
    */
   private count(
     zone: number,
     n: number,
-    row: (i: number) => [number, number | null, string | null, string | null],
+    timestamp: ArrayLike<number>,
+    statusCode: ArrayLike<number | null | undefined>,
+    errorCode: ArrayLike<string | null | undefined>,
+    url: ArrayLike<string | null | undefined>,
   ): void {
     const counter = new RollupCounter<[number, number, string]>();
     for (let i = 0; i < n; i++) {
-      const [timestamp, statusCode, errorCode] = row(i);
-      const hour = hourStart(timestamp);
-      const status = statusCode ?? 0;
-      const code = rollupValue(errorCode, '') as string;
+      const hour = hourStart(timestamp[i]!);
+      const status = statusCode[i] ?? 0;
+      const code = rollupValue(errorCode[i] ?? null, '') as string;
       counter.add(`${hour}|${status}|${code}`, [hour, status, code]);
     }
     for (const { parts, count } of counter.entries())
       this.rollup.run(zone, parts[0], parts[1], parts[2], count);
-    this.terms.count(zone, n, (i) => {
-      const [timestamp, statusCode, errorCode, url] = row(i);
-      return { timestamp, url, fields: { status_code: statusCode, error_code: errorCode } };
-    });
+    // PLAIN_TERM_FIELDS.origin's order: error_code, status_code.
+    this.terms.count(zone, { n, timestamp, url, plain: [errorCode, statusCode] });
   }
 
   /** store() for rows as objects (tests, tools). */

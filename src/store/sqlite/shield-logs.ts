@@ -9,6 +9,12 @@ import { rollupValue } from '../../values/storable.js';
 import { pruneTable } from './origin-logs.js';
 import { TermsRepository } from './terms.js';
 
+/** The columns of new rows the rollup and term_hourly count (a batch has them, and more). */
+type NewShieldColumns = { timestamp: ArrayLike<number> } & Record<
+  'ruleId' | 'severity' | 'status' | 'country' | 'asn' | 'method' | 'url',
+  ArrayLike<string | null | undefined>
+>;
+
 export class ShieldLogsRepository {
   private readonly insert;
   private readonly rollup;
@@ -37,58 +43,49 @@ export class ShieldLogsRepository {
       b.parseError,
       () => this.insert.run(b.logId.length, entryRows(SHIELD_TABLE, zone, day, b)),
       {
-        all: () =>
-          this.count(zone, b.logId.length, (i) => [
-            b.timestamp[i]!,
-            b.ruleId[i] ?? null,
-            b.severity[i] ?? null,
-            b.status[i] ?? null,
-            b.country[i] ?? null,
-            b.asn[i] ?? null,
-            b.method[i] ?? null,
-            b.url[i] ?? null,
-          ]),
+        all: () => this.count(zone, b.logId.length, b),
         after: (afterId) => {
           const rows = this.newRows.all(afterId) as Array<[number, ...Array<string | null>]>;
-          this.count(zone, rows.length, (i) => rows[i]!);
+          const column = (k: number) => rows.map((r) => r[k] as string | null);
+          this.count(zone, rows.length, {
+            timestamp: rows.map((r) => r[0]),
+            ruleId: column(1),
+            severity: column(2),
+            status: column(3),
+            country: column(4),
+            asn: column(5),
+            method: column(6),
+            url: column(7),
+          });
         },
       },
     );
   }
 
   /**
-   * Counts `n` new rows (timestamp, rule_id, severity, status, country, asn, method, url) into the
-   * rollup, one upsert per key (the keys as storable.ts makes them), and their values into term_hourly.
+   * Counts `n` new rows (by column) into the rollup, one upsert per key (the keys as storable.ts makes
+   * them), and their values into term_hourly.
    */
-  private count(zone: number, n: number, row: (i: number) => [number, ...Array<string | null>]): void {
+  private count(zone: number, n: number, c: NewShieldColumns): void {
     const counter = new RollupCounter<[number, string, string, string]>();
     for (let i = 0; i < n; i++) {
-      const [timestamp, ruleId, severity, status] = row(i);
-      const hour = hourStart(timestamp);
       const parts: [number, string, string, string] = [
-        hour,
-        rollupValue(ruleId, '') as string,
-        rollupValue(severity, '') as string,
-        rollupValue(status, '') as string,
+        hourStart(c.timestamp[i]!),
+        rollupValue(c.ruleId[i] ?? null, '') as string,
+        rollupValue(c.severity[i] ?? null, '') as string,
+        rollupValue(c.status[i] ?? null, '') as string,
       ];
       counter.add(parts.join('\u0000'), parts);
     }
     for (const { parts, count } of counter.entries()) {
       this.rollup.run(zone, parts[0], parts[1], parts[2], parts[3], count);
     }
-    this.terms.count(zone, n, (i) => {
-      const [timestamp, ruleId, severity, , country, asn, method, url] = row(i);
-      return {
-        timestamp,
-        url: url ?? null,
-        fields: {
-          rule_id: ruleId ?? null,
-          severity: severity ?? null,
-          country: country ?? null,
-          asn: asn ?? null,
-          method: method ?? null,
-        },
-      };
+    // PLAIN_TERM_FIELDS.shield's order: country, asn, rule_id, severity, method.
+    this.terms.count(zone, {
+      n,
+      timestamp: c.timestamp,
+      url: c.url,
+      plain: [c.country, c.asn, c.ruleId, c.severity, c.method],
     });
   }
 

@@ -1,9 +1,11 @@
 // term_hourly on SQLite: the values new-term rules ask about, counted per zone, hour and field in the
 // page's own transaction (the log repositories call count()), and the question the rules ask of it.
+// A page's counts are appended to term_pending and merged into term_hourly by the page that takes it
+// past MERGE_PENDING_AT rows (migrations/sqlite/0010 says why); the counts are the two tables' sum.
 import type { LogSource } from '../ledger-types.js';
 import { rollupKey } from '../../values/storable.js';
 import type { NewTermsQuery, NewTermsResult } from '../store.js';
-import { pathPrefix, PLAIN_TERM_FIELDS, TermCounter, type TermRow } from '../terms.js';
+import { pathPrefix, PLAIN_TERM_FIELDS, TermCounter, type TermColumns } from '../terms.js';
 import type { Db } from './database.js';
 
 /**
@@ -20,21 +22,52 @@ export function registerTermFunctions(db: Db): void {
   );
 }
 
-/** The statement both stores run (with their own placeholders): the window's values absent from the lookback. */
+/**
+ * Rows term_pending holds before a page's count merges them into term_hourly: bounds what a judgement
+ * reads of it (through its hour index) and the merge a page's transaction does.
+ */
+export const MERGE_PENDING_AT = 16_384;
+
+/**
+ * The window's values absent from the lookback, over term_hourly and term_pending together (as
+ * src/store/postgres/terms.ts over PostgreSQL's term_hourly alone). term_hourly is probed by value for
+ * each value of the window; term_pending's values of the lookback are read once (NOT IN: one lookup
+ * table), as it is small and keyed by hour.
+ */
 export const NEW_TERMS_SQL = `WITH w AS (
-    SELECT value, sum(count) AS n FROM term_hourly
-    WHERE source = @source AND zone_id = @zone AND field = @field AND hour >= @from AND hour < @to
-    GROUP BY value HAVING sum(count) >= @min
+    SELECT value, sum(n) AS n FROM (
+      SELECT value, count AS n FROM term_hourly
+      WHERE source = @source AND zone_id = @zone AND field = @field AND hour >= @from AND hour < @to
+      UNION ALL
+      SELECT value, count FROM term_pending
+      WHERE source = @source AND zone_id = @zone AND field = @field AND hour >= @from AND hour < @to)
+    GROUP BY value HAVING sum(n) >= @min
   ), fresh AS (
     SELECT value, n FROM w WHERE NOT EXISTS (
       SELECT 1 FROM term_hourly AS t
       WHERE t.source = @source AND t.zone_id = @zone AND t.field = @field AND t.value = w.value
         AND t.hour >= @lookbackFrom AND t.hour < @from)
+    AND value NOT IN (
+      SELECT p.value FROM term_pending AS p
+      WHERE p.source = @source AND p.zone_id = @zone AND p.field = @field
+        AND p.hour >= @lookbackFrom AND p.hour < @from)
   )
   SELECT value, n, (SELECT count(*) FROM fresh) AS total FROM fresh ORDER BY n DESC, value LIMIT @limit`;
 
+/** Moves term_pending's counts into term_hourly, summed per key and in key order. In a transaction. */
+export function mergePendingTerms(db: Db): void {
+  db.prepare(
+    `INSERT INTO term_hourly (source, zone_id, field, value, hour, count)
+     SELECT source, zone_id, field, value, hour, sum(count) FROM term_pending WHERE true
+     GROUP BY source, zone_id, field, value, hour
+     ON CONFLICT (source, zone_id, field, value, hour) DO UPDATE SET count = count + excluded.count`,
+  ).run();
+  db.prepare('DELETE FROM term_pending').run();
+}
+
 export class TermsRepository {
-  private readonly upsert;
+  private readonly append;
+  private readonly pending;
   private readonly plain: readonly string[];
 
   constructor(
@@ -42,25 +75,28 @@ export class TermsRepository {
     private readonly source: LogSource,
   ) {
     this.plain = PLAIN_TERM_FIELDS[source];
-    this.upsert = db.prepare(`INSERT INTO term_hourly (source, zone_id, field, value, hour, count)
-      VALUES (?, ?, ?, ?, ?, ?)
-      ON CONFLICT (source, zone_id, field, value, hour) DO UPDATE SET count = count + excluded.count`);
+    this.append = db.prepare(`INSERT INTO term_pending (source, zone_id, field, value, hour, count)
+      VALUES (?, ?, ?, ?, ?, ?)`);
+    // Rows appended since it was last emptied (rowids start again at 1 then), from the table's last row.
+    this.pending = db.prepare('SELECT coalesce(max(rowid), 0) FROM term_pending').pluck();
   }
 
-  /** Counts `n` new rows of a zone; call inside the page's transaction. */
-  count(zone: number, n: number, row: (i: number) => TermRow): void {
+  /** Counts new rows of a zone (their plain columns in PLAIN_TERM_FIELDS order); call inside the page's transaction. */
+  count(zone: number, rows: TermColumns): void {
     const counter = new TermCounter();
-    for (let i = 0; i < n; i++) counter.add(row(i), this.plain);
-    for (const t of counter.entries()) this.upsert.run(this.source, zone, t.field, t.value, t.hour, t.count);
+    counter.addColumns(rows, this.plain);
+    for (const t of counter.entries()) this.append.run(this.source, zone, t.field, t.value, t.hour, t.count);
+    if ((this.pending.get() as number) >= MERGE_PENDING_AT) mergePendingTerms(this.db);
   }
 
   /** Retention: the hours before `beforeMs`. */
   prune(beforeMs: number): void {
     const hour = beforeMs - (beforeMs % 3_600_000);
     this.db
-      .transaction(() =>
-        this.db.prepare('DELETE FROM term_hourly WHERE source = ? AND hour < ?').run(this.source, hour),
-      )
+      .transaction(() => {
+        this.db.prepare('DELETE FROM term_hourly WHERE source = ? AND hour < ?').run(this.source, hour);
+        this.db.prepare('DELETE FROM term_pending WHERE source = ? AND hour < ?').run(this.source, hour);
+      })
       .immediate();
   }
 }
