@@ -8,8 +8,9 @@
 // integer constants. Every row that SELECT sees passes its WHERE, so a row whose timestamp fails one of
 // those comparisons is never seen, wherever the SELECT sits (subquery, CTE, UNION). Anything else —
 // the table read twice, a join, a sample, renamed columns, OR, a cast, a constant that is not an
-// integer — says nothing, and then no day is left out. The days kept still carry their guards, so
-// DuckDB's optimizer prunes further by everything else (`time`, the other conjuncts).
+// integer, any table function (`query_table('…')` reads the table by a name held only as a string) —
+// says nothing, and then no day is left out. The days kept still carry their guards, so DuckDB's
+// optimizer prunes further by everything else (`time`, the other conjuncts).
 import type { HistoryTable } from './layout.js';
 
 /** Inclusive bounds on `timestamp`; null: unbounded on that side. */
@@ -37,10 +38,18 @@ function isTableRef(node: Node, table: HistoryTable): boolean {
   );
 }
 
-/** Every reference to `table`, and the SELECT nodes whose FROM is one of them. */
-function references(tree: unknown, table: HistoryTable): { refs: Node[]; selects: Map<Node, Node> } {
+/**
+ * Every reference to `table`, the SELECT nodes whose FROM is one of them, and whether the statement calls
+ * a table function: `query_table('origin_error_logs')` or `query('SELECT … FROM origin_error_logs')`
+ * read the view by a name the parse tree holds only as a string.
+ */
+function references(
+  tree: unknown,
+  table: HistoryTable,
+): { refs: Node[]; selects: Map<Node, Node>; tableFunction: boolean } {
   const refs: Node[] = [];
   const selects = new Map<Node, Node>();
+  let tableFunction = false;
   const walk = (node: unknown): void => {
     if (Array.isArray(node)) {
       for (const item of node) walk(item);
@@ -48,11 +57,12 @@ function references(tree: unknown, table: HistoryTable): { refs: Node[]; selects
     }
     if (!isNode(node)) return;
     if (isTableRef(node, table)) refs.push(node);
+    if (node.type === 'TABLE_FUNCTION') tableFunction = true;
     if (node.type === 'SELECT_NODE' && isNode(node.from_table)) selects.set(node.from_table, node);
     for (const value of Object.values(node)) walk(value);
   };
   walk(tree);
-  return { refs, selects };
+  return { refs, selects, tableFunction };
 }
 
 /** An integer constant of the tree as a bigint, or null (NULL, another type, beyond 2^53 in the JSON). */
@@ -85,8 +95,9 @@ const FLIPPED: Record<string, string> = {
  * that can be relied on (see the head of this file). `tree` is json_serialize_sql's `statements`.
  */
 export function timestampBounds(tree: unknown, table: HistoryTable): TimestampBounds | null {
-  const { refs, selects } = references(tree, table);
-  if (refs.length !== 1) return null;
+  const { refs, selects, tableFunction } = references(tree, table);
+  // A table function may read the table a second time, unseen (query_table, query): nothing is sure.
+  if (refs.length !== 1 || tableFunction) return null;
   const ref = refs[0]!;
   const select = selects.get(ref);
   if (select === undefined) return null;

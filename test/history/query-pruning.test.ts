@@ -101,6 +101,20 @@ describe('history engine: days skipped by their timestamps, no row lost', () => 
     expect(plain(await rowsOf(history, sql))).toEqual(onStore);
   });
 
+  // Before the tests below make files unreadable: this one reads every day.
+  it('leaves no day out when a table function reads the table again (query_table, query)', async () => {
+    const from = start('2026-11-20');
+    const [[filtered]] = plain(
+      await rowsOf(store, `SELECT count(*) FROM origin_error_logs WHERE timestamp >= ${from}`),
+    ) as [[number]];
+    const [[all]] = plain(await rowsOf(store, 'SELECT count(*) FROM origin_error_logs')) as [[number]];
+    expect(all).toBeGreaterThan(filtered);
+    for (const again of [`query_table('origin_error_logs')`, `query('SELECT * FROM origin_error_logs')`]) {
+      const sql = `SELECT (SELECT count(*) FROM origin_error_logs WHERE timestamp >= ${from}), (SELECT count(*) FROM ${again})`;
+      expect(plain(await rowsOf(history, sql))).toEqual([[filtered, all]]);
+    }
+  });
+
   it('finds a stray by `time` too', async () => {
     for (const [, , ts] of STRAYS) {
       const iso = new Date(ts).toISOString();
