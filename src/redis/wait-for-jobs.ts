@@ -69,8 +69,17 @@ export async function waitForJobs<D, R>(
       // The state first, then the job: read the other way round, a job that finishes in between looks
       // 'completed' with the return value it did not have yet (seen under load as a day "failed" with
       // no error). Once finished, a job's hash no longer changes.
-      const state = await queue.getJobState(id);
-      const fresh = state === 'unknown' ? undefined : await Job.fromId<D, R, string>(queue, id);
+      let state = await queue.getJobState(id);
+      let fresh = state === 'unknown' ? undefined : await Job.fromId<D, R, string>(queue, id);
+      // attemptsMade counts every finished attempt, the successful one too: a job read active that
+      // completed before its hash was read has one. Its state, read again, tells a success from a retry.
+      if (opts.settleOnFailedAttempt && state !== 'completed' && (fresh?.attemptsMade ?? 0) > 0) {
+        const now = await queue.getJobState(id);
+        if (now === 'completed') {
+          state = now;
+          fresh = await Job.fromId<D, R, string>(queue, id);
+        }
+      }
       if (outcomes.has(id)) return;
       if (state === 'completed' && fresh) outcomes.set(id, { id, data: job.data, result: fresh.returnvalue });
       else if (
