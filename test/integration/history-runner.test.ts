@@ -55,19 +55,30 @@ async function settledDay(
   return { day, s: opened, root: dir };
 }
 
+/** A runner on `s`'s store and `root`, as the worker makes one; `opts` changes what a test needs. */
+function runnerOn(
+  s: OpenedStore,
+  root: string,
+  now: () => number,
+  opts: Partial<ConstructorParameters<typeof HistoryRunner>[0]> = {},
+): HistoryRunner {
+  return new HistoryRunner({
+    store: s.store,
+    root,
+    hotDays: null,
+    originLookbackDays: 1,
+    leaseMs: LEASE_MS,
+    owner: 'worker',
+    now,
+    logger: silentLogger(),
+    ...opts,
+  });
+}
+
 it('a compact job that finds the day leased by another holder comes back, and does the day once the lease is out', async () => {
   let clock = NOW;
   const { day, s, root } = await settledDay(11, 50, () => clock);
-  runner = new HistoryRunner({
-    store: s.store,
-    root,
-    hotDays: 0,
-    originLookbackDays: 1,
-    leaseMs: LEASE_MS,
-    owner: 'survivor',
-    now: () => clock,
-    logger: silentLogger(),
-  });
+  runner = runnerOn(s, root, () => clock, { hotDays: 0, owner: 'survivor' });
   // A worker killed while compacting the day: its lease stays until it runs out.
   expect(await s.store.history.claim(day, 'killed-worker', clock, LEASE_MS)).toBe(true);
   await expect(runner.compact(day)).rejects.toBeInstanceOf(LeaseBusyError);
@@ -83,20 +94,11 @@ it('a compact job that finds the day leased by another holder comes back, and do
 it('a compact job that finds a day due for pruning leased by another holder comes back too', async () => {
   let clock = NOW;
   const { day, s, root } = await settledDay(12, 50, () => clock);
-  const opts = {
-    store: s.store,
-    root,
-    originLookbackDays: 1,
-    leaseMs: LEASE_MS,
-    owner: 'survivor',
-    now: () => clock,
-    logger: silentLogger(),
-  };
   // Compacted, its rows kept (hotDays null); then a worker that prunes it is killed mid-way.
-  const keeper = new HistoryRunner({ ...opts, hotDays: null });
+  const keeper = runnerOn(s, root, () => clock, { owner: 'survivor' });
   expect(await keeper.compact(day)).toMatchObject({ outcome: 'compacted', entries: 50 });
   await keeper.close();
-  runner = new HistoryRunner({ ...opts, hotDays: 0 });
+  runner = runnerOn(s, root, () => clock, { hotDays: 0, owner: 'survivor' });
   expect(await s.store.history.claim(day, 'killed-worker', clock, LEASE_MS)).toBe(true);
   await expect(runner.compact(day)).rejects.toBeInstanceOf(LeaseBusyError);
   expect(await tableRows(s.reader, 'origin_error_logs', 'pull_zone_id = 12')).toHaveLength(50);
@@ -112,15 +114,7 @@ it('frees what the process holds elsewhere (idle page threads) before each compa
   const clock = NOW;
   const { day, s, root } = await settledDay(12, 20, () => clock);
   const calls: string[] = [];
-  runner = new HistoryRunner({
-    store: s.store,
-    root,
-    hotDays: null,
-    originLookbackDays: 1,
-    leaseMs: LEASE_MS,
-    owner: 'worker',
-    now: () => clock,
-    logger: silentLogger(),
+  runner = runnerOn(s, root, () => clock, {
     beforeCompact: async () => {
       // Nothing is compacted yet when it runs.
       calls.push(`before:${(await s.store.history.list()).filter((d) => d.compacted_at !== null).length}`);
@@ -137,17 +131,8 @@ it('frees what the process holds elsewhere (idle page threads) before each compa
 it('a compact job for a day that is not settled (still fetched, its ledger not complete) leaves it alone', async () => {
   const clock = NOW;
   const { day, s, root } = await settledDay(13, 30, () => clock, false);
-  runner = new HistoryRunner({
-    store: s.store,
-    root,
-    hotDays: 0,
-    // The day is 5 days old: the scheduler still fetches origin days up to 10 days back.
-    originLookbackDays: 10,
-    leaseMs: LEASE_MS,
-    owner: 'worker',
-    now: () => clock,
-    logger: silentLogger(),
-  });
+  // The day is 5 days old: the scheduler still fetches origin days up to 10 days back.
+  runner = runnerOn(s, root, () => clock, { hotDays: 0, originLookbackDays: 10 });
   expect(await runner.compact(day)).toMatchObject({ outcome: 'not-settled', entries: 0 });
   expect((await s.store.history.list()).filter((d) => d.compacted_at !== null)).toEqual([]);
   expect(existsSync(dataFile(root, 'origin_error_logs', day.zone, day.day))).toBe(false);
@@ -157,16 +142,7 @@ it('a compact job for a day that is not settled (still fetched, its ledger not c
 it('a compact job for a day already compacted, its ledger unchanged since, does not publish it again', async () => {
   const clock = NOW;
   const { day, s, root } = await settledDay(14, 30, () => clock);
-  runner = new HistoryRunner({
-    store: s.store,
-    root,
-    hotDays: null,
-    originLookbackDays: 1,
-    leaseMs: LEASE_MS,
-    owner: 'worker',
-    now: () => clock,
-    logger: silentLogger(),
-  });
+  runner = runnerOn(s, root, () => clock);
   expect(await runner.compact(day)).toMatchObject({ outcome: 'compacted', entries: 30 });
   const file = dataFile(root, 'origin_error_logs', day.zone, day.day);
   const published = statSync(file).ino;
