@@ -11,10 +11,7 @@ import type { Engine } from '../../src/engine.js';
 import type { Harness } from '../support/harness.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
 import { describeStores, storeHarness } from '../support/stores.js';
-
-const H = 3_600_000;
-const T0 = Date.parse('2026-11-22T00:00:00Z');
-const at = (hours: number) => T0 + hours * H;
+import { at, clock } from '../support/clock.js';
 
 let h: Harness | undefined;
 let receiver: Receiver | undefined;
@@ -24,11 +21,6 @@ afterEach(async () => {
 });
 
 /** A clock the test moves; the simulator and the engine both read it. */
-function clock(start: number) {
-  let t = start;
-  return { now: () => t, set: (v: number) => void (t = v) };
-}
-
 function alertConfig(url: string): ConfigInput {
   return {
     pullZones: [101, 102],

@@ -10,10 +10,8 @@ import type { Engine } from '../../src/engine.js';
 import type { Harness } from '../support/harness.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
 import { describeStores, storeHarness } from '../support/stores.js';
+import { at, clock } from '../support/clock.js';
 
-const H = 3_600_000;
-const T0 = Date.parse('2026-11-22T00:00:00Z');
-const at = (hours: number) => T0 + hours * H;
 const HOSTILE = 'evil\u001b]0;owned\u0007<!channel>';
 
 let h: Harness | undefined;
@@ -22,11 +20,6 @@ afterEach(async () => {
   await h?.close();
   await receiver?.close();
 });
-
-function clock(start: number) {
-  let t = start;
-  return { now: () => t, set: (v: number) => void (t = v) };
-}
 
 function config(url: string, lookback = '6h'): ConfigInput {
   return {

@@ -19,10 +19,8 @@ import type { Harness } from '../support/harness.js';
 import { parsePromText, sampleValue } from '../support/prom-text.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
 import { describeStores, storeHarness } from '../support/stores.js';
+import { at, clock } from '../support/clock.js';
 
-const H = 3_600_000;
-const T0 = Date.parse('2026-11-22T00:00:00Z');
-const at = (hours: number) => T0 + hours * H;
 const RULE = 'odd-599s';
 
 let h: Harness | undefined;
@@ -33,11 +31,6 @@ afterEach(async () => {
   h = undefined;
   receiver = undefined;
 });
-
-function clock(start: number) {
-  let t = start;
-  return { now: () => t, set: (v: number) => void (t = v) };
-}
 
 // A zone per row, and the row's error code as a label of its own; `alertname` and `severity` columns
 // that must not stand for edgelog's labels (reserved names win).
