@@ -33,8 +33,9 @@ export interface PassSummary {
   reclaimed: ReclaimResult | null;
 }
 
-export async function historyPass(deps: HistoryDeps, opts: PassOptions): Promise<PassSummary> {
-  const summary: PassSummary = {
+/** A pass that did nothing: the summary a pass starts from. */
+export function emptyPassSummary(): PassSummary {
+  return {
     days: 0,
     entries: 0,
     quarantined: 0,
@@ -44,6 +45,10 @@ export async function historyPass(deps: HistoryDeps, opts: PassOptions): Promise
     pruneBusy: 0,
     reclaimed: null,
   };
+}
+
+export async function historyPass(deps: HistoryDeps, opts: PassOptions): Promise<PassSummary> {
+  const summary = emptyPassSummary();
   const base = {
     now: deps.now(),
     originLookbackDays: opts.originLookbackDays,

@@ -2,18 +2,9 @@
 // compaction or from pruning are counted, never passed over in silence.
 import { describe, expect, it } from 'vitest';
 import { compactSummary } from '../../src/commands/compact.js';
-import type { PassSummary } from '../../src/history/history-pass.js';
+import { emptyPassSummary } from '../../src/history/history-pass.js';
 
-const base: PassSummary = {
-  days: 0,
-  entries: 0,
-  quarantined: 0,
-  bytes: 0,
-  busy: 0,
-  pruned: { days: 0, entries: 0, quarantined: 0 },
-  pruneBusy: 0,
-  reclaimed: null,
-};
+const base = emptyPassSummary();
 
 describe('compactSummary', () => {
   it('says nothing of leases when no day was held', () => {
