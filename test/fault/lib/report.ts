@@ -1,6 +1,7 @@
 // What a scenario reports: what was tried, how often, and what did not hold. The soak script prints these
 // as its summary table; the tests assert that `problems` is empty.
 import type { SimStats } from '../../../src/simulator/index.js';
+import type { SecretScan } from './secrets.js';
 
 export interface ScenarioReport {
   scenario: string;
@@ -22,6 +23,15 @@ export interface ScenarioReport {
 /** A scenario's report before anything was tried (`faults`: those injected by its setup). */
 export function startReport(scenario: string, seed: number, faults = 0): ScenarioReport {
   return { scenario, seed, runs: 0, kills: 0, faults, secretsScanned: 0, problems: [], notes: [] };
+}
+
+/** A scan for the secrets (Scene.scanSecrets) into the report: the bytes scanned, and what it found. */
+export function recordSecretScan(
+  report: ScenarioReport,
+  scan: Pick<SecretScan, 'scanned' | 'findings'>,
+): void {
+  report.secretsScanned += scan.scanned;
+  report.problems.push(...scan.findings);
 }
 
 /** Faults the simulator fired, over every kind. */

@@ -8,7 +8,7 @@ import type { SimSource } from '../../../src/simulator/index.js';
 import { claimProblems, archiveProblems, type DayRef } from '../lib/archive-check.js';
 import { pastDays } from '../lib/clock.js';
 import { ProgressProbe } from '../lib/progress.js';
-import { faultsFired, type ScenarioReport, startReport } from '../lib/report.js';
+import { faultsFired, recordSecretScan, type ScenarioReport, startReport } from '../lib/report.js';
 import { Scene } from '../lib/scene.js';
 import { rngFor } from '../lib/seeded.js';
 import { smallDisk, type SmallDisk } from '../lib/small-disk.js';
@@ -143,9 +143,7 @@ export async function diskScenario(opts: DiskOptions): Promise<DiskReport> {
     report.recovered = again?.code === 0 && exact.length === 0;
     report.problems.push(...exact);
     report.faults += faultsFired(scene.sim.stats);
-    const scan = await scene.scanSecrets();
-    report.secretsScanned = scan.scanned;
-    report.problems.push(...scan.findings);
+    recordSecretScan(report, await scene.scanSecrets());
     return report;
   } finally {
     await probe.close();

@@ -32,7 +32,7 @@ import { Scene, type CliRun } from '../lib/scene.js';
 import type { StoreName } from '../lib/scene-database.js';
 import { rngFor } from '../lib/seeded.js';
 import { sleep, waitFor, WaitTimeout, within } from '../lib/wait.js';
-import { startReport } from '../lib/report.js';
+import { recordSecretScan, startReport } from '../lib/report.js';
 
 export interface HistoryScenarioOptions {
   seed: number;
@@ -221,9 +221,7 @@ export async function historyScenario(opts: HistoryScenarioOptions): Promise<His
     report.notes.push(
       `${temps} temporary files left by killed writers (never matched by ${tableGlob('…', 'origin_error_logs')})`,
     );
-    const scan = await scene.scanSecrets();
-    report.secretsScanned = scan.scanned;
-    report.problems.push(...scan.findings);
+    recordSecretScan(report, await scene.scanSecrets());
     return report;
   } finally {
     duck.closeSync();

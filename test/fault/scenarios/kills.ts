@@ -8,7 +8,7 @@ import { pastDays } from '../lib/clock.js';
 import { integrityCheckName } from '../lib/integrity.js';
 import { signalAtRandom } from '../lib/kill-at.js';
 import { ProgressProbe } from '../lib/progress.js';
-import { faultsFired, type ScenarioReport, startReport } from '../lib/report.js';
+import { faultsFired, recordSecretScan, type ScenarioReport, startReport } from '../lib/report.js';
 import { Scene } from '../lib/scene.js';
 import type { StoreName } from '../lib/scene-database.js';
 import { rngFor } from '../lib/seeded.js';
@@ -105,9 +105,7 @@ export async function killsScenario(opts: KillsOptions): Promise<ScenarioReport>
       await scene.closeReaders();
     }
     report.faults = faultsFired(scene.sim.stats);
-    const scan = await scene.scanSecrets();
-    report.secretsScanned = scan.scanned;
-    report.problems.push(...scan.findings);
+    recordSecretScan(report, await scene.scanSecrets());
     return report;
   } finally {
     await probe.close();

@@ -10,7 +10,7 @@ import { pastDays } from '../lib/clock.js';
 import type { ScenarioReport } from '../lib/report.js';
 import { Scene } from '../lib/scene.js';
 import { sleep, within } from '../lib/wait.js';
-import { startReport } from '../lib/report.js';
+import { recordSecretScan, startReport } from '../lib/report.js';
 
 export interface LongReaderOptions {
   seed: number;
@@ -112,9 +112,7 @@ export async function longReaderScenario(opts: LongReaderOptions): Promise<LongR
       ...(await archiveProblems(await scene.reader(), scene.sim, refs, { at: scene.now() })),
     );
     await scene.closeReaders();
-    const scan = await scene.scanSecrets();
-    report.secretsScanned = scan.scanned;
-    report.problems.push(...scan.findings);
+    recordSecretScan(report, await scene.scanSecrets());
     return report;
   } finally {
     await scene.close();

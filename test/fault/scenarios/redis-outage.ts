@@ -7,7 +7,7 @@ import { redisOptions } from '../../../src/redis/connection.js';
 import { checkDay, invariantProblems, ledgerSettled, type DayRef } from '../lib/archive-check.js';
 import { clearOfMidnight, pastDays } from '../lib/clock.js';
 import { ProgressProbe } from '../lib/progress.js';
-import { faultsFired, type ScenarioReport, startReport } from '../lib/report.js';
+import { faultsFired, recordSecretScan, type ScenarioReport, startReport } from '../lib/report.js';
 import { Scene } from '../lib/scene.js';
 import { rngFor } from '../lib/seeded.js';
 import { sleep, waitFor, WaitTimeout, within } from '../lib/wait.js';
@@ -170,9 +170,7 @@ export async function redisOutageScenario(opts: RedisOutageOptions): Promise<Red
     report.problems.push(...(await invariantProblems(await scene.reader())));
     await scene.closeReaders();
     report.faults += faultsFired(scene.sim.stats);
-    const scan = await scene.scanSecrets();
-    report.secretsScanned = scan.scanned;
-    report.problems.push(...scan.findings);
+    recordSecretScan(report, await scene.scanSecrets());
     return report;
   } finally {
     await probe.close();

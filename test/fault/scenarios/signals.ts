@@ -7,7 +7,7 @@ import { archiveProblems, checkDay, type DayRef } from '../lib/archive-check.js'
 import { clearOfMidnight, pastDays } from '../lib/clock.js';
 import { signalAtRandom } from '../lib/kill-at.js';
 import { ProgressProbe } from '../lib/progress.js';
-import { faultsFired, type ScenarioReport, startReport } from '../lib/report.js';
+import { faultsFired, recordSecretScan, type ScenarioReport, startReport } from '../lib/report.js';
 import { Scene } from '../lib/scene.js';
 import { rngFor } from '../lib/seeded.js';
 import { within } from '../lib/wait.js';
@@ -145,9 +145,7 @@ export async function signalsScenario(opts: SignalsOptions): Promise<ScenarioRep
     }
     await scene.closeReaders();
     report.faults = faultsFired(scene.sim.stats);
-    const scan = await scene.scanSecrets();
-    report.secretsScanned = scan.scanned;
-    report.problems.push(...scan.findings);
+    recordSecretScan(report, await scene.scanSecrets());
     return report;
   } finally {
     await probe.close();

@@ -24,7 +24,7 @@ import { Scene, type CliRun } from '../lib/scene.js';
 import type { StoreName } from '../lib/scene-database.js';
 import { rngFor } from '../lib/seeded.js';
 import { sleep, waitFor, WaitTimeout, within } from '../lib/wait.js';
-import { startReport } from '../lib/report.js';
+import { recordSecretScan, startReport } from '../lib/report.js';
 
 export interface TwoWorkersHistoryOptions {
   seed: number;
@@ -251,9 +251,7 @@ export async function twoWorkersHistoryScenario(
         })),
       );
     await scene.closeReaders();
-    const scan = await scene.scanSecrets();
-    report.secretsScanned = scan.scanned;
-    report.problems.push(...scan.findings);
+    recordSecretScan(report, await scene.scanSecrets());
     return report;
   } finally {
     duck.closeSync();

@@ -11,7 +11,7 @@ import { countingProxy } from '../lib/counting-proxy.js';
 import type { ScenarioReport } from '../lib/report.js';
 import { Scene, type CliRun } from '../lib/scene.js';
 import { waitFor, WaitTimeout, within } from '../lib/wait.js';
-import { startReport } from '../lib/report.js';
+import { recordSecretScan, startReport } from '../lib/report.js';
 
 export interface TwoWorkersOptions {
   seed: number;
@@ -157,9 +157,7 @@ export async function twoWorkersScenario(opts: TwoWorkersOptions): Promise<TwoWo
       ...(await archiveProblems(await scene.reader(), scene.sim, refs, { at: scene.now() })),
     );
     await scene.closeReaders();
-    const scan = await scene.scanSecrets();
-    report.secretsScanned = scan.scanned;
-    report.problems.push(...scan.findings);
+    recordSecretScan(report, await scene.scanSecrets());
     return report;
   } finally {
     await proxy.close();
