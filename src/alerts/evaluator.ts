@@ -15,7 +15,7 @@ import type { AlertStateStore, RuleReads, SilencesStore, TermsStore } from '../s
 import { termField } from '../store/terms.js';
 import { describeNewValues, judgeNewTerm, NAMED_VALUES, planNewTerm } from './new-term.js';
 import type { SqlRuleEvaluator } from './sql-evaluator.js';
-import { holdOrRelease } from './held-notices.js';
+import { holdOrRelease, noticeSpan } from './held-notices.js';
 import { noticeGroup } from './notice-groups.js';
 import { alertLabels, silenceFromRow, silencing, type Silence } from './silences.js';
 import { judgeIncrease, minimumGapMs } from './guardian-increase.js';
@@ -193,9 +193,7 @@ export class AlertEvaluator {
               source,
               zone,
               status: notify,
-              startsAt: notify === 'firing' ? next.since : (prev?.since ?? now),
-              // A resolution held by a silence ended when the state did.
-              endsAt: notify === 'resolved' ? (next.state === 'resolved' ? next.since : now) : null,
+              ...noticeSpan(notify, next, prev, now),
               severity: rule.severity,
               summary: notify === 'firing' ? m.summary.firing : m.summary.resolved,
               details: { ...m.details, state: next.state },

@@ -38,3 +38,19 @@ export function holdOrRelease(
     return { next: { ...t.next, lastNotifiedAt: now }, notify: 'resolved', notified: 'resolved' };
   return { next: t.next, notify: null, notified: told };
 }
+
+/**
+ * When a notice's alert started and ended: firing since the state did, resolved now, or, for a
+ * resolution held by a silence, when the state resolved.
+ */
+export function noticeSpan(
+  notify: 'firing' | 'resolved',
+  next: AlertState,
+  prev: AlertState | undefined,
+  now: number,
+): { startsAt: number; endsAt: number | null } {
+  return {
+    startsAt: notify === 'firing' ? next.since : (prev?.since ?? now),
+    endsAt: notify === 'resolved' ? (next.state === 'resolved' ? next.since : now) : null,
+  };
+}

@@ -11,7 +11,7 @@ import { coerceError } from '../errors/index.js';
 import type { Logger } from '../logger.js';
 import type { RuleQueries } from '../store/store.js';
 import type { AlertSeriesStore, StoredAlertState } from '../store/store.js';
-import { holdOrRelease } from './held-notices.js';
+import { holdOrRelease, noticeSpan } from './held-notices.js';
 import type { Notice } from './payload.js';
 import { seriesLabels, silencing, type Silence } from './silences.js';
 import { seriesFingerprint, sqlRows, zoneOf, type SeriesRow } from './sql-rows.js';
@@ -157,9 +157,7 @@ export class SqlRuleEvaluator {
               source: 'sql',
               zone,
               status: notify,
-              startsAt: notify === 'firing' ? next.since : (prev?.since ?? now),
-              // A resolution held by a silence ended when the state did.
-              endsAt: notify === 'resolved' ? (next.state === 'resolved' ? next.since : now) : null,
+              ...noticeSpan(notify, next, prev, now),
               severity: rule.severity,
               summary:
                 notify === 'firing'
