@@ -102,5 +102,8 @@ export async function prunePass(
     summary.pruned.entries += done.entries;
     summary.pruned.quarantined += done.quarantined;
   }
-  if (plan.length > 0) summary.reclaimed = await deps.store.history.reclaim(addDays(cold, 1));
+  // Also when no day is left to prune: a process killed after pruning its last day and before dropping
+  // the partitions that emptied left them to this pass.
+  const reclaimed = await deps.store.history.reclaim(addDays(cold, 1));
+  if (plan.length > 0 || reclaimed.dropped.length > 0) summary.reclaimed = reclaimed;
 }
