@@ -22,6 +22,7 @@ import { judgeIncrease, minimumGapMs } from './guardian-increase.js';
 import { fingerprint, type Notice } from './payload.js';
 import { judgeSpike, windowsToCount, type Window } from './spike.js';
 import { transition, type Condition } from './state-machine.js';
+import { logSaved } from './saved-log.js';
 
 export interface EvaluationScope {
   /** Only rules of this source ('guardian' for guardian rules, 'sql' for sql rules). */
@@ -210,13 +211,8 @@ export class AlertEvaluator {
       notices,
       now,
     );
-    if (saved && notify)
-      this.deps.logger.info({ rule: rule.name, zone, status: notify, hooks: rule.hooks }, `alert ${notify}`);
-    else if (saved && silencedBy.length > 0 && next.state !== prev?.state)
-      this.deps.logger.info(
-        { rule: rule.name, zone, state: next.state, silences: silencedBy },
-        'alert changed while silenced: its notice is held',
-      );
+    if (saved)
+      logSaved(this.deps.logger, { rule: rule.name, zone }, rule.hooks, notify, silencedBy, next, prev);
     return {
       saved,
       evaluation: {

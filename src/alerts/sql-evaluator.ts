@@ -7,11 +7,13 @@
 // under edgelog's own (silences.ts seriesLabels), and the series' `notified` remembers what receivers
 // last heard, so that the first evaluation after the silence tells what changed.
 import type { Config, SqlRule } from '../config/index.js';
-import { coerceError } from '../errors/index.js';
+import { coerceError, ConfigError, EdgelogError } from '../errors/index.js';
 import type { Logger } from '../logger.js';
 import type { RuleQueries } from '../store/store.js';
+import { StoreQueryError } from '../store/store-query-error.js';
 import type { AlertSeriesStore, StoredAlertState } from '../store/store.js';
 import { holdOrRelease, noticeSpan } from './held-notices.js';
+import { logSaved } from './saved-log.js';
 import type { Notice } from './payload.js';
 import { seriesLabels, silencing, type Silence } from './silences.js';
 import { seriesFingerprint, sqlRows, zoneOf, type SeriesRow } from './sql-rows.js';
@@ -52,12 +54,21 @@ export function describeLabels(labels: Readonly<Record<string, string>>): string
 export class SqlRuleEvaluator {
   constructor(private readonly deps: SqlEvaluatorDeps) {}
 
-  /** Refuses, naming the rule, a statement that does not parse or would write. */
+  /**
+   * Refuses, naming the rule and its key, a statement that does not parse or would write: a mistake in
+   * the configuration (ConfigError). A store that cannot be reached is not one, and keeps its own error.
+   */
   async check(rule: SqlRule): Promise<void> {
     try {
       await this.deps.queries.check(rule.sql);
     } catch (err) {
-      throw new Error(`alert rule "${rule.name}" (sql): ${coerceError(err).message}`, { cause: err });
+      const what = `alert rule "${rule.name}" (sql): ${coerceError(err).message}`;
+      if (err instanceof StoreQueryError) {
+        const key = `alerts.rules[${this.deps.config.alerts.rules.indexOf(rule)}].sql`;
+        throw new ConfigError(`${what}; fix ${key} or remove the rule`, { cause: err });
+      }
+      if (err instanceof EdgelogError) throw err;
+      throw new Error(what, { cause: err });
     }
   }
 
@@ -177,15 +188,15 @@ export class SqlRuleEvaluator {
       notices,
       now,
     );
-    if (saved && notify)
-      this.deps.logger.info(
-        { rule: rule.name, series: key, status: notify, hooks: rule.hooks },
-        `alert ${notify}`,
-      );
-    else if (saved && silencedBy.length > 0 && next.state !== prev?.state)
-      this.deps.logger.info(
-        { rule: rule.name, series: key, state: next.state, silences: silencedBy },
-        'alert changed while silenced: its notice is held',
+    if (saved)
+      logSaved(
+        this.deps.logger,
+        { rule: rule.name, series: key },
+        rule.hooks,
+        notify,
+        silencedBy,
+        next,
+        prev,
       );
     return {
       saved,

@@ -10,6 +10,7 @@ import { syncPlan } from '../../src/sync/sync-plan.js';
 import type { ConfigInput, SqlRule } from '../../src/config/index.js';
 import type { Engine } from '../../src/engine.js';
 import { SqlRuleEvaluator } from '../../src/alerts/sql-evaluator.js';
+import { ConfigError } from '../../src/errors/index.js';
 import { silentLogger } from '../../src/logger.js';
 import { storeRuleQueries } from '../../src/store/rule-queries.js';
 import type { Harness } from '../support/harness.js';
@@ -159,8 +160,11 @@ describeStores('the sql rule', (store) => {
       'SELECT count(*) FROM no_such_table',
       'WITH gone AS (DELETE FROM alert_state RETURNING rule) SELECT rule FROM gone',
     ]) {
-      await expect(h.engine(config(receiver.url, { name: 'bad-rule', sql }), () => at(1))).rejects.toThrow(
-        /alert rule "bad-rule" \(sql\): query (refused|failed)/,
+      // A mistake in the configuration (the CLI prints it plainly, not as an "unexpected error").
+      const started = h.engine(config(receiver.url, { name: 'bad-rule', sql }), () => at(1));
+      await expect(started).rejects.toBeInstanceOf(ConfigError);
+      await expect(started).rejects.toThrow(
+        /alert rule "bad-rule" \(sql\): query (refused|failed).*; fix alerts\.rules\[0\]\.sql or remove the rule/s,
       );
     }
   });
