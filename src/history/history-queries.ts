@@ -13,7 +13,7 @@ import type { QueryCursor, QueryStore, QueryValue, ReadOnlyQueryOptions } from '
 import { sqlValue } from './duckdb-values.js';
 import { DEFAULT_DUCKDB_OPTIONS, openDuckDb, type DuckDbOptions, type OpenDuckDb } from './duckdb.js';
 import { createHistoryViews, type HistoryViewsOptions } from './history-views.js';
-import { timestampBounds } from './statement-bounds.js';
+import { guardsMayHelp, timestampBounds } from './statement-bounds.js';
 import { historyTablesIn, serializedSql, sqlStringLiteral } from './statement-tables.js';
 import { WorkBudget } from './work-budget.js';
 
@@ -120,7 +120,8 @@ async function started(
   const tree = await parsed(conn, sql);
   const tables = historyTablesIn(tree);
   const bounds = Object.fromEntries(tables.map((t) => [t, timestampBounds(tree, t)]));
-  const files = await createHistoryViews(conn, { ...opts, bounds }, tables, budget);
+  const guards = Object.fromEntries(tables.map((t) => [t, guardsMayHelp(tree, bounds[t] ?? null)]));
+  const files = await createHistoryViews(conn, { ...opts, bounds, guards }, tables, budget);
   await lockDown(conn, files);
   // Run at once rather than prepared first: DuckDB binds a prepared statement over Parquet files
   // again when it runs, and binding the view's files is most of a short statement's time. It is a
