@@ -9,7 +9,7 @@ import { historyPath } from '../config/history-path.js';
 import { readerServer } from '../config/reader-config.js';
 import { UsageError } from '../errors/usage-error.js';
 import { readerConfig } from './reader-context.js';
-import { DEFAULT_DUCKDB_OPTIONS, type OpenDuckDb } from '../history/duckdb.js';
+import type { OpenDuckDb } from '../history/duckdb.js';
 import type { DuckDBConnection } from '@duckdb/node-api';
 
 /** Where `query` runs a statement: DuckDB over the history and the newer rows, or the store's engine. */
@@ -83,7 +83,7 @@ export function queryCommand(
           : history === null || !existsSync(history)
             ? { engine: 'store' }
             : await import('../history/engine-choice.js').then((m) =>
-                m.chooseEngine(sql, history, DEFAULT_DUCKDB_OPTIONS, openDuckDb),
+                m.chooseEngine(sql, history, { open: openDuckDb }),
               );
       const engine = choice.engine;
       if (engine === 'history' && history === null)
@@ -120,7 +120,6 @@ export function queryCommand(
             const queries = historyQueries({
               root: history,
               store: reader.queries,
-              duckdb: DEFAULT_DUCKDB_OPTIONS,
               open: openDuckDb,
               ...(choice.conn === undefined ? {} : { connection: choice.conn }),
             });

@@ -47,12 +47,16 @@ export function engineFor(tree: SerializedSql, withFiles: readonly HistoryTable[
 export async function chooseEngine(
   sql: string,
   root: string,
-  duckdb: DuckDbOptions = DEFAULT_DUCKDB_OPTIONS,
-  open: OpenDuckDb = openDuckDb,
+  opts: {
+    /** @defaultValue DEFAULT_DUCKDB_OPTIONS (historyQueries' own) */
+    duckdb?: DuckDbOptions;
+    /** @defaultValue openDuckDb */
+    open?: OpenDuckDb;
+  } = {},
 ): Promise<EngineChoice> {
   const withFiles = await tablesWithFiles(root);
   if (withFiles.length === 0) return { engine: 'store' };
-  const conn = await open(duckdb);
+  const conn = await (opts.open ?? openDuckDb)(opts.duckdb ?? DEFAULT_DUCKDB_OPTIONS);
   let engine: ChosenEngine = 'store';
   try {
     engine = engineFor(await serializedSql(conn, sql), withFiles);
