@@ -221,6 +221,31 @@ describe('edgelog query --engine history: read-only and bounded', () => {
   }, 60_000);
   afterAll(async () => a?.h.close());
 
+  it('runs the first statement on the connection handed to it, and opens its own for the next', async () => {
+    const { historyQueries } = await import('../../src/history/history-queries.js');
+    const { runStoreQuery } = await import('../../src/query/run-store-query.js');
+    const { memoryOutput } = await import('../report/fixture.js');
+    const handed = await openDuckDb({ memoryLimit: '100MB', threads: 1 });
+    let opened = 0;
+    const queries = historyQueries({
+      root: a.root,
+      store: storeQueries(a.h),
+      connection: handed,
+      open: (opts) => (opened++, openDuckDb(opts)),
+    });
+    // The settings tell the connections apart: the handed one's, then the history engine's own.
+    const sql = `SELECT current_setting('threads') AS threads, (SELECT count(*) FROM origin_error_logs) > 0 AS rows`;
+    const run = async () => {
+      const out = memoryOutput();
+      await runStoreQuery(queries, sql, { format: 'csv', timeoutMs: 0 }, out);
+      return out.text();
+    };
+    expect(await run()).toBe('threads,rows\r\n1,1\r\n');
+    expect(opened).toBe(0);
+    expect(await run()).toBe('threads,rows\r\n2,1\r\n');
+    expect(opened).toBe(1);
+  });
+
   it.each([
     [
       'a file outside the history',
