@@ -9,6 +9,8 @@ import { historyPath } from '../config/history-path.js';
 import { readerServer } from '../config/reader-config.js';
 import { UsageError } from '../errors/usage-error.js';
 import { readerConfig } from './reader-context.js';
+import type { OpenDuckDb } from '../history/duckdb.js';
+import type { DuckDBConnection } from '@duckdb/node-api';
 
 /** Where `query` runs a statement: DuckDB over the history and the newer rows, or the store's engine. */
 export type QueryEngine = 'history' | 'store';
@@ -32,9 +34,13 @@ function timeoutArg(value: string): number {
 /** Where `query` says, in one line, that its role may do more than read. @defaultValue stderr */
 export type WarningLine = (text: string) => void;
 
+/** Opens DuckDB for the history engine, loading it only then (src/history/duckdb.ts). */
+const loadAndOpenDuckDb: OpenDuckDb = async (opts) => (await import('../history/duckdb.js')).openDuckDb(opts);
+
 export function queryCommand(
   stdout: Stdout = process.stdout,
   warn: WarningLine = (text) => void process.stderr.write(text),
+  openDuckDb: OpenDuckDb = loadAndOpenDuckDb,
 ): Command {
   return new Command('query')
     .description('run one read-only SQL statement against the archive (tables and views: docs/SQL.md)')
@@ -69,12 +75,17 @@ export function queryCommand(
     .action(async (sql: string, opts: QueryCliOptions, cmd: Command) => {
       const config = readerConfig(cmd);
       const history = historyPath(config);
-      // Not told: DuckDB only for a SELECT over entries the history holds files of (engine-choice.ts).
-      const engine =
-        opts.engine ??
-        (history === null || !existsSync(history)
-          ? 'store'
-          : await import('../history/engine-choice.js').then((m) => m.chooseEngine(sql, history)));
+      // Not told: DuckDB only for a SELECT over entries the history holds files of (engine-choice.ts);
+      // the DuckDB that chose the history then runs the statement.
+      const choice: { engine: QueryEngine; conn?: DuckDBConnection } =
+        opts.engine !== undefined
+          ? { engine: opts.engine }
+          : history === null || !existsSync(history)
+            ? { engine: 'store' }
+            : await import('../history/engine-choice.js').then((m) =>
+                m.chooseEngine(sql, history, { open: openDuckDb }),
+              );
+      const engine = choice.engine;
       if (engine === 'history' && history === null)
         throw new UsageError(
           '--engine history: history.path is null in the configuration (no history is kept)',
@@ -106,7 +117,12 @@ export function queryCommand(
             roleWarning: (warning) => warn(`edgelog: warning: ${warning}\n`),
           });
           try {
-            const queries = historyQueries({ root: history, store: reader.queries });
+            const queries = historyQueries({
+              root: history,
+              store: reader.queries,
+              open: openDuckDb,
+              ...(choice.conn === undefined ? {} : { connection: choice.conn }),
+            });
             await runStoreQuery(queries, sql, { ...request, timeoutMs }, streamOutput(stdout));
           } finally {
             await reader.close();
@@ -135,6 +151,9 @@ export function queryCommand(
       } catch (err) {
         // The reader closed the pipe (`| head`): what it wanted was written.
         if (!(err instanceof OutputClosedError)) throw err;
+      } finally {
+        // Closed by the statement already unless something failed before it ran (closing twice is a no-op).
+        choice.conn?.closeSync();
       }
     });
 }

@@ -35,6 +35,9 @@ export const COMPACTION_DUCKDB_OPTIONS: DuckDbOptions = {
   allocatorFlush: { threshold: '8MB', bulk: '16MB' },
 };
 
+/** Opens a fresh DuckDB connection: openDuckDb (a test passes a counting wrapper of it). */
+export type OpenDuckDb = (opts: DuckDbOptions) => Promise<DuckDBConnection>;
+
 const SIZE = /^\d+(\.\d+)?\s*(B|KB|MB|GB|KiB|MiB|GiB)$/;
 
 /** An in-memory DuckDB connection (no database file: the history is Parquet files). */

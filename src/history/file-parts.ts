@@ -32,13 +32,17 @@ export function timeGuard(r: TimeRange): string {
   return `${onTimestamp} AND epoch_ms("timestamp") BETWEEN epoch_ms(${r.min}::BIGINT) AND epoch_ms(${r.max}::BIGINT)`;
 }
 
-/** Pure: the parts of `table`'s files; empty when there are none. */
-export function fileParts(table: HistoryTable, days: readonly PublishedDay[]): FilePart[] {
+/**
+ * Pure: the parts of `table`'s files; empty when there are none. Unguarded (`guarded` false: the
+ * statement cannot use the guards, statement-bounds.ts guardsMayHelp), every file is in one part.
+ */
+export function fileParts(table: HistoryTable, days: readonly PublishedDay[], guarded = true): FilePart[] {
   if (days.length === 0) return [];
   // The quarantine has no timestamp, and its `source=` would collide with its own `source` column: its
   // files are read whole and without partitions.
   if (table === 'quarantined_entries')
     return [{ from: `read_parquet([${paths(days)}], hive_partitioning = false)`, guard: null }];
+  if (!guarded) return [{ from: entryFiles(table, days), guard: null }];
   const groups = new Map<string, { days: PublishedDay[]; range: TimeRange | null }>();
   for (const d of days) {
     const key = `${d.day}/${d.timestamps ? 'known' : 'unknown'}`;

@@ -11,20 +11,36 @@ import { StatementType, type DuckDBConnection, type DuckDBResult } from '@duckdb
 import { StoreQueryError } from '../store/store-query-error.js';
 import type { QueryCursor, QueryStore, QueryValue, ReadOnlyQueryOptions } from '../store/store.js';
 import { sqlValue } from './duckdb-values.js';
-import { DEFAULT_DUCKDB_OPTIONS, openDuckDb, type DuckDbOptions } from './duckdb.js';
+import { DEFAULT_DUCKDB_OPTIONS, openDuckDb, type DuckDbOptions, type OpenDuckDb } from './duckdb.js';
 import { createHistoryViews, type HistoryViewsOptions } from './history-views.js';
-import { timestampBounds } from './statement-bounds.js';
-import { historyTablesIn, sqlStringLiteral, type SerializedSql } from './statement-tables.js';
+import { guardsMayHelp, timestampBounds } from './statement-bounds.js';
+import { historyTablesIn, serializedSql, sqlStringLiteral } from './statement-tables.js';
 import { WorkBudget } from './work-budget.js';
 
 export interface HistoryQueriesOptions extends Omit<HistoryViewsOptions, 'scope'> {
   /** @defaultValue DEFAULT_DUCKDB_OPTIONS */
   duckdb?: DuckDbOptions;
+  /** Opens each statement's DuckDB. @defaultValue openDuckDb */
+  open?: OpenDuckDb;
+  /**
+   * A connection opened with `duckdb`'s settings that has run nothing but parsing (the engine choice's,
+   * engine-choice.ts): the first statement runs on it rather than on a DuckDB of its own, and closes it.
+   * @defaultValue none
+   */
+  connection?: DuckDBConnection;
 }
 
 /** A QueryStore whose statements run on DuckDB over the history and the store's newer rows. */
 export function historyQueries(opts: HistoryQueriesOptions): QueryStore {
-  return { readOnly: (sql, ro, consume) => runOnHistory(opts, sql, ro, consume) };
+  let handed = opts.connection ?? null;
+  const open = (): Promise<DuckDBConnection> => {
+    const conn = handed;
+    handed = null;
+    return conn !== null
+      ? Promise.resolve(conn)
+      : (opts.open ?? openDuckDb)(opts.duckdb ?? DEFAULT_DUCKDB_OPTIONS);
+  };
+  return { readOnly: (sql, ro, consume) => runOnHistory(opts, open, sql, ro, consume) };
 }
 
 const message = (err: unknown): string => (err instanceof Error ? err.message : String(err));
@@ -54,6 +70,7 @@ const ATTEMPTS = 3;
 
 async function runOnHistory<T>(
   opts: HistoryQueriesOptions,
+  open: () => Promise<DuckDBConnection>,
   sql: string,
   ro: ReadOnlyQueryOptions,
   consume: (cursor: QueryCursor) => Promise<T>,
@@ -62,7 +79,7 @@ async function runOnHistory<T>(
   // One budget over every attempt: --timeout bounds the query, not each try.
   const budget = new WorkBudget(ro.timeoutMs, () => conn?.interrupt());
   for (let attempt = 1; ; attempt++) {
-    const current = await openDuckDb(opts.duckdb ?? DEFAULT_DUCKDB_OPTIONS);
+    const current = await open();
     conn = current;
     let result: DuckDBResult;
     try {
@@ -103,7 +120,8 @@ async function started(
   const tree = await parsed(conn, sql);
   const tables = historyTablesIn(tree);
   const bounds = Object.fromEntries(tables.map((t) => [t, timestampBounds(tree, t)]));
-  const files = await createHistoryViews(conn, { ...opts, bounds }, tables, budget);
+  const guards = Object.fromEntries(tables.map((t) => [t, guardsMayHelp(tree, bounds[t] ?? null)]));
+  const files = await createHistoryViews(conn, { ...opts, bounds, guards }, tables, budget);
   await lockDown(conn, files);
   // Run at once rather than prepared first: DuckDB binds a prepared statement over Parquet files
   // again when it runs, and binding the view's files is most of a short statement's time. It is a
@@ -142,8 +160,7 @@ const raced = (file: string, cause: unknown): StoreQueryError =>
 
 /** The statement's parse tree (its `statements`); a statement DuckDB cannot serialize is not a SELECT. */
 async function parsed(conn: DuckDBConnection, sql: string): Promise<unknown[]> {
-  const reader = await conn.runAndReadAll(`SELECT json_serialize_sql(${sqlStringLiteral(sql)})`);
-  const tree = JSON.parse(String(reader.getRows()[0]?.[0])) as SerializedSql;
+  const tree = await serializedSql(conn, sql);
   if (tree.error) {
     if (/only select/i.test(tree.error_message ?? '')) throw new StoreQueryError('refused', READ_ONLY);
     throw new StoreQueryError(

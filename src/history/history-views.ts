@@ -36,6 +36,11 @@ export interface HistoryViewsOptions {
    * whose markers lie outside them, unbound. @defaultValue every file
    */
   bounds?: Partial<Record<HistoryTable, TimestampBounds | null>>;
+  /**
+   * Per table, whether the parts of its files carry their guards (file-parts.ts): false when the
+   * statement cannot use them (statement-bounds.ts guardsMayHelp). @defaultValue true
+   */
+  guards?: Partial<Record<HistoryTable, boolean>>;
 }
 
 /** Creates `main.<table>` for each of `tables`; returns the files the views read. */
@@ -90,7 +95,7 @@ async function createView(
   const list = (from: string) =>
     [...names, ...(timeFrom ? [`epoch_ms("${timeFrom}") AS "time"`] : [])].join(', ') + ` FROM ${from}`;
   const parts = [
-    ...fileParts(table, read).map(
+    ...fileParts(table, read, opts.guards?.[table] ?? true).map(
       (p) => `SELECT ${list(p.from)}${p.guard === null ? '' : ` WHERE ${p.guard}`}`,
     ),
     `SELECT ${list(stored)}`,

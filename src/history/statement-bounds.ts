@@ -151,3 +151,37 @@ export function mayHoldRows(
   if (range === undefined || bounds === null) return true;
   return (bounds.min === null || range.max >= bounds.min) && (bounds.max === null || range.min <= bounds.max);
 }
+
+/**
+ * Pure: whether a statement may filter an entry table on `time` or `timestamp` in a way its bounds
+ * (timestampBounds) do not already hold, so that the guards of the view's parts (file-parts.ts) may let
+ * DuckDB's optimizer drop more files. A guard is a filter DuckDB evaluates on every row it reads (and it
+ * reads `timestamp` for it): a statement that names neither column pays it for nothing (the 30-day count
+ * per day and status, bench/history-queries.ts, spent 28% of its CPU time on it).
+ *
+ * True when the statement names `time`, or names `timestamp` and `bounds` is null; also when what it
+ * filters on cannot be told from the tree: COLUMNS(…), positional references, and table functions
+ * (`query('…')` holds SQL as a string). A guard changes no result, so a wrong "true" costs time only.
+ */
+export function guardsMayHelp(tree: unknown, bounds: TimestampBounds | null): boolean {
+  let time = false;
+  let timestamp = false;
+  const walk = (node: unknown): void => {
+    if (time) return;
+    if (Array.isArray(node)) {
+      for (const item of node) walk(item);
+      return;
+    }
+    if (!isNode(node)) return;
+    if (node.class === 'COLUMN_REF' && Array.isArray(node.column_names)) {
+      const name = String(node.column_names[node.column_names.length - 1]).toLowerCase();
+      if (name === 'time') time = true;
+      if (name === 'timestamp') timestamp = true;
+    }
+    if (node.class === 'STAR' && node.columns === true) time = true;
+    if (node.class === 'POSITIONAL_REFERENCE' || node.type === 'TABLE_FUNCTION') time = true;
+    for (const value of Object.values(node)) walk(value);
+  };
+  walk(tree);
+  return time || (timestamp && bounds === null);
+}

@@ -1,5 +1,6 @@
 // Which history tables a statement reads, from DuckDB's own parse tree (json_serialize_sql), so that
 // the store's rows are loaded only for those tables.
+import type { DuckDBConnection } from '@duckdb/node-api';
 import { HISTORY_TABLES, type HistoryTable } from './layout.js';
 
 export type SerializedSql =
@@ -31,3 +32,9 @@ export function historyTablesIn(tree: unknown): HistoryTable[] {
 
 /** A string literal for DuckDB (json_serialize_sql takes a constant only): quotes doubled. */
 export const sqlStringLiteral = (text: string): string => `'${text.replaceAll("'", "''")}'`;
+
+/** DuckDB's parse tree of `sql` (json_serialize_sql), on `conn`. */
+export async function serializedSql(conn: DuckDBConnection, sql: string): Promise<SerializedSql> {
+  const reader = await conn.runAndReadAll(`SELECT json_serialize_sql(${sqlStringLiteral(sql)})`);
+  return JSON.parse(String(reader.getRows()[0]?.[0])) as SerializedSql;
+}

@@ -6,7 +6,9 @@ import { join } from 'node:path';
 import { Command } from 'commander';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DuckDBConnection } from '@duckdb/node-api';
 import { queryCommand } from '../../src/commands/query.js';
+import { openDuckDb, type OpenDuckDb } from '../../src/history/duckdb.js';
 import { executeSync } from '../../src/sync/execute-sync.js';
 import { syncPlan } from '../../src/sync/sync-plan.js';
 import type { Day } from '../../src/time/utc-day.js';
@@ -48,12 +50,17 @@ async function archive(kind: StoreKind): Promise<Archive> {
 
 /** `edgelog -c <config> query <args…>`: its output, or the error it threw. */
 async function query(configPath: string, ...args: string[]): Promise<string> {
+  return queryOpening(openDuckDb, configPath, ...args);
+}
+
+/** `query` whose DuckDB connections are opened by `open`. */
+async function queryOpening(open: OpenDuckDb, configPath: string, ...args: string[]): Promise<string> {
   const stdout = memoryStdout();
   const program = new Command('edgelog')
     .option('-c, --config <file>')
     .exitOverride()
     .configureOutput({ writeErr: () => {} });
-  program.addCommand(queryCommand(stdout, () => {}).exitOverride());
+  program.addCommand(queryCommand(stdout, () => {}, open).exitOverride());
   await program.parseAsync(['node', 'edgelog', '-c', configPath, 'query', ...args]);
   return stdout.text();
 }
@@ -133,6 +140,34 @@ describeStores('edgelog query --engine history', (store) => {
     );
   });
 
+  it('opens one DuckDB per query: the one that chose the history runs the statement, and is closed', async () => {
+    const opened: DuckDBConnection[] = [];
+    const counting: OpenDuckDb = async (opts) => {
+      const conn = await openDuckDb(opts);
+      opened.push(conn);
+      return conn;
+    };
+    const closed = (conn: DuckDBConnection) =>
+      conn.run('SELECT 1').then(
+        () => false,
+        () => true,
+      );
+    expect(ndjson(await queryOpening(counting, a.configPath, '--format', 'ndjson', PER_DAY))).toEqual(
+      ndjson(await query(a.configPath, '--engine', 'store', '--format', 'ndjson', PER_DAY)),
+    );
+    // The one connection that parsed the statement ran it, and the query closed it.
+    expect(opened).toHaveLength(1);
+    expect(await closed(opened[0]!)).toBe(true);
+    // The store answers the ledger: DuckDB parsed it and was closed.
+    await queryOpening(counting, a.configPath, 'SELECT count(*) FROM ingest_ledger');
+    expect(opened).toHaveLength(2);
+    expect(await closed(opened[1]!)).toBe(true);
+    // Told the engine: no choice, one DuckDB for the history, none for the store.
+    await queryOpening(counting, a.configPath, '--engine', 'history', PER_DAY);
+    await queryOpening(counting, a.configPath, '--engine', 'store', PER_DAY);
+    expect(opened).toHaveLength(3);
+  });
+
   it('runs what reads no entry table on the store by default: ledger, rollups, PRAGMA-like statements', async () => {
     const ledger = ndjson(
       await query(a.configPath, '--format', 'ndjson', 'SELECT count(*) AS n FROM ingest_ledger'),
@@ -185,6 +220,31 @@ describe('edgelog query --engine history: read-only and bounded', () => {
     a = await archive('SQLite');
   }, 60_000);
   afterAll(async () => a?.h.close());
+
+  it('runs the first statement on the connection handed to it, and opens its own for the next', async () => {
+    const { historyQueries } = await import('../../src/history/history-queries.js');
+    const { runStoreQuery } = await import('../../src/query/run-store-query.js');
+    const { memoryOutput } = await import('../report/fixture.js');
+    const handed = await openDuckDb({ memoryLimit: '100MB', threads: 1 });
+    let opened = 0;
+    const queries = historyQueries({
+      root: a.root,
+      store: storeQueries(a.h),
+      connection: handed,
+      open: (opts) => (opened++, openDuckDb(opts)),
+    });
+    // The settings tell the connections apart: the handed one's, then the history engine's own.
+    const sql = `SELECT current_setting('threads') AS threads, (SELECT count(*) FROM origin_error_logs) > 0 AS rows`;
+    const run = async () => {
+      const out = memoryOutput();
+      await runStoreQuery(queries, sql, { format: 'csv', timeoutMs: 0 }, out);
+      return out.text();
+    };
+    expect(await run()).toBe('threads,rows\r\n1,1\r\n');
+    expect(opened).toBe(0);
+    expect(await run()).toBe('threads,rows\r\n2,1\r\n');
+    expect(opened).toBe(1);
+  });
 
   it.each([
     [

@@ -126,6 +126,24 @@ describe('history engine: days skipped by their timestamps, no row lost', () => 
     }
   });
 
+  it('guards the parts of the view only for a statement that may filter on `time` or `timestamp`', async () => {
+    // The view's own text, read by the statement that made it (sqlite_master is no history table).
+    const viewOf = async (where: string) => {
+      const sql = `SELECT (SELECT count(*) FROM origin_error_logs ${where}) AS n, sql FROM sqlite_master WHERE type = 'view' AND name = 'origin_error_logs'`;
+      const [[n, text]] = (await rowsOf(history, sql)) as [[bigint, string]];
+      return { n: Number(n), text };
+    };
+    const all = await viewOf('');
+    expect(all.n).toBe(DAYS.length * 2 * 48 + STRAYS.length);
+    expect(all.text).not.toMatch(/BETWEEN/);
+    // All files in one read_parquet, and the store's part.
+    expect(all.text.match(/read_parquet/g)).toHaveLength(1);
+    const byTime = await viewOf(`WHERE "time" >= '2026-11-20'`);
+    expect(byTime.text).toMatch(/WHERE \(\("timestamp" BETWEEN/);
+    expect(byTime.text.match(/read_parquet/g)).toHaveLength(DAYS.length);
+    expect(byTime.n).toBe(48 * 2 + 2);
+  });
+
   it('opens no file of a day the filter excludes', async () => {
     // Zone 8's file of 2026-11-19 made unreadable: a statement that needs it fails, one that filters its
     // day out by timestamp or time does not (the day's first file, zone 7's, is read only for the schema).

@@ -2,7 +2,12 @@
 // trees: bounds only where the one SELECT that reads the table says so in a conjunction, none elsewhere.
 import { describe, expect, it } from 'vitest';
 import { serializeSql } from '../../src/history/engine-choice.js';
-import { mayHoldRows, timestampBounds, type TimestampBounds } from '../../src/history/statement-bounds.js';
+import {
+  guardsMayHelp,
+  mayHoldRows,
+  timestampBounds,
+  type TimestampBounds,
+} from '../../src/history/statement-bounds.js';
 
 async function bounds(sql: string): Promise<TimestampBounds | null> {
   const tree = await serializeSql(sql);
@@ -77,5 +82,31 @@ describe('mayHoldRows', () => {
     ['after', r, { min: 201n, max: null }, false],
   ])('%s', (_name, range, b, expected) => {
     expect(mayHoldRows(range, b)).toBe(expected);
+  });
+});
+
+describe('guardsMayHelp', () => {
+  const helps = async (sql: string) => {
+    const tree = await serializeSql(sql);
+    if (tree.error) throw new Error(tree.error_message);
+    return guardsMayHelp(tree.statements, timestampBounds(tree.statements, T));
+  };
+  it.each<[string, boolean]>([
+    // Neither column named: a guard is a filter on every row for nothing.
+    [`SELECT log_date, status_code, count(*) FROM ${T} GROUP BY ALL`, false],
+    [`SELECT * FROM ${T} WHERE pull_zone_id = 7`, false],
+    // `timestamp` only where its bounds say all there is to say: the view holds the days in them only.
+    [`SELECT count(*) FROM ${T} WHERE timestamp >= 5 AND timestamp < 9 AND status_code >= 500`, false],
+    // `timestamp` that the bounds do not hold, and `time` anywhere.
+    [`SELECT count(*) FROM ${T} WHERE timestamp < 10 OR status_code = 500`, true],
+    [`SELECT count(*) FROM ${T} WHERE timestamp >= 5 AND "time" < '2026-11-20'`, true],
+    [`SELECT count(*) FROM ${T} o WHERE o."TIME" < '2026-11-20'`, true],
+    [`SELECT count(*) FROM (SELECT * FROM ${T}) WHERE time < '2026-11-20'`, true],
+    // What the tree cannot tell: COLUMNS(…), positions, SQL held in a string.
+    [`SELECT count(*) FROM ${T} WHERE COLUMNS('^ti') < '2026-11-20'`, true],
+    [`SELECT #1 FROM ${T} ORDER BY #1`, true],
+    [`SELECT count(*) FROM query('SELECT * FROM ${T} WHERE time > now()')`, true],
+  ])('%s: %s', async (sql, expected) => {
+    expect(await helps(sql)).toBe(expected);
   });
 });

@@ -86,6 +86,19 @@ describe('guarded view parts', () => {
     expect(parts[0]!.from).toContain('"zone" AS "pull_zone_id", "log_id", "day" AS "log_date", "timestamp"');
   });
 
+  it('puts every file in one part without a guard when the statement cannot use the guards', () => {
+    const parts = fileParts(
+      'origin_error_logs',
+      [day(1, '2026-11-21', [50n, 60n]), day(1, '2026-11-20', [10n, 20n]), day(3, '2026-11-20')],
+      false,
+    );
+    expect(parts).toHaveLength(1);
+    expect(parts[0]!.guard).toBeNull();
+    expect(parts[0]!.from).toContain(
+      "['/h/origin_error_logs/zone=1/day=2026-11-21/data.parquet', '/h/origin_error_logs/zone=1/day=2026-11-20/data.parquet', '/h/origin_error_logs/zone=3/day=2026-11-20/data.parquet']",
+    );
+  });
+
   it('reads the quarantine whole, without partitions or guard', () => {
     const q: PublishedDay = { zone: 1, day: '2026-11-20', source: 'origin', file: '/h/q/data.parquet' };
     expect(fileParts('quarantined_entries', [q])).toEqual([
