@@ -97,7 +97,7 @@ async function historyOf(archivePath: string, root: string): Promise<void> {
           shape: ORIGIN_SHAPE,
           dir: dayDir(root, 'origin_error_logs', zone, day),
           pages: asAsync(pages(zone, day)),
-          parquet: DEFAULT_PARQUET_OPTIONS,
+          parquet: DEFAULT_PARQUET_OPTIONS.origin_error_logs,
           scratchDir: join(root, '.scratch'),
         });
         rows += file?.rows ?? 0;

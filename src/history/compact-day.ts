@@ -16,7 +16,7 @@ import {
 } from '../store/history-columns.js';
 import { publishDayFile, type PublishedFile } from './day-file.js';
 import { dayDir, entryTable, type HistoryTable } from './layout.js';
-import type { ParquetOptions } from './parquet-options.js';
+import type { HistoryParquetOptions } from './parquet-options.js';
 
 export interface HistoryDeps {
   store: { history: HistoryStore; ledger: Pick<LedgerStore, 'get' | 'list'> };
@@ -28,7 +28,8 @@ export interface HistoryDeps {
   now: () => number;
   /** The history lease of a day; renewed each third of it. */
   leaseMs: number;
-  parquet: ParquetOptions;
+  /** Each table's Parquet options (parquet-options.ts). */
+  parquet: HistoryParquetOptions;
   /** Rows per page read from the store. */
   pageRows: number;
   /** Rows appended so far, for progress. */
@@ -105,7 +106,7 @@ export async function compactDay(deps: HistoryDeps, lease: DayLease): Promise<Da
     shape: entryShape(key.source),
     dir: dayDir(deps.root, table, key.zone, key.day),
     pages: entryPages(deps, lease, ledgerEntries, () => (unsorted = true)),
-    parquet: deps.parquet,
+    parquet: deps.parquet[table],
     scratchDir: join(deps.root, SCRATCH_DIR),
     beforePublish: publish(table),
     unsorted: () => unsorted,
@@ -115,7 +116,7 @@ export async function compactDay(deps: HistoryDeps, lease: DayLease): Promise<Da
     shape: QUARANTINE_SHAPE,
     dir: dayDir(deps.root, 'quarantined_entries', key.zone, key.day, key.source),
     pages: quarantinePages(deps, lease),
-    parquet: deps.parquet,
+    parquet: deps.parquet.quarantined_entries,
     scratchDir: join(deps.root, SCRATCH_DIR),
     beforePublish: publish('quarantined_entries'),
   });
