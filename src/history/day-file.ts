@@ -63,18 +63,23 @@ const quote = (path: string) => `'${path.replaceAll("'", "''")}'`;
  */
 export const readFile = (path: string) => `read_parquet(${quote(path)}, hive_partitioning = false)`;
 
+/** What DuckDB's JSON reader takes at the least as its largest line (16 MiB: maximum_object_size). */
+const JSON_READER_MIN_OBJECT = 16 * 2 ** 20;
+
 /**
  * The rows of a JSON-lines file (HistoryPage lines) as a relation with the shape's columns and types:
  * each line a JSON array, read as a list of text (a JSON number's text is its digits, every one) and each
- * element cast to its column's type.
+ * element cast to its column's type. `longest`: at least the longest line's UTF-8 bytes, so that a row of
+ * any size is read (DuckDB's reader refuses a line longer than twice its maximum_object_size).
  */
-export function jsonRows(shape: HistoryTableShape, path: string): string {
+export function jsonRows(shape: HistoryTableShape, path: string, longest: number): string {
   const select = shape.columns.map(
     (c, i) => `v[${i + 1}]${c.kind === 'int' ? '::BIGINT' : ''} AS "${c.name}"`,
   );
+  const maxObject = Math.max(JSON_READER_MIN_OBJECT, longest);
   return (
     `(SELECT ${select.join(', ')} FROM read_json(${quote(path)}, format = 'newline_delimited', ` +
-    `records = false, columns = {'v': 'VARCHAR[]'}))`
+    `records = false, columns = {'v': 'VARCHAR[]'}, maximum_object_size = ${maxObject}))`
   );
 }
 
@@ -107,17 +112,19 @@ export async function publishDayFile(
   const kept = { rows: 0, part: null as string | null };
   try {
     const expected = new KeyChecksum();
+    let longest = 0;
     const fd = openSync(lines, 'wx');
     try {
       for await (const page of input.pages) {
         for (const key of page.keys) expected.add(key as KeyPart[]);
-        writeAll(fd, page.lines);
+        // The longest line's UTF-8 bytes: at most three per code unit, and no more than the page's.
+        longest = Math.max(longest, Math.min(3 * page.longest, writeAll(fd, page.lines)));
         input.onRows?.(page.keys.length);
       }
     } finally {
       closeSync(fd);
     }
-    const fresh = expected.count > 0 ? jsonRows(shape, lines) : null;
+    const fresh = expected.count > 0 ? jsonRows(shape, lines, longest) : null;
     const keptPart = tempFile(dir, `${token}.kept`);
     Object.assign(kept, await carryOver(duck, shape, published, fresh, keptPart, expected));
     if (expected.count === 0) return null;
@@ -163,10 +170,11 @@ export async function publishDayFile(
   }
 }
 
-/** Writes all of `text` at the file's end (a write may take less than it was given). */
-function writeAll(fd: number, text: string): void {
+/** Writes all of `text` at the file's end (a write may take less than it was given); returns its bytes. */
+function writeAll(fd: number, text: string): number {
   const bytes = Buffer.from(text, 'utf8');
   for (let at = 0; at < bytes.length;) at += writeSync(fd, bytes, at);
+  return bytes.length;
 }
 
 /**

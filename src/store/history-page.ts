@@ -13,6 +13,11 @@ export function pageColumns(shape: HistoryTableShape, jsonArray: (columns: strin
 /** The page of rows selected by pageColumns: each row's last value is its JSON text, the rest its key. */
 export function historyPage(rows: HistoryValue[][]): HistoryPage {
   let lines = '';
-  for (const row of rows) lines += `${row.pop() as string}\n`;
-  return { keys: rows, lines };
+  let longest = 0;
+  for (const row of rows) {
+    const line = row.pop() as string;
+    if (line.length > longest) longest = line.length;
+    lines += `${line}\n`;
+  }
+  return { keys: rows, lines, longest };
 }

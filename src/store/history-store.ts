@@ -55,6 +55,8 @@ export interface HistoryPage {
   keys: HistoryValue[][];
   /** The rows' JSON arrays, in the page's order, each followed by a newline. */
   lines: string;
+  /** The length (UTF-16 code units) of the longest of them. */
+  longest: number;
 }
 
 /** Timestamps [fromMs, toMs) an entry page is looked for in (the day's rows are there in practice). */
