@@ -11,7 +11,7 @@ import { openDuckDb } from '../../src/history/duckdb.js';
 import { DEFAULT_PARQUET_OPTIONS } from '../../src/history/parquet-options.js';
 import { SHIELD_SHAPE } from '../../src/store/history-columns.js';
 import { historyPage } from '../../src/store/history-page.js';
-import type { HistoryValue } from '../../src/store/history-store.js';
+import type { HistoryPage, HistoryValue } from '../../src/store/history-store.js';
 
 /** A Shield row in the file's columns, as a page's row: its key, then its JSON array text. */
 function row(logId: string, timestamp: number, message: string): HistoryValue[] {
@@ -31,8 +31,14 @@ function row(logId: string, timestamp: number, message: string): HistoryValue[] 
   return [201, timestamp, logId, JSON.stringify(values)];
 }
 
-async function* pages(...rows: HistoryValue[][]) {
-  yield historyPage(rows);
+/** The rows as one page, as the async iterable the compactor hands over. */
+function pages(...rows: HistoryValue[][]): AsyncIterable<HistoryPage> {
+  return {
+    [Symbol.asyncIterator]: () => {
+      const it = [historyPage(rows)][Symbol.iterator]();
+      return { next: () => Promise.resolve(it.next()) };
+    },
+  };
 }
 
 describe('a day file', () => {
