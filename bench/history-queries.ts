@@ -15,7 +15,8 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ORIGIN_SHAPE } from '../src/store/history-columns.js';
-import type { HistoryValue } from '../src/store/history-store.js';
+import { historyPage, pageColumns } from '../src/store/history-page.js';
+import type { HistoryPage, HistoryValue } from '../src/store/history-store.js';
 import { publishDayFile } from '../src/history/day-file.js';
 import { COMPACTION_DUCKDB_OPTIONS, openDuckDb } from '../src/history/duckdb.js';
 import { historyQueries } from '../src/history/history-queries.js';
@@ -66,7 +67,7 @@ async function historyOf(archivePath: string, root: string): Promise<void> {
   if (existsSync(join(root, '.complete'))) return;
   rmSync(root, { recursive: true, force: true });
   const db = new Database(archivePath, { readonly: true });
-  const names = ORIGIN_SHAPE.columns.map((c) => c.name).join(', ');
+  const names = pageColumns(ORIGIN_SHAPE, (columns) => `json_array(${columns})`);
   // The generator's timestamps lie inside their day, so the key index finds a zone-day's rows.
   const read = db
     .prepare(
@@ -77,16 +78,16 @@ async function historyOf(archivePath: string, root: string): Promise<void> {
   const conn = await openDuckDb(COMPACTION_DUCKDB_OPTIONS);
   const started = performance.now();
   let rows = 0;
-  function* pages(zone: number, day: Day): Generator<HistoryValue[][]> {
+  function* pages(zone: number, day: Day): Generator<HistoryPage> {
     let page: HistoryValue[][] = [];
     for (const row of read.iterate(zone, dayStartMs(day), dayEndMs(day)) as Iterable<HistoryValue[]>) {
       page.push(row);
       if (page.length === 5000) {
-        yield page;
+        yield historyPage(page);
         page = [];
       }
     }
-    if (page.length > 0) yield page;
+    if (page.length > 0) yield historyPage(page);
   }
   try {
     for (let d = 0; d < ARCHIVE_DAYS; d++) {
@@ -96,7 +97,7 @@ async function historyOf(archivePath: string, root: string): Promise<void> {
           shape: ORIGIN_SHAPE,
           dir: dayDir(root, 'origin_error_logs', zone, day),
           pages: asAsync(pages(zone, day)),
-          parquet: DEFAULT_PARQUET_OPTIONS,
+          parquet: DEFAULT_PARQUET_OPTIONS.origin_error_logs,
           scratchDir: join(root, '.scratch'),
         });
         rows += file?.rows ?? 0;

@@ -4,7 +4,7 @@
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { HistoryError } from '../errors/index.js';
-import type { HistoryDayKey, HistoryStore, HistoryValue, TimeBounds } from '../store/history-store.js';
+import type { HistoryDayKey, HistoryPage, HistoryStore, TimeBounds } from '../store/history-store.js';
 import type { LedgerStore } from '../store/store.js';
 import { DAY_MS, dayEndMs, dayStartMs, type Day } from '../time/utc-day.js';
 import {
@@ -16,7 +16,7 @@ import {
 } from '../store/history-columns.js';
 import { publishDayFile, type PublishedFile } from './day-file.js';
 import { dayDir, entryTable, type HistoryTable } from './layout.js';
-import type { ParquetOptions } from './parquet-options.js';
+import type { HistoryParquetOptions } from './parquet-options.js';
 
 export interface HistoryDeps {
   store: { history: HistoryStore; ledger: Pick<LedgerStore, 'get' | 'list'> };
@@ -28,11 +28,10 @@ export interface HistoryDeps {
   now: () => number;
   /** The history lease of a day; renewed each third of it. */
   leaseMs: number;
-  parquet: ParquetOptions;
+  /** Each table's Parquet options (parquet-options.ts). */
+  parquet: HistoryParquetOptions;
   /** Rows per page read from the store. */
   pageRows: number;
-  /** Rows DuckDB holds at once (day-file.ts). @defaultValue 20000 */
-  partRows?: number;
   /** Rows appended so far, for progress. */
   onRows?: (n: number) => void;
   /** Where the fault tests stop the process: right before a file is renamed into place, and before a delete. */
@@ -107,9 +106,8 @@ export async function compactDay(deps: HistoryDeps, lease: DayLease): Promise<Da
     shape: entryShape(key.source),
     dir: dayDir(deps.root, table, key.zone, key.day),
     pages: entryPages(deps, lease, ledgerEntries, () => (unsorted = true)),
-    parquet: deps.parquet,
+    parquet: deps.parquet[table],
     scratchDir: join(deps.root, SCRATCH_DIR),
-    ...(deps.partRows ? { partRows: deps.partRows } : {}),
     beforePublish: publish(table),
     unsorted: () => unsorted,
     ...(deps.onRows ? { onRows: deps.onRows } : {}),
@@ -118,7 +116,7 @@ export async function compactDay(deps: HistoryDeps, lease: DayLease): Promise<Da
     shape: QUARANTINE_SHAPE,
     dir: dayDir(deps.root, 'quarantined_entries', key.zone, key.day, key.source),
     pages: quarantinePages(deps, lease),
-    parquet: deps.parquet,
+    parquet: deps.parquet.quarantined_entries,
     scratchDir: join(deps.root, SCRATCH_DIR),
     beforePublish: publish('quarantined_entries'),
   });
@@ -159,16 +157,18 @@ export const COMPACTION_PAGE_ROWS = 1_000;
 /** DuckDB's spill directory, inside the history root (no reader's glob matches it). */
 export const SCRATCH_DIR = '.scratch';
 
-// Where the keyset's columns sit in a page's rows (the same in both entry files: columns.ts).
-const at = (shape: HistoryTableShape, name: string) => shape.columns.findIndex((c) => c.name === name);
+// Where the keyset's columns sit in a page's keys (history-store.ts HistoryPage: the shape's key columns).
+const at = (shape: HistoryTableShape, name: string) => shape.key.indexOf(name);
 const ENTRY_AT = { timestamp: at(ORIGIN_SHAPE, 'timestamp'), logId: at(ORIGIN_SHAPE, 'log_id') };
 if (at(SHIELD_SHAPE, 'timestamp') !== ENTRY_AT.timestamp || at(SHIELD_SHAPE, 'log_id') !== ENTRY_AT.logId)
-  throw new Error('the entry files differ in where timestamp and log_id are (columns.ts)');
+  throw new Error('the entry files differ in where timestamp and log_id are in their key (columns.ts)');
 const QUARANTINE_AT = {
   page: at(QUARANTINE_SHAPE, 'page'),
   position: at(QUARANTINE_SHAPE, 'position'),
   rawHash: at(QUARANTINE_SHAPE, 'raw_hash'),
 };
+if ([...Object.values(ENTRY_AT), ...Object.values(QUARANTINE_AT)].some((i) => i < 0))
+  throw new Error("a keyset column is not in its file's key (history-columns.ts)");
 
 /** The checksum of no rows (checksum.ts). */
 export const EMPTY = '0:0000000000000000';
@@ -183,12 +183,12 @@ async function* entryPages(
   lease: DayLease,
   expected: number,
   unordered: () => void,
-): AsyncGenerator<HistoryValue[][]> {
+): AsyncGenerator<HistoryPage> {
   const day = lease.key.day as Day;
   const near: TimeBounds = { fromMs: dayStartMs(day) - DAY_MS, toMs: dayEndMs(day) + DAY_MS };
   let found = 0;
   for await (const page of keyset(deps, lease, near)) {
-    found += page.length;
+    found += page.keys.length;
     yield page;
   }
   if (found >= expected) return;
@@ -204,32 +204,28 @@ async function* entryPages(
   }
 }
 
-async function* keyset(
-  deps: HistoryDeps,
-  lease: DayLease,
-  bounds: TimeBounds,
-): AsyncGenerator<HistoryValue[][]> {
+async function* keyset(deps: HistoryDeps, lease: DayLease, bounds: TimeBounds): AsyncGenerator<HistoryPage> {
   let after: [number | bigint, string] | null = null;
   for (;;) {
     await lease.keep();
     const page = await deps.store.history.entryPage(lease.key, after, deps.pageRows, bounds);
-    if (page.length === 0) return;
+    if (page.keys.length === 0) return;
     yield page;
-    if (page.length < deps.pageRows) return;
-    const last = page[page.length - 1]!;
+    if (page.keys.length < deps.pageRows) return;
+    const last = page.keys[page.keys.length - 1]!;
     after = [last[ENTRY_AT.timestamp] as number | bigint, last[ENTRY_AT.logId] as string];
   }
 }
 
-async function* quarantinePages(deps: HistoryDeps, lease: DayLease): AsyncGenerator<HistoryValue[][]> {
+async function* quarantinePages(deps: HistoryDeps, lease: DayLease): AsyncGenerator<HistoryPage> {
   let after: [number | bigint, number | bigint, string] | null = null;
   for (;;) {
     await lease.keep();
     const page = await deps.store.history.quarantinePage(lease.key, after, deps.pageRows);
-    if (page.length === 0) return;
+    if (page.keys.length === 0) return;
     yield page;
-    if (page.length < deps.pageRows) return;
-    const last = page[page.length - 1]!;
+    if (page.keys.length < deps.pageRows) return;
+    const last = page.keys[page.keys.length - 1]!;
     after = [
       last[QUARANTINE_AT.page] as number | bigint,
       last[QUARANTINE_AT.position] as number | bigint,

@@ -1,43 +1,47 @@
-// Writes one table-zone-day's Parquet file and publishes it: the store's rows appended to DuckDB in
-// chunks, COPY to a temporary name beside data.parquet, fsync, read back and verified (row count and the
-// key checksum, computed independently from the store's rows as they came), renamed over data.parquet,
+// Writes one table-zone-day's Parquet file and publishes it: the store's rows (JSON lines) written to a
+// temporary file, one COPY by DuckDB to a temporary name beside data.parquet, fsync, read back and
+// verified (row count and the key checksum, computed independently from the store's key columns as they
+// came), renamed over data.parquet,
 // and the directory synced. A crash at any point leaves the old file or the new one, and at most a
 // temporary file that no reader matches (layout.ts) and the next compaction of the day removes.
 import { randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, openSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import {
+  closeSync,
+  fsyncSync,
+  openSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeSync,
+} from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { DuckDBConnection, DuckDBType, DuckDBValue } from '@duckdb/node-api';
+import type { DuckDBConnection } from '@duckdb/node-api';
 import { HistoryError } from '../errors/index.js';
-import type { HistoryValue } from '../store/history-store.js';
+import type { HistoryPage } from '../store/history-store.js';
 import { KeyChecksum, type KeyPart } from './checksum.js';
-import { keyIndexes, type HistoryTableShape } from '../store/history-columns.js';
+import type { HistoryTableShape } from '../store/history-columns.js';
 import { DATA_FILE, isTempFile, tempFile } from './layout.js';
 import { parquetOptionsSql, type ParquetOptions } from './parquet-options.js';
 import { removeTimeRangesBut, writeTimeRange, type TimeRange } from './time-range.js';
-
-/** DuckDB's vector size: a data chunk holds at most this many rows. */
-const CHUNK_ROWS = 2048;
-const STAGING = 'history_rows';
 
 export interface DayFileInput {
   shape: HistoryTableShape;
   /** The table-zone-day's directory (layout.ts dayDir). */
   dir: string;
   /** The store's rows of the day, page by page, in the file's columns and order (columns.ts). */
-  pages: AsyncIterable<HistoryValue[][]>;
+  pages: AsyncIterable<HistoryPage>;
   parquet: ParquetOptions;
   /**
    * Called after the file verified, right before it is renamed into place: throws to stop the
    * publication (the lease was lost). Also where the fault tests stop the process.
    */
   beforePublish?: () => Promise<void>;
-  /** Rows appended so far (progress). */
+  /** Rows read so far (progress). */
   onRows?: (n: number) => void;
   /** True when the pages did not all come in file order (they are sorted then). @defaultValue never */
   unsorted?: () => boolean;
-  /** Rows per part file (what DuckDB holds in memory at once). @defaultValue 20000 */
-  partRows?: number;
   /** Made if missing: where the connection's DuckDB spills (openDuckDb tempDirectory). */
   scratchDir?: string;
 }
@@ -59,14 +63,35 @@ const quote = (path: string) => `'${path.replaceAll("'", "''")}'`;
  */
 export const readFile = (path: string) => `read_parquet(${quote(path)}, hive_partitioning = false)`;
 
+/** What DuckDB's JSON reader takes at the least as its largest line (16 MiB: maximum_object_size). */
+const JSON_READER_MIN_OBJECT = 16 * 2 ** 20;
+
+/**
+ * The rows of a JSON-lines file (HistoryPage lines) as a relation with the shape's columns and types:
+ * each line a JSON array, read as a list of text (a JSON number's text is its digits, every one) and each
+ * element cast to its column's type. `longest`: at least the longest line's UTF-8 bytes, so that a row of
+ * any size is read (DuckDB's reader refuses a line longer than twice its maximum_object_size).
+ */
+export function jsonRows(shape: HistoryTableShape, path: string, longest: number): string {
+  const select = shape.columns.map(
+    (c, i) => `v[${i + 1}]${c.kind === 'int' ? '::BIGINT' : ''} AS "${c.name}"`,
+  );
+  const maxObject = Math.max(JSON_READER_MIN_OBJECT, longest);
+  return (
+    `(SELECT ${select.join(', ')} FROM read_json(${quote(path)}, format = 'newline_delimited', ` +
+    `records = false, columns = {'v': 'VARCHAR[]'}, maximum_object_size = ${maxObject}))`
+  );
+}
+
 /**
  * Writes and publishes the day's file; null when there are no rows at all (no file is made, and an
  * existing one is left as it is). A file already published for the day is never replaced by one that
  * lacks any of its rows: rows the store no longer holds (pruned) are carried over into the new file.
  *
- * Memory stays bounded whatever the day's size: the rows go through DuckDB `partRows` at a time, each
- * part written to a temporary Parquet file (zstd level 1), and the day's file is then one streaming COPY
- * of the parts in order (DuckDB spills to `scratchDir` if a sort is needed).
+ * Each row is encoded once: the store's pages (JSON lines, HistoryPage) are appended to a temporary file
+ * beside the day's file, and the day's file is one streaming COPY that DuckDB parses them in (it spills
+ * to `scratchDir` if a sort is needed). Memory stays bounded whatever the day's size; the disk holds the
+ * lines (about the raw API JSON's size) until the file is published.
  */
 export async function publishDayFile(
   duck: DuckDBConnection,
@@ -81,70 +106,37 @@ export async function publishDayFile(
   } catch (cause) {
     throw writeError(dir, cause);
   }
-  const { DuckDBDataChunk, BIGINT, VARCHAR } = await import('@duckdb/node-api');
-  const types: DuckDBType[] = shape.columns.map((c) => (c.kind === 'int' ? BIGINT : VARCHAR));
-  const columnsSql = shape.columns.map((c) => `"${c.name}" ${c.kind === 'int' ? 'BIGINT' : 'VARCHAR'}`);
   const token = `${process.pid}-${randomBytes(6).toString('hex')}`;
   const temp = tempFile(dir, token);
-  const parts: string[] = [];
-  const partRows = input.partRows ?? 20_000;
+  const lines = tempFile(dir, `${token}.rows`);
+  const kept = { rows: 0, part: null as string | null };
   try {
     const expected = new KeyChecksum();
-    const keys = keyIndexes(shape);
-    const ints = shape.columns.map((c) => c.kind === 'int');
-    let staged = 0;
-    const chunk = DuckDBDataChunk.create(types);
-    let appender = await stage(duck, columnsSql);
-    // The staged rows become the next part file, and the staging table starts empty again.
-    const cut = async () => {
-      appender.closeSync();
-      if (staged > 0) {
-        const part = tempFile(dir, `${token}.part-${String(parts.length).padStart(5, '0')}`);
-        parts.push(part);
-        await duck.run(
-          `COPY ${STAGING} TO ${quote(part)} (FORMAT parquet, COMPRESSION zstd, COMPRESSION_LEVEL 1)`,
-        );
-      }
-      staged = 0;
-      appender = await stage(duck, columnsSql);
-    };
+    let longest = 0;
+    const fd = openSync(lines, 'wx');
     try {
       for await (const page of input.pages) {
-        for (let start = 0; start < page.length; start += CHUNK_ROWS) {
-          const rows = page.slice(start, start + CHUNK_ROWS);
-          const columns: DuckDBValue[][] = shape.columns.map(() => new Array<DuckDBValue>(rows.length));
-          for (let r = 0; r < rows.length; r++) {
-            const row = rows[r]!;
-            expected.add(keys.map((k) => row[k] as KeyPart));
-            for (let c = 0; c < ints.length; c++) {
-              const v = row[c] ?? null;
-              columns[c]![r] = ints[c] && typeof v === 'number' ? BigInt(v) : v;
-            }
-          }
-          // One chunk, reused: a chunk's native memory goes only when the garbage collector finalises
-          // its wrapper, and a new one per 2,048 rows piled up hundreds of MB before it did.
-          chunk.reset();
-          chunk.setColumns(columns);
-          appender.appendDataChunk(chunk);
-          staged += rows.length;
-        }
-        input.onRows?.(page.length);
-        if (staged >= partRows) await cut();
+        for (const key of page.keys) expected.add(key as KeyPart[]);
+        // The longest line's UTF-8 bytes: at most three per code unit, and no more than the page's.
+        longest = Math.max(longest, Math.min(3 * page.longest, writeAll(fd, page.lines)));
+        input.onRows?.(page.keys.length);
       }
-      await cut();
     } finally {
-      appender.closeSync();
+      closeSync(fd);
     }
-    const kept = await carryOver(duck, shape, published, parts, tempFile(dir, `${token}.kept`), expected);
-    if (kept.part) parts.push(kept.part);
+    const fresh = expected.count > 0 ? jsonRows(shape, lines, longest) : null;
+    const keptPart = tempFile(dir, `${token}.kept`);
+    Object.assign(kept, await carryOver(duck, shape, published, fresh, keptPart, expected));
     if (expected.count === 0) return null;
     // The store's pages come in file order; rows carried over from the old file need a sort.
-    const all = `read_parquet([${parts.map(quote).join(', ')}], hive_partitioning = false)`;
+    const relations = [fresh, kept.part === null ? null : readFile(kept.part)].filter((r) => r !== null);
+    const all = `(${relations.map((r) => `SELECT * FROM ${r}`).join(' UNION ALL ')})`;
     const source =
       kept.rows > 0 || input.unsorted?.() === true
         ? `(SELECT * FROM ${all} ORDER BY ${shape.order.join(', ')})`
-        : `(SELECT * FROM ${all})`;
+        : all;
     await duck.run(`COPY ${source} TO ${quote(temp)} (${parquetOptionsSql(input.parquet)})`);
+    rmSync(lines, { force: true });
     syncFile(temp);
     const found = await checksumOf(duck, shape, temp);
     if (found !== expected.digest()) {
@@ -173,36 +165,36 @@ export async function publishDayFile(
     if (cause instanceof HistoryError || !isDiskError(cause)) throw cause;
     throw writeError(dir, cause);
   } finally {
-    for (const part of parts) rmSync(part, { force: true });
-    await duck.run(`DROP TABLE IF EXISTS ${STAGING}`);
+    rmSync(lines, { force: true });
+    if (kept.part !== null) rmSync(kept.part, { force: true });
   }
 }
 
-async function stage(duck: DuckDBConnection, columnsSql: readonly string[]) {
-  await duck.run(`CREATE OR REPLACE TABLE ${STAGING} (${columnsSql.join(', ')})`);
-  return duck.createAppender(STAGING);
+/** Writes all of `text` at the file's end (a write may take less than it was given); returns its bytes. */
+function writeAll(fd: number, text: string): number {
+  const bytes = Buffer.from(text, 'utf8');
+  for (let at = 0; at < bytes.length;) at += writeSync(fd, bytes, at);
+  return bytes.length;
 }
 
 /**
- * Rows of the published file that the parts lack (their store rows were pruned) are written to one more
- * part, and added to the expected checksum: the new file holds them too.
+ * Rows of the published file that the store's rows (`fresh`, null when there are none) lack (their store
+ * rows were pruned) are written to a part file, and added to the expected checksum: the new file holds
+ * them too.
  */
 async function carryOver(
   duck: DuckDBConnection,
   shape: HistoryTableShape,
   published: string,
-  parts: readonly string[],
+  fresh: string | null,
   part: string,
   expected: KeyChecksum,
 ): Promise<{ rows: number; part: string | null }> {
   if (!exists(published)) return { rows: 0, part: null };
   const on = shape.key.map((k) => `old."${k}" = p."${k}"`).join(' AND ');
-  const fresh =
-    parts.length === 0
-      ? ''
-      : `WHERE NOT EXISTS (SELECT 1 FROM read_parquet([${parts.map(quote).join(', ')}], hive_partitioning = false) AS p WHERE ${on})`;
+  const missing = fresh === null ? '' : `WHERE NOT EXISTS (SELECT 1 FROM ${fresh} AS p WHERE ${on})`;
   await duck.run(
-    `COPY (SELECT old.* FROM ${readFile(published)} AS old ${fresh}) TO ${quote(part)} (FORMAT parquet)`,
+    `COPY (SELECT old.* FROM ${readFile(published)} AS old ${missing}) TO ${quote(part)} (FORMAT parquet)`,
   );
   const before = expected.count;
   await eachKey(duck, shape, readFile(part), (keyParts) => expected.add(keyParts));

@@ -42,6 +42,23 @@ export interface HistoryRecord {
   ledgerQuarantined: number;
 }
 
+/**
+ * A page of a zone-day's rows as the history writes them. Each row crosses once, as the text of a JSON
+ * array of its values in the file's columns (history-columns.ts: integers as JSON numbers, text as JSON
+ * strings, NULL as null), built by the store's own engine; DuckDB parses the lines (one native call per
+ * page instead of one per value: history/day-file.ts). Beside it, the row's key columns as values, from
+ * which the compactor computes the checksum the file must match: a row mangled on its way through JSON
+ * does not verify.
+ */
+export interface HistoryPage {
+  /** Per row, the shape's `key` columns in that order. */
+  keys: HistoryValue[][];
+  /** The rows' JSON arrays, in the page's order, each followed by a newline. */
+  lines: string;
+  /** The length (UTF-16 code units) of the longest of them. */
+  longest: number;
+}
+
 /** Timestamps [fromMs, toMs) an entry page is looked for in (the day's rows are there in practice). */
 export interface TimeBounds {
   fromMs: number;
@@ -64,21 +81,21 @@ export interface HistoryStore {
   /** Records that the day's rows left the store, if `owner` still holds the lease. */
   markPruned(key: HistoryDayKey, owner: string, now: number): Promise<boolean>;
   /**
-   * Up to `limit` entry rows of the zone-day, in the file's columns (columns.ts), ordered by (timestamp,
-   * log_id) in byte order, after the row whose (timestamp, log_id) is `after`; within `bounds` when given.
+   * Up to `limit` entry rows of the zone-day (a HistoryPage), ordered by (timestamp, log_id) in byte
+   * order, after the row whose (timestamp, log_id) is `after`; within `bounds` when given.
    */
   entryPage(
     key: HistoryDayKey,
     after: readonly [number | bigint, string] | null,
     limit: number,
     bounds: TimeBounds | null,
-  ): Promise<HistoryValue[][]>;
+  ): Promise<HistoryPage>;
   /** The same for the day's quarantined entries, ordered by (page, position, raw_hash). */
   quarantinePage(
     key: HistoryDayKey,
     after: readonly [number | bigint, number | bigint, string] | null,
     limit: number,
-  ): Promise<HistoryValue[][]>;
+  ): Promise<HistoryPage>;
   /** Deletes the zone-day's entries with these keys, in one transaction; returns how many went. */
   deleteEntries(key: HistoryDayKey, keys: { timestamp: number[]; logId: string[] }): Promise<number>;
   /** Deletes the zone-day's quarantined entries with these keys, in one transaction. */

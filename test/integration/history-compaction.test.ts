@@ -75,8 +75,6 @@ describeStores('history compaction', (kind: StoreKind) => {
     leaseMs: 60_000,
     parquet: DEFAULT_PARQUET_OPTIONS,
     pageRows: 700,
-    // Several part files per day (day-file.ts), as a day of millions of rows has.
-    partRows: 1000,
   });
   const pass = (hotDays: number | null) => historyPass(deps(), { hotDays, originLookbackDays: 2 });
   const shield: DayKey = { source: 'shield', zone: 201, day: DAY };
@@ -288,5 +286,40 @@ describeStores('history compaction', (kind: StoreKind) => {
       `_timestamps_${ts[0]}_${ts.at(-1)}`,
       'data.parquet',
     ]);
+  });
+
+  it('every value reaches the file exactly as the store holds it, whatever its characters', async () => {
+    // The rows cross from the store to DuckDB as JSON text (history-store.ts HistoryPage): quotes,
+    // backslashes, control characters, non-ASCII, JSON inside a string and NULLs must come out as the
+    // store holds them. An entry with a NUL is quarantined (PostgreSQL keeps none in text), its raw text
+    // as the store keeps it.
+    const odd = 'q"uote \\ back \u0001\u001f\u007f tab\t nl\n cr\r é 日本 🙂 \u2028 </script> \\u0000';
+    const key: DayKey = { source: 'shield', zone: 203, day: DAY };
+    const entries = [0, 1, 2].map((i) =>
+      JSON.stringify({
+        logId: i === 2 ? `${odd}\u0000` : `w-${i}`,
+        timestamp: at(i),
+        log: JSON.stringify({ Message: odd, Url: `/p/${odd}`, n: i }),
+        labels: { ruleId: odd, severity: i === 1 ? null : 'high', country: '', status: '\\' },
+      }),
+    );
+    await storeShieldPass(s.store, key, [entries], clock - 4 * 86_400_000);
+    await s.store.ledger.stop(key, 'values-test', 'running', null, clock - 4 * 86_400_000);
+    expect(await pass(null)).toMatchObject({ entries: 2, quarantined: 1 });
+    const stored = await tableRows(s.reader, 'shield_event_logs', `shield_zone_id = 203`);
+    const shape = entryShape('shield');
+    const file = await fileRows(duck, dataFile(root, 'shield_event_logs', 203, DAY), 'timestamp, log_id');
+    expect(file).toEqual(
+      norm(stored).map((r) => Object.fromEntries(shape.columns.map((c) => [c.name, r[c.name]]))),
+    );
+    expect(String(file[0]!.rule_id)).toContain('日本 🙂');
+    expect(file[1]!.severity).toBeNull();
+    const quarantined = await tableRows(s.reader, 'quarantined_entries', 'zone_id = 203');
+    expect(quarantined).toHaveLength(1);
+    expect(await fileRows(duck, dataFile(root, 'quarantined_entries', 203, DAY, 'shield'), 'page')).toEqual(
+      norm(quarantined).map((r) =>
+        Object.fromEntries(QUARANTINE_SHAPE.columns.map((c) => [c.name, r[c.name]])),
+      ),
+    );
   });
 });

@@ -8,17 +8,22 @@ import { entryShape, QUARANTINE_SHAPE } from '../history-columns.js';
 import type {
   HistoryDayKey,
   HistoryDayRow,
+  HistoryPage,
   HistoryRecord,
   HistoryStore,
   HistoryValue,
   ReclaimResult,
   TimeBounds,
 } from '../history-store.js';
+import { historyPage, pageColumns } from '../history-page.js';
 import type { LogSource } from '../ledger-types.js';
 import { ENTRY_TABLES } from '../entry-tables.js';
 import type { Partitions } from './partitions.js';
 import { PARTITION_LOCK } from './partitions.js';
 import { sqlState, transaction } from './transaction.js';
+
+// As text: pg would parse a json value into objects.
+const jsonArray = (columns: string) => `json_build_array(${columns})::text`;
 
 // Beyond every timestamp a page can carry (the `_far` partition starts at the year 10000).
 const MIN = Number.MIN_SAFE_INTEGER;
@@ -101,11 +106,9 @@ export class PostgresHistory implements HistoryStore {
     after: readonly [number | bigint, string] | null,
     limit: number,
     bounds: TimeBounds | null,
-  ): Promise<HistoryValue[][]> {
+  ): Promise<HistoryPage> {
     const { table: raw, zoneColumn: zone } = ENTRY_TABLES[key.source];
-    const cols = entryShape(key.source)
-      .columns.map((c) => c.name)
-      .join(', ');
+    const cols = pageColumns(entryShape(key.source), jsonArray);
     const from = bounds?.fromMs ?? MIN;
     const to = bounds?.toMs ?? MAX;
     const next = after
@@ -118,15 +121,15 @@ export class PostgresHistory implements HistoryStore {
       values: [key.zone, key.day, from, to, limit, after ? Number(after[0]) : null, after ? after[1] : null],
       rowMode: 'array',
     });
-    return rows;
+    return historyPage(rows);
   }
 
   async quarantinePage(
     key: HistoryDayKey,
     after: readonly [number | bigint, number | bigint, string] | null,
     limit: number,
-  ): Promise<HistoryValue[][]> {
-    const cols = QUARANTINE_SHAPE.columns.map((c) => c.name).join(', ');
+  ): Promise<HistoryPage> {
+    const cols = pageColumns(QUARANTINE_SHAPE, jsonArray);
     const next = after
       ? `AND (page, position, raw_hash COLLATE "C") > ($5, $6, $7)`
       : 'AND $5::bigint IS NULL AND $6::bigint IS NULL AND $7::text IS NULL';
@@ -145,7 +148,7 @@ export class PostgresHistory implements HistoryStore {
       ],
       rowMode: 'array',
     });
-    return rows;
+    return historyPage(rows);
   }
 
   async deleteEntries(key: HistoryDayKey, keys: { timestamp: number[]; logId: string[] }): Promise<number> {

@@ -7,11 +7,13 @@ import { entryShape, QUARANTINE_SHAPE } from '../history-columns.js';
 import type {
   HistoryDayKey,
   HistoryDayRow,
+  HistoryPage,
   HistoryRecord,
   HistoryValue,
   ReclaimResult,
   TimeBounds,
 } from '../history-store.js';
+import { historyPage, pageColumns } from '../history-page.js';
 import type { LogSource } from '../ledger-types.js';
 import { ENTRY_TABLES } from '../entry-tables.js';
 import type { Db } from './database.js';
@@ -51,7 +53,8 @@ export class HistoryRepository {
       WHERE source = @source AND zone_id = @zone AND log_date = @day AND lease_owner = @owner`);
     this.prunedStmt = db.prepare(`UPDATE history_days SET pruned_at = ?
       WHERE source = ? AND zone_id = ? AND log_date = ? AND lease_owner = ? AND compacted_at IS NOT NULL`);
-    const q = QUARANTINE_SHAPE.columns.map((c) => c.name).join(', ');
+    const jsonArray = (columns: string) => `json_array(${columns})`;
+    const q = pageColumns(QUARANTINE_SHAPE, jsonArray);
     const quarantineWhere = 'source = ? AND zone_id = ? AND log_date = ?';
     this.pages.set(
       'quarantine-first',
@@ -66,9 +69,7 @@ export class HistoryRepository {
     );
     for (const source of ['origin', 'shield'] as const) {
       const { table: raw, zoneColumn: zone } = ENTRY_TABLES[source];
-      const cols = entryShape(source)
-        .columns.map((c) => c.name)
-        .join(', ');
+      const cols = pageColumns(entryShape(source), jsonArray);
       // Along the unique key (zone, timestamp, log_id): a range of the index, in its order.
       const where = `${zone} = ? AND log_date = ? AND timestamp < ?`;
       this.pages.set(
@@ -117,31 +118,35 @@ export class HistoryRepository {
     after: readonly [number | bigint, string] | null,
     limit: number,
     bounds: TimeBounds | null,
-  ): HistoryValue[][] {
+  ): HistoryPage {
     const hi = bounds ? BigInt(bounds.toMs) : MAX;
     const base = [key.zone, key.day, hi];
     const stmt = this.pages.get(`${key.source}-${after ? 'next' : 'first'}`)!;
     const args = after
       ? [...base, BigInt(after[0]), after[1], limit]
       : [...base, bounds ? BigInt(bounds.fromMs) : MIN, limit];
-    return stmt
-      .raw(true)
-      .safeIntegers(true)
-      .all(...args) as HistoryValue[][];
+    return historyPage(
+      stmt
+        .raw(true)
+        .safeIntegers(true)
+        .all(...args) as HistoryValue[][],
+    );
   }
 
   quarantinePage(
     key: HistoryDayKey,
     after: readonly [number | bigint, number | bigint, string] | null,
     limit: number,
-  ): HistoryValue[][] {
+  ): HistoryPage {
     const base = [key.source, key.zone, key.day];
     const stmt = this.pages.get(`quarantine-${after ? 'next' : 'first'}`)!;
     const args = after ? [...base, BigInt(after[0]), BigInt(after[1]), after[2], limit] : [...base, limit];
-    return stmt
-      .raw(true)
-      .safeIntegers(true)
-      .all(...args) as HistoryValue[][];
+    return historyPage(
+      stmt
+        .raw(true)
+        .safeIntegers(true)
+        .all(...args) as HistoryValue[][],
+    );
   }
 
   deleteEntries(key: HistoryDayKey, keys: { timestamp: number[]; logId: string[] }): number {
