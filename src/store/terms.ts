@@ -53,15 +53,6 @@ export function pathPrefixes(url: string, maxDepth: number): string[] {
   return out;
 }
 
-/** The parts of a new row a term is taken from (null where the entry has none). */
-export interface TermRow {
-  timestamp: number;
-  /** Origin: request_url; Shield: url. */
-  url: string | null;
-  /** Column name → value, for the plain fields of the row's source. */
-  fields: Readonly<Record<string, string | number | null>>;
-}
-
 /** The plain (non-path) fields of each source, as term_hourly names them. */
 export const PLAIN_TERM_FIELDS: Record<LogSource, readonly string[]> = {
   origin: ['error_code', 'status_code'],
@@ -96,16 +87,8 @@ export class TermCounter {
   private plainOf: readonly string[] | null = null;
   private slots: Array<Map<Raw, number>> = [];
 
-  add(row: TermRow, plain: readonly string[]): void {
-    const hour = hourStart(row.timestamp);
-    if (hour !== this.hour || plain !== this.plainOf) this.resolve(hour, plain);
-    const slots = this.slots;
-    for (let f = 0; f < plain.length; f++) bump(slots[f]!, row.fields[plain[f]!]);
-    bump(slots[plain.length]!, row.url);
-  }
-
-  /** add() for each row of `c` (without an object per row). */
-  addColumns(c: TermColumns, plain: readonly string[]): void {
+  /** Counts each row of `c` (columns, without an object per row). */
+  add(c: TermColumns, plain: readonly string[]): void {
     const width = plain.length;
     if (c.plain.length !== width) throw new TypeError('TermCounter: one column per plain field');
     for (let i = 0; i < c.n; i++) {

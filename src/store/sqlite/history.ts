@@ -15,6 +15,7 @@ import type {
 import type { LogSource } from '../ledger-types.js';
 import { ENTRY_TABLES } from '../entry-tables.js';
 import type { Db } from './database.js';
+import { TermsRepository } from './terms.js';
 
 const MIN = -(2n ** 63n);
 const MAX = 2n ** 63n - 1n;
@@ -29,6 +30,7 @@ export class HistoryRepository {
   private readonly prunedStmt;
   private readonly pages = new Map<string, Stmt>();
   private readonly deletes = new Map<LogSource, Stmt>();
+  private readonly terms = new Map<LogSource, TermsRepository>();
   private readonly deleteQuarantine;
 
   constructor(private readonly db: Db) {
@@ -81,6 +83,7 @@ export class HistoryRepository {
         db.prepare(`SELECT ${cols} FROM ${raw} WHERE ${where} AND (timestamp, log_id) > (?, ?)
           ORDER BY timestamp, log_id LIMIT ?`),
       );
+      this.terms.set(source, new TermsRepository(db, source));
       this.deletes.set(
         source,
         db.prepare(`DELETE FROM ${raw} WHERE ${zone} = ? AND timestamp = ? AND log_id = ? AND log_date = ?`),
@@ -146,13 +149,17 @@ export class HistoryRepository {
 
   deleteEntries(key: HistoryDayKey, keys: { timestamp: number[]; logId: string[] }): number {
     const del = this.deletes.get(key.source)!;
+    const terms = this.terms.get(key.source)!;
+    // The rows' term counts stay in term_hourly: the rules judge the pruned days from it.
     return this.db
-      .transaction(() => {
-        let n = 0;
-        for (let i = 0; i < keys.timestamp.length; i++)
-          n += del.run(key.zone, keys.timestamp[i], keys.logId[i], key.day).changes;
-        return n;
-      })
+      .transaction(() =>
+        terms.deleting(() => {
+          let n = 0;
+          for (let i = 0; i < keys.timestamp.length; i++)
+            n += del.run(key.zone, keys.timestamp[i], keys.logId[i], key.day).changes;
+          return n;
+        }),
+      )
       .immediate();
   }
 

@@ -137,8 +137,10 @@ function storePage(
 ): PageStored | LeaseLost {
   if (page.source !== key.source)
     throw new TypeError(`storePage: a ${page.source} page for a ${key.source} day`);
+  const { terms } = page.source === 'origin' ? archive.origin : archive.shield;
+  let stored: PageStored;
   try {
-    return archive.db
+    stored = archive.db
       .transaction((): PageStored => {
         const stored =
           page.source === 'origin'
@@ -169,9 +171,13 @@ function storePage(
       })
       .immediate();
   } catch (err) {
+    terms.rolledBack();
     if (err instanceof LeaseLostSignal) return { kind: 'lease-lost' };
     throw err;
   }
+  // The page is stored: its terms are counted now (a failure here leaves them to a later merge).
+  terms.committed();
+  return stored;
 }
 
 /** The rule state and outbox, and what the rules measure, as one AlertsStore. */
