@@ -2,7 +2,7 @@
 // PostgreSQL's merge path; on SQLite, counted from the entries past a watermark, through memory or the
 // table), keyed as src/store/terms.ts keys values (hostile and long URLs included), and filled by the
 // migration's backfill from archived rows to exactly what the writers counted.
-import { readFileSync, rmSync, mkdtempSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openPostgresStore } from '../../src/store/postgres/postgres-store.js';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { openDatabase } from '../../src/store/sqlite/database.js';
+import { migrate, MIGRATIONS_DIR } from '../../src/store/sqlite/migrate.js';
 import { MERGE_AT, TermsRepository } from '../../src/store/sqlite/terms.js';
 import type { ArchiveStore, OriginRow, ShieldRow } from '../../src/store/store.js';
 import { PLAIN_TERM_FIELDS, TermCounter } from '../../src/store/terms.js';
@@ -453,5 +454,91 @@ describe('SQLite: term counts derived from the entries past a watermark', () => 
     // New rows take the ids the deleted ones had: above the watermark, so they are counted.
     await store.storePage(key, 'w1', shieldPage(rows.slice(50), 3, null), NOW, LEASE);
     expect(await terms(under)).toEqual(expected(8, [], rows));
+  });
+
+  it("two writers' pages interleave: each one's memory vouches only for its own run of ids", async () => {
+    under = await sqlite();
+    const other = openSqliteStore(under.store.location);
+    try {
+      const a = { source: 'origin' as const, zone: 1, day: DAY };
+      const b = { source: 'origin' as const, zone: 2, day: DAY };
+      await under.store.ledger.claim(a, 'w1', NOW, LEASE, true);
+      await other.ledger.claim(b, 'w2', NOW, LEASE, true);
+      const rowsA = distinct(MERGE_AT, 0);
+      const rowsB = distinct(MERGE_AT, 100_000);
+      let p = 0;
+      while ((await mark('origin')) === 0) {
+        await under.store.storePage(a, 'w1', originPage(rowsA.slice(p * 1000, (p + 1) * 1000)), NOW, LEASE);
+        await other.storePage(b, 'w2', originPage(rowsB.slice(p * 1000, ++p * 1000)), NOW, LEASE);
+      }
+      const all = [
+        ...expected(1, rowsA.slice(0, p * 1000), []),
+        ...expected(2, rowsB.slice(0, p * 1000), []),
+      ];
+      expect(await terms(under)).toEqual(all.sort());
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('memory is dropped when another process moved the watermark, even back to where it was', async () => {
+    under = await sqlite();
+    const other = openSqliteStore(under.store.location);
+    try {
+      const key = { source: 'shield' as const, zone: 8, day: DAY };
+      await under.store.ledger.claim(key, 'w1', NOW, LEASE, true);
+      const rows = shieldRows(30, 0);
+      const old = rows.slice(0, 10);
+      await under.store.storePage(key, 'w1', shieldPage(old, 1, 't'), NOW, LEASE); // in its memory
+      // The other process prunes those rows (merging them first) and brings the watermark back to 0.
+      await other.history.deleteEntries(key, {
+        timestamp: old.map((r) => r.timestamp),
+        logId: old.map((r) => r.logId),
+      });
+      expect(await mark('shield')).toBe(0);
+      await under.store.ledger.claim(key, 'w2', NOW + 2 * LEASE, LEASE, true);
+      await other.storePage(key, 'w2', shieldPage(rows.slice(10, 20), 2, 't'), NOW + 2 * LEASE, LEASE); // ids 1-10 again
+      await under.store.ledger.claim(key, 'w1', NOW + 4 * LEASE, LEASE, true);
+      await under.store.storePage(key, 'w1', shieldPage(rows.slice(20), 3, null), NOW + 4 * LEASE, LEASE);
+      await under.store.prune(DAY_START); // deletes nothing, merges first: through its memory if it trusted it
+      expect(await mark('shield')).toBe(20);
+      expect(await terms(under)).toEqual(expected(8, [], rows));
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('migration 0011 keeps the counts term_pending held and starts the watermarks at the last ids', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'edgelog-terms-migrate-'));
+    const old = join(dir, 'migrations');
+    mkdirSync(old);
+    for (const f of readdirSync(MIGRATIONS_DIR).filter((f) => f < '0011'))
+      copyFileSync(join(MIGRATIONS_DIR, f), join(old, f));
+    const db = openDatabase(join(dir, 'a.db'));
+    try {
+      expect(migrate(db, old).every((r) => r.status === 'applied')).toBe(true);
+      db.exec(`INSERT INTO term_hourly VALUES ('shield', 1, 'country', 'DE', 0, 2);
+        INSERT INTO term_pending VALUES ('shield', 1, 'country', 'DE', 0, 3), ('shield', 1, 'country', 'FR', 0, 1);
+        INSERT INTO origin_error_logs (id, pull_zone_id, log_id, log_date, timestamp, log)
+          VALUES (41, 1, 'a', '${DAY}', 0, '{}');`);
+      expect(
+        migrate(db)
+          .filter((r) => r.status === 'applied')
+          .map((r) => r.name),
+      ).toEqual(['0011_terms_from_entries.sql']);
+      expect(db.prepare('SELECT field, value, count FROM term_hourly ORDER BY value').raw().all()).toEqual([
+        ['country', 'DE', 5],
+        ['country', 'FR', 1],
+      ]);
+      expect(
+        db.prepare('SELECT source, merged_through FROM term_watermark ORDER BY source').raw().all(),
+      ).toEqual([
+        ['origin', 41],
+        ['shield', 0],
+      ]);
+    } finally {
+      db.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

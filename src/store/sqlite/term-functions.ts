@@ -14,4 +14,9 @@ export function registerTermFunctions(db: Database.Database): void {
   db.function('edgelog_path_prefix', { deterministic: true }, (url: string | null, depth: number) =>
     url === null || url === '' ? null : pathPrefix(url, depth),
   );
+  // edgelog_rollup_key(edgelog_path_prefix(url, depth)) in one call: a term merge or judgement makes it
+  // for every row it counts.
+  db.function('edgelog_path_key', { deterministic: true }, (url: string | null, depth: number) =>
+    url === null || url === '' ? null : rollupKey(pathPrefix(url, depth)),
+  );
 }

@@ -17,7 +17,7 @@ import type { Db } from './database.js';
  * Entries above the watermark before a page's store merges them: bounds what a judgement counts live
  * (a rowid range of the entry table, see NEW_TERMS_SQL) and the merge a page's transaction does.
  */
-export const MERGE_AT = 16_384;
+export const MERGE_AT = 8_192;
 
 const HOUR = 'timestamp - timestamp % 3600000';
 
@@ -41,7 +41,7 @@ function fieldsOf(source: LogSource): FieldSql[] {
   const paths = Array.from({ length: MAX_PATH_DEPTH }, (_, d) => ({
     field: termField('path', d + 1),
     column: url,
-    key: `edgelog_rollup_key(edgelog_path_prefix(${url}, ${d + 1}))`,
+    key: `edgelog_path_key(${url}, ${d + 1})`,
   }));
   return [...plain, ...paths];
 }
@@ -58,9 +58,10 @@ function fieldSql(source: LogSource, field: string): FieldSql {
 function mergeSql(source: LogSource, f: FieldSql): string {
   const { table, zoneColumn } = ENTRY_TABLES[source];
   return `INSERT INTO term_hourly (source, zone_id, field, value, hour, count)
-    SELECT '${source}', zone, '${f.field}', value, hour, count(*) FROM (
-      SELECT ${zoneColumn} AS zone, ${f.key} AS value, ${HOUR} AS hour FROM ${table}
-      WHERE id > @from AND id <= @to AND ${f.column} IS NOT NULL AND ${f.column} <> '')
+    SELECT '${source}', zone, '${f.field}', ${f.key} AS value, hour, sum(n) FROM (
+      SELECT ${zoneColumn} AS zone, ${f.column}, ${HOUR} AS hour, count(*) AS n FROM ${table}
+      WHERE id > @from AND id <= @to AND ${f.column} IS NOT NULL AND ${f.column} <> ''
+      GROUP BY 1, 2, 3)
     WHERE true GROUP BY zone, value, hour
     ON CONFLICT (source, zone_id, field, value, hour) DO UPDATE SET count = count + excluded.count`;
 }
@@ -74,13 +75,15 @@ function mergeSql(source: LogSource, f: FieldSql): string {
 export function newTermsSql(source: LogSource, field: string): string {
   const f = fieldSql(source, field);
   const { table, zoneColumn } = ENTRY_TABLES[source];
+  // Each distinct raw value of an hour is keyed once (one function call), not each row.
   return `WITH live AS MATERIALIZED (
-    SELECT value, hour, count(*) AS n FROM (
-      SELECT ${f.key} AS value, ${HOUR} AS hour FROM ${table}
+    SELECT ${f.key} AS value, hour, sum(n) AS n FROM (
+      SELECT ${f.column}, ${HOUR} AS hour, count(*) AS n FROM ${table}
       WHERE id > (SELECT merged_through FROM term_watermark WHERE source = @source)
-        AND +${zoneColumn} = @zone AND ${f.column} IS NOT NULL AND ${f.column} <> '')
-    WHERE hour >= @lookbackFrom AND hour < @to
-    GROUP BY value, hour
+        AND +${zoneColumn} = @zone AND ${f.column} IS NOT NULL AND ${f.column} <> ''
+        AND ${HOUR} >= @lookbackFrom AND ${HOUR} < @to
+      GROUP BY 1, 2)
+    GROUP BY 1, 2
   ), w AS (
     SELECT value, sum(n) AS n FROM (
       SELECT value, count AS n FROM term_hourly
