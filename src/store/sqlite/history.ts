@@ -30,10 +30,19 @@ export class HistoryRepository {
   private readonly prunedStmt;
   private readonly pages = new Map<string, Stmt>();
   private readonly deletes = new Map<LogSource, Stmt>();
-  private readonly terms = new Map<LogSource, TermsRepository>();
   private readonly deleteQuarantine;
 
-  constructor(private readonly db: Db) {
+  /**
+   * `terms`: the writers' term counts (deleting entries merges them first; sharing the writers' own lets
+   * the counts they hold in memory be written rather than read again from the table).
+   */
+  constructor(
+    private readonly db: Db,
+    private readonly terms: Record<LogSource, TermsRepository> = {
+      origin: new TermsRepository(db, 'origin'),
+      shield: new TermsRepository(db, 'shield'),
+    },
+  ) {
     this.select = db.prepare(`SELECT * FROM history_days
       WHERE (@source IS NULL OR source = @source) AND (@zone IS NULL OR zone_id = @zone)
       ORDER BY source, zone_id, log_date`);
@@ -83,7 +92,6 @@ export class HistoryRepository {
         db.prepare(`SELECT ${cols} FROM ${raw} WHERE ${where} AND (timestamp, log_id) > (?, ?)
           ORDER BY timestamp, log_id LIMIT ?`),
       );
-      this.terms.set(source, new TermsRepository(db, source));
       this.deletes.set(
         source,
         db.prepare(`DELETE FROM ${raw} WHERE ${zone} = ? AND timestamp = ? AND log_id = ? AND log_date = ?`),
@@ -149,7 +157,7 @@ export class HistoryRepository {
 
   deleteEntries(key: HistoryDayKey, keys: { timestamp: number[]; logId: string[] }): number {
     const del = this.deletes.get(key.source)!;
-    const terms = this.terms.get(key.source)!;
+    const terms = this.terms[key.source];
     // The rows' term counts stay in term_hourly: the rules judge the pruned days from it.
     return this.db
       .transaction(() =>

@@ -43,7 +43,7 @@ export function openSqliteStore(path: string, opts: ArchiveOptions = {}): Sqlite
   const { db } = archive;
   const alerts = new AlertsRepository(db);
   const ruleReads = new RuleReadsRepository(db);
-  const history = new HistoryRepository(db);
+  const history = new HistoryRepository(db, { origin: archive.origin.terms, shield: archive.shield.terms });
   const silences = new SilencesRepository(db);
   const series = new AlertSeriesRepository(db);
   const queries: QueryStore = { readOnly: (sql, _opts, consume) => readOnlyQuery(path, sql, consume) };
