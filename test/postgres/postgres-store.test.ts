@@ -182,9 +182,10 @@ describe.skipIf(server === null)('PostgreSQL store', () => {
       await blocker.query('BEGIN');
       await blocker.query(`SELECT 1 FROM ingest_ledger WHERE zone_id = 4 FOR UPDATE`);
       // Its failure is caught as it happens: it may come while the terminate below is still awaited.
-      const page = store
-        .storePage(key, 'w', shieldPage(shieldRows(20, 10), 2, 't3', 1), NOW + 1, LEASE)
-        .then(() => undefined, (err: unknown) => err);
+      const page = store.storePage(key, 'w', shieldPage(shieldRows(20, 10), 2, 't3', 1), NOW + 1, LEASE).then(
+        () => undefined,
+        (err: unknown) => err,
+      );
       const waiting = await waitFor(async () => {
         const { rows } = await blocker.query<{ pid: number }>(
           `SELECT pid FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND application_name = 'edgelog'

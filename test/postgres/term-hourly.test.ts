@@ -59,7 +59,7 @@ interface Under {
   store: ArchiveStore;
   /** The counts: term_hourly (on SQLite once every entry is merged, by another connection: settle()). */
   termsSql: string;
-  settle(): void;
+  settle: () => void;
   /** Empties term_hourly and runs the migration's backfill on a connection of the test's own. */
   backfill(): Promise<void>;
   cleanup(): Promise<void>;

@@ -92,10 +92,10 @@ describe('TermCounter', () => {
     const at = (i: number) => 10 * H + i * 60_000 * 20; // 10:00, 10:20, 10:40, 11:00, …
     const byRow = new TermCounter();
     for (let i = 0; i < urls.length; i++)
-      byRow.add(
-        { n: 1, timestamp: [at(i)], url: [urls[i]!], plain: [[codes[i]!], [status[i]!]] },
-        ['error_code', 'status_code'],
-      );
+      byRow.add({ n: 1, timestamp: [at(i)], url: [urls[i]!], plain: [[codes[i]!], [status[i]!]] }, [
+        'error_code',
+        'status_code',
+      ]);
     const byColumn = new TermCounter();
     byColumn.add(
       { n: urls.length, timestamp: urls.map((_, i) => at(i)), url: urls, plain: [codes, status] },

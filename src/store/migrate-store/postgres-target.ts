@@ -239,8 +239,7 @@ async function countTerms(c: pg.PoolClient, t: EntryTable, rows: ReadonlyArray<r
     if (list) list.push(record);
     else byZone.set(zone, [record]);
   }
-  for (const [zone, list] of byZone)
-    await storeTerms(c, t.source, zone, returnedTermColumns(t.source, list));
+  for (const [zone, list] of byZone) await storeTerms(c, t.source, zone, returnedTermColumns(t.source, list));
 }
 
 /**

@@ -129,7 +129,8 @@ export const NOT_COPIED: Readonly<Record<string, string>> = {
   origin_hourly: 'counted from the origin entries inserted',
   shield_hourly: 'counted from the Shield entries inserted',
   term_hourly: 'counted from the entries inserted',
-  term_watermark: "SQLite's mark of the entries counted into term_hourly: the target counts every entry inserted",
+  term_watermark:
+    "SQLite's mark of the entries counted into term_hourly: the target counts every entry inserted",
   schema_migrations: 'each dialect records its own migrations',
   history_days:
     "the history's record: the files stay in history.path, and the target compacts its settled days " +

@@ -17,7 +17,12 @@ export const TERM_COLUMNS: Record<LogSource, { url: string; plain: readonly stri
 export function batchTermColumns(source: LogSource, b: AnyBatch): TermColumns {
   if (source === 'origin') {
     const o = b as OriginBatch;
-    return { n: o.logId.length, timestamp: o.timestamp, url: o.requestUrl, plain: [o.errorCode, o.statusCode] };
+    return {
+      n: o.logId.length,
+      timestamp: o.timestamp,
+      url: o.requestUrl,
+      plain: [o.errorCode, o.statusCode],
+    };
   }
   const s = b as ShieldBatch;
   return {
