@@ -16,7 +16,8 @@ import { newTerms } from '../src/store/sqlite/terms.js';
 import { dayEndMs } from '../src/time/utc-day.js';
 import { existsSync, renameSync } from 'node:fs';
 import { writeTermCounts } from '../src/store/sqlite/terms.js';
-import { PLAIN_TERM_FIELDS, TermCounter } from '../src/store/terms.js';
+import { batchTermColumns, PLAIN_TERM_FIELDS, TermCounter } from '../src/store/terms.js';
+import { originBatch } from '../src/store/rows.js';
 import { archiveBatches, ARCHIVE_LAST_DAY, ARCHIVE_ZONES, generatedArchive } from './archive.js';
 
 const { values: opts } = parseArgs({
@@ -166,15 +167,7 @@ function generatedTerms(dir: string, rows: number, log: (line: string) => void):
   for (const { zone, day, batch } of archiveBatches(rows)) {
     archive.db.transaction(() => {
       const counter = new TermCounter();
-      counter.add(
-        {
-          n: batch.length,
-          timestamp: batch.map((r) => r.timestamp),
-          url: batch.map((r) => r.requestUrl),
-          plain: [batch.map((r) => r.errorCode), batch.map((r) => r.statusCode)],
-        },
-        PLAIN_TERM_FIELDS.origin,
-      );
+      counter.add(batchTermColumns('origin', originBatch(batch)), PLAIN_TERM_FIELDS.origin);
       writeTermCounts(archive.db, 'origin', new Map([[zone, counter]]));
       const end = dayEndMs(day);
       ledger.run(zone, day, batch.length, batch.length, end, end, end);

@@ -13,7 +13,9 @@ import { openDatabase } from '../../src/store/sqlite/database.js';
 import { migrate, MIGRATIONS_DIR } from '../../src/store/sqlite/migrate.js';
 import { MERGE_AT, TermsRepository } from '../../src/store/sqlite/terms.js';
 import type { ArchiveStore, OriginRow, ShieldRow } from '../../src/store/store.js';
-import { PLAIN_TERM_FIELDS, TermCounter } from '../../src/store/terms.js';
+import type { DayKey } from '../../src/store/ledger-types.js';
+import { batchTermColumns, PLAIN_TERM_FIELDS, TermCounter } from '../../src/store/terms.js';
+import { originBatch, shieldBatch } from '../../src/store/rows.js';
 import {
   DAY,
   DAY_START,
@@ -135,9 +137,9 @@ async function postgres(): Promise<Under> {
   };
 }
 
-/** The term counts (Under.termsSql, every entry merged) as sorted text lines. */
-async function terms({ store, termsSql, settle }: Under): Promise<string[]> {
-  settle();
+/** The term counts (Under.termsSql) as sorted text lines, every entry merged first unless `settle` is false. */
+async function terms({ store, termsSql, settle }: Under, merged = true): Promise<string[]> {
+  if (merged) settle();
   const rows = await select(store, termsSql);
   return rows.map((r) => JSON.stringify([r.source, r.zone_id, r.field, r.value, r.hour, r.count])).sort();
 }
@@ -145,37 +147,15 @@ async function terms({ store, termsSql, settle }: Under): Promise<string[]> {
 /** What term_hourly must hold for these distinct rows, counted by the pure TermCounter. */
 function expected(zone: number, originRows: OriginRow[], shieldRows: ShieldRow[]): string[] {
   const lines: string[] = [];
-  const o = new TermCounter();
-  o.add(
-    {
-      n: originRows.length,
-      timestamp: originRows.map((r) => r.timestamp),
-      url: originRows.map((r) => r.requestUrl),
-      plain: [originRows.map((r) => r.errorCode), originRows.map((r) => r.statusCode)],
-    },
-    PLAIN_TERM_FIELDS.origin,
-  );
-  for (const t of o.entries())
-    lines.push(JSON.stringify(['origin', zone, t.field, t.value, t.hour, t.count]));
-  const s = new TermCounter();
-  const col = (f: (r: ShieldRow) => string | null) => shieldRows.map(f);
-  s.add(
-    {
-      n: shieldRows.length,
-      timestamp: shieldRows.map((r) => r.timestamp),
-      url: col((r) => r.url),
-      plain: [
-        col((r) => r.country),
-        col((r) => r.asn),
-        col((r) => r.ruleId),
-        col((r) => r.severity),
-        col((r) => r.method),
-      ],
-    },
-    PLAIN_TERM_FIELDS.shield,
-  );
-  for (const t of s.entries())
-    lines.push(JSON.stringify(['shield', zone, t.field, t.value, t.hour, t.count]));
+  for (const [source, batch] of [
+    ['origin', originBatch(originRows)],
+    ['shield', shieldBatch(shieldRows)],
+  ] as const) {
+    const counter = new TermCounter();
+    counter.add(batchTermColumns(source, batch), PLAIN_TERM_FIELDS[source]);
+    for (const t of counter.entries())
+      lines.push(JSON.stringify([source, zone, t.field, t.value, t.hour, t.count]));
+  }
   return lines.sort();
 }
 
@@ -265,6 +245,12 @@ describe('SQLite: term counts derived from the entries past a watermark', () => 
   const one = async (sql: string) => (await select(under!.store, sql))[0]!;
   const mark = async (source: string) =>
     (await one(`SELECT merged_through AS m FROM term_watermark WHERE source = '${source}'`)).m as number;
+  /** Stores `rows` from page `p` on, 1,000 a page, until the origin watermark moves; returns the pages. */
+  const untilMerged = async (store: ArchiveStore, key: DayKey, rows: OriginRow[], p: number) => {
+    while ((await mark('origin')) === 0)
+      await store.storePage(key, 'w1', originPage(rows.slice(p * 1000, ++p * 1000)), NOW, LEASE);
+    return p;
+  };
   const hourlyRows = async () => (await one('SELECT count(*) AS n FROM term_hourly')).n as number;
   const H0 = DAY_START;
   // Three new path prefixes a row: a page of 1,000 makes over 3,000 keys.
@@ -304,10 +290,7 @@ describe('SQLite: term counts derived from the entries past a watermark', () => 
     expect(stored.length).toBeGreaterThanOrEqual(MERGE_AT);
     expect(stored.length - MERGE_AT).toBeLessThan(2_000);
     // Read before settle(): all of it was written by the writer's merge.
-    const written = (await select(store, under.termsSql)).map((r) =>
-      JSON.stringify([r.source, r.zone_id, r.field, r.value, r.hour, r.count]),
-    );
-    expect(written.sort()).toEqual(expected(3, stored, []));
+    expect(await terms(under, false)).toEqual(expected(3, stored, []));
   });
 
   it('entries a process stored and never merged (it died) are counted from the table by the next', async () => {
@@ -322,13 +305,8 @@ describe('SQLite: term counts derived from the entries past a watermark', () => 
     expect(await mark('origin')).toBe(0);
     await first.close(); // as a crash: nothing is flushed at close
     // The next process: its memory starts with no claim on the 3,000 rows before it.
-    let p = 3;
-    while ((await mark('origin')) === 0)
-      await under.store.storePage(key, 'w1', originPage(rows.slice(p * 1000, ++p * 1000)), NOW, LEASE);
-    const written = (await select(under.store, under.termsSql)).map((r) =>
-      JSON.stringify([r.source, r.zone_id, r.field, r.value, r.hour, r.count]),
-    );
-    expect(written.sort()).toEqual(expected(5, rows.slice(0, p * 1000), []));
+    const p = await untilMerged(under.store, key, rows, 3);
+    expect(await terms(under, false)).toEqual(expected(5, rows.slice(0, p * 1000), []));
   });
 
   it('a page whose transaction rolled back (lease lost) is not counted', async () => {
@@ -341,13 +319,8 @@ describe('SQLite: term counts derived from the entries past a watermark', () => 
     expect((await store.storePage(key, 'w2', originPage(rows.slice(1000, 2000)), NOW, LEASE)).kind).toBe(
       'lease-lost',
     );
-    let p = 1;
-    while ((await mark('origin')) === 0)
-      await store.storePage(key, 'w1', originPage(rows.slice(p * 1000, ++p * 1000)), NOW, LEASE);
-    const written = (await select(store, under.termsSql)).map((r) =>
-      JSON.stringify([r.source, r.zone_id, r.field, r.value, r.hour, r.count]),
-    );
-    expect(written.sort()).toEqual(expected(6, rows.slice(0, p * 1000), []));
+    const p = await untilMerged(store, key, rows, 1);
+    expect(await terms(under, false)).toEqual(expected(6, rows.slice(0, p * 1000), []));
   });
 
   it('a judgement counts the entries above the watermark live, in the window and the lookback', async () => {

@@ -27,7 +27,8 @@ import { ENTRY_TABLES, type AnyBatch, type EntryTable } from '../entry-tables.js
 import { copyEntriesSql, copyStageSql, createStageSql, mergeStageSql, pageSql } from './page-sql.js';
 import { daysOf } from './partition-plan.js';
 import { storableText } from './unstorable.js';
-import { batchTermColumns, returnedTermColumns, storeTerms } from './terms.js';
+import { returnedTermColumns, storeTerms } from './terms.js';
+import { batchTermColumns } from '../terms.js';
 import type { Partitions } from './partitions.js';
 import { NO_PARTITION, Rollback, UNIQUE_VIOLATION, sqlState, transaction } from './transaction.js';
 import type { Day } from '../../time/utc-day.js';

@@ -4,34 +4,12 @@ import type pg from 'pg';
 import type { LogSource } from '../ledger-types.js';
 import type { NewTermsQuery, NewTermsResult, TermsStore } from '../store.js';
 import { PLAIN_TERM_FIELDS, TermCounter, type TermColumns } from '../terms.js';
-import type { AnyBatch } from '../entry-tables.js';
-import type { OriginBatch, ShieldBatch } from '../rows.js';
 
 /** The entry columns a page's terms are taken from (the merge path returns them for its new rows). */
 export const TERM_COLUMNS: Record<LogSource, { url: string; plain: readonly string[] }> = {
   origin: { url: 'request_url', plain: PLAIN_TERM_FIELDS.origin },
   shield: { url: 'url', plain: PLAIN_TERM_FIELDS.shield },
 };
-
-/** A batch's rows as their terms see them (the batch's own arrays, PLAIN_TERM_FIELDS order). */
-export function batchTermColumns(source: LogSource, b: AnyBatch): TermColumns {
-  if (source === 'origin') {
-    const o = b as OriginBatch;
-    return {
-      n: o.logId.length,
-      timestamp: o.timestamp,
-      url: o.requestUrl,
-      plain: [o.errorCode, o.statusCode],
-    };
-  }
-  const s = b as ShieldBatch;
-  return {
-    n: s.logId.length,
-    timestamp: s.timestamp,
-    url: s.url,
-    plain: [s.country, s.asn, s.ruleId, s.severity, s.method],
-  };
-}
 
 /** Rows the merge path returned (entry column → value) as their terms see them. */
 export function returnedTermColumns(

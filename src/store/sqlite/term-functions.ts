@@ -4,7 +4,7 @@
 // of them fall under the same keys.
 import type Database from 'better-sqlite3';
 import { rollupKey } from '../../values/storable.js';
-import { pathPrefix } from '../terms.js';
+import { pathPrefix } from '../path-prefix.js';
 
 export function registerTermFunctions(db: Database.Database): void {
   // SQLite hands these text (or NULL); a number in a TEXT column arrives as its text already.
