@@ -87,6 +87,7 @@ export function generatedArchive(dir: string, rows: number, log: (line: string) 
         )
         .run(zone, day, batch.length, batch.length, dayEndMs(day), dayEndMs(day), dayEndMs(day));
     })();
+    archive.origin.terms.committed(); // as storePage does once a page's transaction commits
   }
   log(
     `  generated ${ARCHIVE_DAYS}/${ARCHIVE_DAYS} days (${Math.round((performance.now() - started) / 1000)} s)`,

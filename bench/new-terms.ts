@@ -15,7 +15,9 @@ import { RuleReadsRepository } from '../src/store/sqlite/rule-reads.js';
 import { newTerms } from '../src/store/sqlite/terms.js';
 import { dayEndMs } from '../src/time/utc-day.js';
 import { existsSync, renameSync } from 'node:fs';
-import { TermsRepository } from '../src/store/sqlite/terms.js';
+import { writeTermCounts } from '../src/store/sqlite/terms.js';
+import { batchTermColumns, PLAIN_TERM_FIELDS, TermCounter } from '../src/store/terms.js';
+import { originBatch } from '../src/store/rows.js';
 import { archiveBatches, ARCHIVE_LAST_DAY, ARCHIVE_ZONES, generatedArchive } from './archive.js';
 
 const { values: opts } = parseArgs({
@@ -106,7 +108,7 @@ function ingestRate(
   const archive = openArchive(join(dir, 'a.db'));
   try {
     const repo = source === 'origin' ? archive.origin : archive.shield;
-    if (!terms) (repo as unknown as { terms: { count: () => void } }).terms.count = () => {};
+    if (!terms) repo.terms.stage = () => {};
     const t0 = performance.now();
     let n = 0;
     for (const b of batches) {
@@ -117,6 +119,7 @@ function ingestRate(
             : archive.shield.storeRows(1, '2026-11-20', b as ShieldRow[]),
         )
         .immediate();
+      repo.terms.committed(); // as storePage does once a page's transaction commits
       n += b.length;
     }
     return n / ((performance.now() - t0) / 1000);
@@ -148,14 +151,13 @@ if (Number(opts['overhead-rows']) > 0) {
   process.exit(0);
 }
 
-/** An archive of term_hourly and the ledger only, counted from archiveBatches(rows) by the writers' code. */
+/** An archive of term_hourly and the ledger only, counted from archiveBatches(rows) by the writers' code (no entries, so no watermark to move). */
 function generatedTerms(dir: string, rows: number, log: (line: string) => void): string {
   const path = join(dir, `terms-${rows}.db`);
   if (existsSync(path)) return path;
   const tmp = `${path}.tmp`;
   for (const suffix of ['', '-wal', '-shm']) rmSync(tmp + suffix, { force: true });
   const archive = openArchive(tmp, { cacheMiB: 64 });
-  const terms = new TermsRepository(archive.db, 'origin');
   const ledger = archive.db.prepare(
     `INSERT INTO ingest_ledger (source, zone_id, log_date, state, pages, entries, new_entries, covered_until, updated_at, finished_at)
      VALUES ('origin', ?, ?, 'complete', 1, ?, ?, ?, ?, ?)`,
@@ -164,12 +166,9 @@ function generatedTerms(dir: string, rows: number, log: (line: string) => void):
   let n = 0;
   for (const { zone, day, batch } of archiveBatches(rows)) {
     archive.db.transaction(() => {
-      terms.count(zone, {
-        n: batch.length,
-        timestamp: batch.map((r) => r.timestamp),
-        url: batch.map((r) => r.requestUrl),
-        plain: [batch.map((r) => r.errorCode), batch.map((r) => r.statusCode)],
-      });
+      const counter = new TermCounter();
+      counter.add(batchTermColumns('origin', originBatch(batch)), PLAIN_TERM_FIELDS.origin);
+      writeTermCounts(archive.db, 'origin', new Map([[zone, counter]]));
       const end = dayEndMs(day);
       ledger.run(zone, day, batch.length, batch.length, end, end, end);
     })();

@@ -10,6 +10,9 @@ import { MAX_PATH_DEPTH } from '../config/schema.js';
 import { hourStart } from './hourly-rollup.js';
 import type { LogSource } from './ledger-types.js';
 import { rollupKey } from '../values/storable.js';
+import { pathPrefixes } from './path-prefix.js';
+import type { AnyBatch } from './entry-tables.js';
+import type { OriginBatch, ShieldBatch } from './rows.js';
 
 /** A field of term_hourly: an entry column, or `path:<depth>`. */
 export type TermField = string;
@@ -19,48 +22,7 @@ export function termField(field: string, depth?: number): TermField {
   return field === 'path' ? `path:${depth ?? 1}` : field;
 }
 
-const SCHEME_AND_HOST = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*/;
-
-/**
- * The first `depth` segments of a URL's path: `https://h/a/b/c?x=1` → `/a/b` at depth 2; empty segments
- * are skipped (`//a` is `/a`), and a URL with none gives `/`.
- */
-export function pathPrefix(url: string, depth: number): string {
-  return pathPrefixes(url, depth)[depth - 1]!;
-}
-
-/** pathPrefix at depths 1 to `maxDepth`, from one reading of the URL (the writers' hot path). */
-export function pathPrefixes(url: string, maxDepth: number): string[] {
-  let path = url.replace(SCHEME_AND_HOST, '');
-  const cut = path.search(/[?#]/);
-  if (cut >= 0) path = path.slice(0, cut);
-  const out: string[] = [];
-  let prefix = '';
-  let at = 0;
-  while (out.length < maxDepth && at <= path.length) {
-    const end = path.indexOf('/', at);
-    const stop = end < 0 ? path.length : end;
-    if (stop > at) {
-      prefix += `/${path.slice(at, stop)}`;
-      out.push(prefix);
-    }
-    if (end < 0) break;
-    at = end + 1;
-  }
-  // Fewer segments than asked: the deeper prefixes are the whole path.
-  const whole = prefix === '' ? '/' : prefix;
-  while (out.length < maxDepth) out.push(whole);
-  return out;
-}
-
-/** The parts of a new row a term is taken from (null where the entry has none). */
-export interface TermRow {
-  timestamp: number;
-  /** Origin: request_url; Shield: url. */
-  url: string | null;
-  /** Column name → value, for the plain fields of the row's source. */
-  fields: Readonly<Record<string, string | number | null>>;
-}
+export { pathPrefix, pathPrefixes } from './path-prefix.js';
 
 /** The plain (non-path) fields of each source, as term_hourly names them. */
 export const PLAIN_TERM_FIELDS: Record<LogSource, readonly string[]> = {
@@ -76,6 +38,26 @@ export interface TermColumns {
   url: ArrayLike<string | null | undefined>;
   /** One column per plain field, in the order of the `plain` list given with them. */
   plain: ReadonlyArray<ArrayLike<string | number | null | undefined>>;
+}
+
+/** A batch's rows as their terms see them (the batch's own arrays, PLAIN_TERM_FIELDS order). */
+export function batchTermColumns(source: LogSource, b: AnyBatch): TermColumns {
+  if (source === 'origin') {
+    const o = b as OriginBatch;
+    return {
+      n: o.logId.length,
+      timestamp: o.timestamp,
+      url: o.requestUrl,
+      plain: [o.errorCode, o.statusCode],
+    };
+  }
+  const s = b as ShieldBatch;
+  return {
+    n: s.logId.length,
+    timestamp: s.timestamp,
+    url: s.url,
+    plain: [s.country, s.asn, s.ruleId, s.severity, s.method],
+  };
 }
 
 type Raw = string | number;
@@ -96,16 +78,8 @@ export class TermCounter {
   private plainOf: readonly string[] | null = null;
   private slots: Array<Map<Raw, number>> = [];
 
-  add(row: TermRow, plain: readonly string[]): void {
-    const hour = hourStart(row.timestamp);
-    if (hour !== this.hour || plain !== this.plainOf) this.resolve(hour, plain);
-    const slots = this.slots;
-    for (let f = 0; f < plain.length; f++) bump(slots[f]!, row.fields[plain[f]!]);
-    bump(slots[plain.length]!, row.url);
-  }
-
-  /** add() for each row of `c` (without an object per row). */
-  addColumns(c: TermColumns, plain: readonly string[]): void {
+  /** Counts each row of `c` (columns, without an object per row). */
+  add(c: TermColumns, plain: readonly string[]): void {
     const width = plain.length;
     if (c.plain.length !== width) throw new TypeError('TermCounter: one column per plain field');
     for (let i = 0; i < c.n; i++) {

@@ -658,7 +658,7 @@ describe.skipIf(server === null)('edgelog migrate-store', () => {
     old.close();
     const behind = await cli(['--from', 'old.db', '--to', target.url]);
     expect(behind.stderr).toBe(
-      'edgelog: --from old.db lacks migration 0004_quarantine_and_ledger_totals.sql, 0005_values_that_fit.sql, 0006_history.sql, 0007_silences.sql, 0008_new_terms_and_sql_alerts.sql, 0009_sql_alert_silences.sql, 0010_term_pending.sql: run `edgelog migrate` with database.path set to it first\n',
+      'edgelog: --from old.db lacks migration 0004_quarantine_and_ledger_totals.sql, 0005_values_that_fit.sql, 0006_history.sql, 0007_silences.sql, 0008_new_terms_and_sql_alerts.sql, 0009_sql_alert_silences.sql, 0010_term_pending.sql, 0011_terms_from_entries.sql: run `edgelog migrate` with database.path set to it first\n',
     );
 
     const unreachable = await cli([

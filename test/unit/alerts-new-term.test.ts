@@ -62,9 +62,19 @@ describe('TermCounter', () => {
   it('counts plain fields and three path depths per row, skipping missing values, bounding long ones', () => {
     const c = new TermCounter();
     const long = `/${'é'.repeat(300)}`;
-    const base = { fields: { country: 'FR', asn: null, method: '' } };
-    c.add({ timestamp: 10 * H + 5, url: `https://h${long}/x`, ...base }, ['country', 'asn', 'method']);
-    c.add({ timestamp: 10 * H + 9, url: null, ...base }, ['country', 'asn', 'method']);
+    c.add(
+      {
+        n: 2,
+        timestamp: [10 * H + 5, 10 * H + 9],
+        url: [`https://h${long}/x`, null],
+        plain: [
+          ['FR', 'FR'],
+          [null, null],
+          ['', ''],
+        ],
+      },
+      ['country', 'asn', 'method'],
+    );
     const rows = [...c.entries()].map((e) => [e.hour, e.field, e.value, e.count]);
     expect(rows).toEqual([
       [10 * H, 'country', 'FR', 2],
@@ -75,19 +85,19 @@ describe('TermCounter', () => {
     expect(Buffer.byteLength(rows[1]![2] as string)).toBeLessThanOrEqual(256);
   });
 
-  it('sums the rows of values that share a key (URLs with one path), and counts columns as it counts rows', () => {
+  it('sums the rows of values that share a key (URLs with one path), whichever calls bring the rows', () => {
     const urls = ['/a/b?x=1', 'https://h/a/b?x=2#f', '/a/c', null, '', '/a/b?x=1'];
     const codes = ['e1', 'e1', null, 'e2', '', 'e1'];
     const status = [504, 504, 502, null, 504, 504];
     const at = (i: number) => 10 * H + i * 60_000 * 20; // 10:00, 10:20, 10:40, 11:00, …
     const byRow = new TermCounter();
     for (let i = 0; i < urls.length; i++)
-      byRow.add(
-        { timestamp: at(i), url: urls[i]!, fields: { error_code: codes[i]!, status_code: status[i]! } },
-        ['error_code', 'status_code'],
-      );
+      byRow.add({ n: 1, timestamp: [at(i)], url: [urls[i]!], plain: [[codes[i]!], [status[i]!]] }, [
+        'error_code',
+        'status_code',
+      ]);
     const byColumn = new TermCounter();
-    byColumn.addColumns(
+    byColumn.add(
       { n: urls.length, timestamp: urls.map((_, i) => at(i)), url: urls, plain: [codes, status] },
       ['error_code', 'status_code'],
     );

@@ -24,7 +24,7 @@ import {
   mergeSql,
   rollupArraysSql,
 } from './copy-sql.js';
-import { returnedTermRow, storeTerms } from '../postgres/terms.js';
+import { returnedTermColumns, storeTerms } from '../postgres/terms.js';
 import { mergeLedgerBatch } from './ledger-merge.js';
 import type { CopyColumns, TableSpec, TargetColumn, Total } from './tables.js';
 import { groupKey } from './verify.js';
@@ -239,8 +239,7 @@ async function countTerms(c: pg.PoolClient, t: EntryTable, rows: ReadonlyArray<r
     if (list) list.push(record);
     else byZone.set(zone, [record]);
   }
-  for (const [zone, list] of byZone)
-    await storeTerms(c, t.source, zone, list.length, (i) => returnedTermRow(t.source, list[i]!));
+  for (const [zone, list] of byZone) await storeTerms(c, t.source, zone, returnedTermColumns(t.source, list));
 }
 
 /**

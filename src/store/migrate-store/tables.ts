@@ -9,7 +9,7 @@
 //   order); the keys that make a row the same one are the entry key, the quarantine key, and a
 //   snapshot's zone and time.
 // - `time` of the entry tables: generated on both sides, never copied.
-// - the hourly rollups and term_hourly (with SQLite's term_pending): not copied as rows but counted from the entries inserted, in the same
+// - the hourly rollups and term_hourly (with SQLite's term_watermark): not copied as rows but counted from the entries inserted, in the same
 //   transaction (as storePage counts them), so they stay exact whatever the target held before.
 // - schema_migrations: each side records its own dialect's files.
 import { DAY_MS } from '../../time/utc-day.js';
@@ -129,7 +129,8 @@ export const NOT_COPIED: Readonly<Record<string, string>> = {
   origin_hourly: 'counted from the origin entries inserted',
   shield_hourly: 'counted from the Shield entries inserted',
   term_hourly: 'counted from the entries inserted',
-  term_pending: "SQLite's term counts not yet merged into term_hourly: counted from the entries inserted",
+  term_watermark:
+    "SQLite's mark of the entries counted into term_hourly: the target counts every entry inserted",
   schema_migrations: 'each dialect records its own migrations',
   history_days:
     "the history's record: the files stay in history.path, and the target compacts its settled days " +

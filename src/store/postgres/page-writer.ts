@@ -27,7 +27,8 @@ import { ENTRY_TABLES, type AnyBatch, type EntryTable } from '../entry-tables.js
 import { copyEntriesSql, copyStageSql, createStageSql, mergeStageSql, pageSql } from './page-sql.js';
 import { daysOf } from './partition-plan.js';
 import { storableText } from './unstorable.js';
-import { batchTermRow, returnedTermRow, storeTerms } from './terms.js';
+import { returnedTermColumns, storeTerms } from './terms.js';
+import { batchTermColumns } from '../terms.js';
 import type { Partitions } from './partitions.js';
 import { NO_PARTITION, Rollback, UNIQUE_VIOLATION, sqlState, transaction } from './transaction.js';
 import type { Day } from '../../time/utc-day.js';
@@ -113,7 +114,7 @@ export class PageWriter {
         await copy(c, copyEntriesSql(t), entriesCopyText(t, key, b));
         inserted = n;
         rollup = rollupArrays(t, n, (i) => [hourStart(b.timestamp[i]!), ...t.rollup.fromBatch(b, i)]);
-        await storeTerms(c, t.source, key.zone, n, (i) => batchTermRow(t.source, b, i));
+        await storeTerms(c, t.source, key.zone, batchTermColumns(t.source, b));
       } else if (n > 0) {
         await c.query(createStageSql(t));
         await copy(c, copyStageSql(t), stageCopyText(t, b));
@@ -124,7 +125,7 @@ export class PageWriter {
           hourStart(rows[i]!.timestamp as number),
           ...keys.map((k, j) => rollupValue(rows[i]![k], empty[j]!)),
         ]);
-        await storeTerms(c, t.source, key.zone, inserted, (i) => returnedTermRow(t.source, rows[i]!));
+        await storeTerms(c, t.source, key.zone, returnedTermColumns(t.source, rows));
       }
       const q = quarantineArrays(b);
       // A part of a page adds the counts it is given (store.ts PageInput.counts).

@@ -3,9 +3,7 @@
 import type pg from 'pg';
 import type { LogSource } from '../ledger-types.js';
 import type { NewTermsQuery, NewTermsResult, TermsStore } from '../store.js';
-import { PLAIN_TERM_FIELDS, TermCounter, type TermRow } from '../terms.js';
-import type { AnyBatch } from '../entry-tables.js';
-import type { OriginBatch, ShieldBatch } from '../rows.js';
+import { PLAIN_TERM_FIELDS, TermCounter, type TermColumns } from '../terms.js';
 
 /** The entry columns a page's terms are taken from (the merge path returns them for its new rows). */
 export const TERM_COLUMNS: Record<LogSource, { url: string; plain: readonly string[] }> = {
@@ -13,38 +11,20 @@ export const TERM_COLUMNS: Record<LogSource, { url: string; plain: readonly stri
   shield: { url: 'url', plain: PLAIN_TERM_FIELDS.shield },
 };
 
-/** Row `i` of a batch as its terms see it. */
-export function batchTermRow(source: LogSource, b: AnyBatch, i: number): TermRow {
-  if (source === 'origin') {
-    const o = b as OriginBatch;
-    return {
-      timestamp: o.timestamp[i]!,
-      url: o.requestUrl[i] ?? null,
-      fields: { error_code: o.errorCode[i] ?? null, status_code: o.statusCode[i] ?? null },
-    };
-  }
-  const s = b as ShieldBatch;
-  return {
-    timestamp: s.timestamp[i]!,
-    url: s.url[i] ?? null,
-    fields: {
-      country: s.country[i] ?? null,
-      asn: s.asn[i] ?? null,
-      rule_id: s.ruleId[i] ?? null,
-      severity: s.severity[i] ?? null,
-      method: s.method[i] ?? null,
-    },
-  };
-}
-
-/** A row the merge path returned (entry column → value) as its terms see it. */
-export function returnedTermRow(source: LogSource, r: Record<string, string | number | null>): TermRow {
+/** Rows the merge path returned (entry column → value) as their terms see them. */
+export function returnedTermColumns(
+  source: LogSource,
+  rows: ReadonlyArray<Record<string, string | number | null>>,
+): TermColumns {
   const { url, plain } = TERM_COLUMNS[source];
-  const u = r[url];
   return {
-    timestamp: r.timestamp as number,
-    url: typeof u === 'string' ? u : null,
-    fields: Object.fromEntries(plain.map((f) => [f, r[f] ?? null])),
+    n: rows.length,
+    timestamp: rows.map((r) => r.timestamp as number),
+    url: rows.map((r) => {
+      const u = r[url];
+      return typeof u === 'string' ? u : null;
+    }),
+    plain: plain.map((f) => rows.map((r) => r[f] ?? null)),
   };
 }
 
@@ -55,18 +35,16 @@ const UPSERT = `INSERT INTO term_hourly (source, zone_id, field, value, hour, co
   ORDER BY field, value, hour
   ON CONFLICT (source, zone_id, field, value, hour) DO UPDATE SET count = term_hourly.count + excluded.count`;
 
-/** Counts `n` new rows of a zone into term_hourly, on the page's transaction `c`. */
+/** Counts new rows of a zone into term_hourly, on the page's transaction `c`. */
 export async function storeTerms(
   c: pg.ClientBase,
   source: LogSource,
   zone: number,
-  n: number,
-  row: (i: number) => TermRow,
+  rows: TermColumns,
 ): Promise<void> {
-  if (n === 0) return;
+  if (rows.n === 0) return;
   const counter = new TermCounter();
-  const plain = PLAIN_TERM_FIELDS[source];
-  for (let i = 0; i < n; i++) counter.add(row(i), plain);
+  counter.add(rows, PLAIN_TERM_FIELDS[source]);
   const field: string[] = [];
   const value: string[] = [];
   const hour: number[] = [];
@@ -81,8 +59,9 @@ export async function storeTerms(
 }
 
 /**
- * The window's values absent from the lookback (as src/store/sqlite/terms.ts NEW_TERMS_SQL, which also
- * reads SQLite's term_pending: PostgreSQL writes a page's counts to term_hourly itself).
+ * The window's values absent from the lookback (as src/store/sqlite/terms.ts newTermsSql, which also
+ * counts SQLite's entries not merged into term_hourly yet: PostgreSQL writes a page's counts to
+ * term_hourly itself, in the page's transaction).
  */
 const NEW_TERMS = `WITH w AS (
     SELECT value, sum(count) AS n FROM term_hourly

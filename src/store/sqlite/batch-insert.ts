@@ -64,8 +64,8 @@ export interface StoreResult {
 }
 
 export interface Rollup {
-  /** Counts every row of the batch (all of them were new). */
-  all(): void;
+  /** Counts every row of the batch (all of them were new, with the rowids after `afterId`). */
+  all(afterId: number): void;
   /** Counts the rows with a rowid above `afterId` (some of the batch was already archived). */
   after(afterId: number): void;
 }
@@ -90,7 +90,7 @@ export function storeBatch(
   }
   const { inserted, afterId } = insert();
   result.inserted = inserted;
-  if (inserted === n) rollup.all();
+  if (inserted === n) rollup.all(afterId);
   else if (inserted > 0) rollup.after(afterId);
   return result;
 }

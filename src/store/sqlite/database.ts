@@ -7,6 +7,7 @@ import { coerceError } from '../../errors/coerce-error.js';
 import { EdgelogError } from '../../errors/edgelog-error.js';
 import { ARCHIVE_FILE_MODE, createWithMode, DATA_DIR_MODE } from '../../file-modes.js';
 import { asStoreError, StoreError } from '../store-error.js';
+import { registerTermFunctions } from './term-functions.js';
 
 export type Db = Database.Database;
 
@@ -58,6 +59,8 @@ export function openDatabase(path: string, opts: OpenOptions = {}): Db {
     db.pragma('foreign_keys = ON');
     db.pragma('busy_timeout = 5000');
     db.pragma(`cache_size = -${(opts.cacheMiB ?? 64) * 1024}`);
+    // A judgement counts the entries not merged into term_hourly yet with them, on any connection.
+    registerTermFunctions(db);
     if (!readonly && file !== ':memory:') probeWrite(db);
     return db;
   } catch (cause) {

@@ -17,6 +17,7 @@ import { historyPage, pageColumns } from '../history-page.js';
 import type { LogSource } from '../ledger-types.js';
 import { ENTRY_TABLES } from '../entry-tables.js';
 import type { Db } from './database.js';
+import { TermsRepository } from './terms.js';
 
 const MIN = -(2n ** 63n);
 const MAX = 2n ** 63n - 1n;
@@ -33,7 +34,17 @@ export class HistoryRepository {
   private readonly deletes = new Map<LogSource, Stmt>();
   private readonly deleteQuarantine;
 
-  constructor(private readonly db: Db) {
+  /**
+   * `terms`: the writers' term counts (deleting entries merges them first; sharing the writers' own lets
+   * the counts they hold in memory be written rather than read again from the table).
+   */
+  constructor(
+    private readonly db: Db,
+    private readonly terms: Record<LogSource, TermsRepository> = {
+      origin: new TermsRepository(db, 'origin'),
+      shield: new TermsRepository(db, 'shield'),
+    },
+  ) {
     this.select = db.prepare(`SELECT * FROM history_days
       WHERE (@source IS NULL OR source = @source) AND (@zone IS NULL OR zone_id = @zone)
       ORDER BY source, zone_id, log_date`);
@@ -151,13 +162,17 @@ export class HistoryRepository {
 
   deleteEntries(key: HistoryDayKey, keys: { timestamp: number[]; logId: string[] }): number {
     const del = this.deletes.get(key.source)!;
+    const terms = this.terms[key.source];
+    // The rows' term counts stay in term_hourly: the rules judge the pruned days from it.
     return this.db
-      .transaction(() => {
-        let n = 0;
-        for (let i = 0; i < keys.timestamp.length; i++)
-          n += del.run(key.zone, keys.timestamp[i], keys.logId[i], key.day).changes;
-        return n;
-      })
+      .transaction(() =>
+        terms.deleting(() => {
+          let n = 0;
+          for (let i = 0; i < keys.timestamp.length; i++)
+            n += del.run(key.zone, keys.timestamp[i], keys.logId[i], key.day).changes;
+          return n;
+        }),
+      )
       .immediate();
   }
 

@@ -3,7 +3,7 @@ import { coerceError } from '../../errors/index.js';
 import { MIGRATIONS_DIRS, readMigrations } from '../migration-files.js';
 import type { MigrationResult } from '../store.js';
 import type { Db } from './database.js';
-import { registerTermFunctions } from './terms.js';
+import { registerTermFunctions } from './term-functions.js';
 
 /** The SQLite migrations shipped with edgelog (`migrations/sqlite/`). */
 export const MIGRATIONS_DIR = MIGRATIONS_DIRS.sqlite;

@@ -12,7 +12,8 @@ export class OriginLogsRepository {
   private readonly insert;
   private readonly rollup;
   private readonly newRows;
-  private readonly terms;
+  /** The term counts of the rows stored (storePage tells it when a page's transaction ends). */
+  readonly terms: TermsRepository;
 
   constructor(private readonly db: Db) {
     this.terms = new TermsRepository(db, 'origin');
@@ -26,28 +27,47 @@ export class OriginLogsRepository {
       .raw(true);
   }
 
-  /** Stores rows idempotently and counts the new ones into origin_hourly. Call inside a transaction. */
+  /**
+   * Stores rows idempotently and counts the new ones into origin_hourly; their terms are staged
+   * (terms.ts: `terms.committed()` once the transaction commits). Call inside a transaction.
+   */
   store(zone: number, day: string, b: OriginBatch): StoreResult {
     return storeBatch(
       b.timestamp,
       b.parseError,
       () => this.insert.run(b.logId.length, entryRows(ORIGIN_TABLE, zone, day, b)),
       {
-        all: () => this.count(zone, b.logId.length, b.timestamp, b.statusCode, b.errorCode, b.requestUrl),
+        all: (afterId) => {
+          const n = b.logId.length;
+          this.count(zone, n, b.timestamp, b.statusCode, b.errorCode);
+          this.terms.stage(zone, afterId, {
+            n,
+            timestamp: b.timestamp,
+            url: b.requestUrl,
+            plain: [b.errorCode, b.statusCode],
+          });
+        },
         after: (afterId) => {
           const rows = this.newRows.all(afterId) as Array<
             [number, number | null, string | null, string | null]
           >;
           const column = <K extends 0 | 1 | 2 | 3>(k: K) => rows.map((r) => r[k]);
-          this.count(zone, rows.length, column(0), column(1), column(2), column(3));
+          const [timestamp, status, code] = [column(0), column(1), column(2)];
+          this.count(zone, rows.length, timestamp, status, code);
+          this.terms.stage(zone, afterId, {
+            n: rows.length,
+            timestamp,
+            url: column(3),
+            plain: [code, status],
+          });
         },
       },
     );
   }
 
   /**
-   * Counts `n` new rows (by column: timestamp, status code, error code, URL) into the rollup, one upsert
-   * per key (the keys as storable.ts makes them, as on every store), and their values into term_hourly.
+   * Counts `n` new rows (by column: timestamp, status code, error code) into the rollup, one upsert per
+   * key (the keys as storable.ts makes them, as on every store).
    */
   private count(
     zone: number,
@@ -55,7 +75,6 @@ export class OriginLogsRepository {
     timestamp: ArrayLike<number>,
     statusCode: ArrayLike<number | null | undefined>,
     errorCode: ArrayLike<string | null | undefined>,
-    url: ArrayLike<string | null | undefined>,
   ): void {
     const counter = new RollupCounter<[number, number, string]>();
     for (let i = 0; i < n; i++) {
@@ -66,8 +85,6 @@ export class OriginLogsRepository {
     }
     for (const { parts, count } of counter.entries())
       this.rollup.run(zone, parts[0], parts[1], parts[2], count);
-    // PLAIN_TERM_FIELDS.origin's order: error_code, status_code.
-    this.terms.count(zone, { n, timestamp, url, plain: [errorCode, statusCode] });
   }
 
   /** store() for rows as objects (tests, tools). */
@@ -77,15 +94,27 @@ export class OriginLogsRepository {
 
   /** Deletes entries (and their rollup hours) older than `beforeMs`, in batches; returns rows deleted. */
   prune(beforeMs: number, batch = 10_000): number {
-    const n = pruneTable(this.db, 'origin_error_logs', 'pull_zone_id', 'origin_hourly', beforeMs, batch);
+    const n = pruneTable(
+      this.db,
+      this.terms,
+      'origin_error_logs',
+      'pull_zone_id',
+      'origin_hourly',
+      beforeMs,
+      batch,
+    );
     this.terms.prune(beforeMs);
     return n;
   }
 }
 
-/** Shared by both log tables: deletes old rows zone by zone along the (zone, timestamp) key. */
+/**
+ * Shared by both log tables: deletes old rows zone by zone along the (zone, timestamp) key, their term
+ * counts merged first (`terms`).
+ */
 export function pruneTable(
   db: Db,
+  terms: TermsRepository,
   table: string,
   zoneColumn: string,
   rollup: string,
@@ -102,7 +131,9 @@ export function pruneTable(
   for (const zone of zones) {
     // Short transactions: the worker keeps writing while retention runs.
     for (;;) {
-      const n = db.transaction(() => del.run(zone, beforeMs, batch).changes).immediate();
+      const n = db
+        .transaction(() => terms.deleting(() => del.run(zone, beforeMs, batch).changes))
+        .immediate();
       total += n;
       if (n < batch) break;
     }

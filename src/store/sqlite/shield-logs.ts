@@ -9,7 +9,7 @@ import { rollupValue } from '../../values/storable.js';
 import { pruneTable } from './origin-logs.js';
 import { TermsRepository } from './terms.js';
 
-/** The columns of new rows the rollup and term_hourly count (a batch has them, and more). */
+/** The columns of new rows the rollup and the term counts read (a batch has them, and more). */
 type NewShieldColumns = { timestamp: ArrayLike<number> } & Record<
   'ruleId' | 'severity' | 'status' | 'country' | 'asn' | 'method' | 'url',
   ArrayLike<string | null | undefined>
@@ -19,7 +19,8 @@ export class ShieldLogsRepository {
   private readonly insert;
   private readonly rollup;
   private readonly newRows;
-  private readonly terms;
+  /** The term counts of the rows stored (storePage tells it when a page's transaction ends). */
+  readonly terms: TermsRepository;
 
   constructor(private readonly db: Db) {
     this.terms = new TermsRepository(db, 'shield');
@@ -36,18 +37,21 @@ export class ShieldLogsRepository {
       .raw(true);
   }
 
-  /** Stores rows idempotently and counts the new ones into shield_hourly. Call inside a transaction. */
+  /**
+   * Stores rows idempotently and counts the new ones into shield_hourly; their terms are staged
+   * (terms.ts: `terms.committed()` once the transaction commits). Call inside a transaction.
+   */
   store(zone: number, day: string, b: ShieldBatch): StoreResult {
     return storeBatch(
       b.timestamp,
       b.parseError,
       () => this.insert.run(b.logId.length, entryRows(SHIELD_TABLE, zone, day, b)),
       {
-        all: () => this.count(zone, b.logId.length, b),
+        all: (afterId) => this.count(zone, afterId, b.logId.length, b),
         after: (afterId) => {
           const rows = this.newRows.all(afterId) as Array<[number, ...Array<string | null>]>;
           const column = (k: number) => rows.map((r) => r[k] as string | null);
-          this.count(zone, rows.length, {
+          this.count(zone, afterId, rows.length, {
             timestamp: rows.map((r) => r[0]),
             ruleId: column(1),
             severity: column(2),
@@ -63,10 +67,10 @@ export class ShieldLogsRepository {
   }
 
   /**
-   * Counts `n` new rows (by column) into the rollup, one upsert per key (the keys as storable.ts makes
-   * them), and their values into term_hourly.
+   * Counts `n` new rows (by column, rowids after `afterId`) into the rollup, one upsert per key (the keys
+   * as storable.ts makes them), and stages their terms.
    */
-  private count(zone: number, n: number, c: NewShieldColumns): void {
+  private count(zone: number, afterId: number, n: number, c: NewShieldColumns): void {
     const counter = new RollupCounter<[number, string, string, string]>();
     for (let i = 0; i < n; i++) {
       const parts: [number, string, string, string] = [
@@ -81,12 +85,8 @@ export class ShieldLogsRepository {
       this.rollup.run(zone, parts[0], parts[1], parts[2], parts[3], count);
     }
     // PLAIN_TERM_FIELDS.shield's order: country, asn, rule_id, severity, method.
-    this.terms.count(zone, {
-      n,
-      timestamp: c.timestamp,
-      url: c.url,
-      plain: [c.country, c.asn, c.ruleId, c.severity, c.method],
-    });
+    const plain = [c.country, c.asn, c.ruleId, c.severity, c.method];
+    this.terms.stage(zone, afterId, { n, timestamp: c.timestamp, url: c.url, plain });
   }
 
   /** store() for rows as objects (tests, tools). */
@@ -95,7 +95,15 @@ export class ShieldLogsRepository {
   }
 
   prune(beforeMs: number, batch = 10_000): number {
-    const n = pruneTable(this.db, 'shield_event_logs', 'shield_zone_id', 'shield_hourly', beforeMs, batch);
+    const n = pruneTable(
+      this.db,
+      this.terms,
+      'shield_event_logs',
+      'shield_zone_id',
+      'shield_hourly',
+      beforeMs,
+      batch,
+    );
     this.terms.prune(beforeMs);
     return n;
   }

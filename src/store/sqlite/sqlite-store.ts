@@ -43,7 +43,7 @@ export function openSqliteStore(path: string, opts: ArchiveOptions = {}): Sqlite
   const { db } = archive;
   const alerts = new AlertsRepository(db);
   const ruleReads = new RuleReadsRepository(db);
-  const history = new HistoryRepository(db);
+  const history = new HistoryRepository(db, { origin: archive.origin.terms, shield: archive.shield.terms });
   const silences = new SilencesRepository(db);
   const series = new AlertSeriesRepository(db);
   const queries: QueryStore = { readOnly: (sql, _opts, consume) => readOnlyQuery(path, sql, consume) };
@@ -137,8 +137,10 @@ function storePage(
 ): PageStored | LeaseLost {
   if (page.source !== key.source)
     throw new TypeError(`storePage: a ${page.source} page for a ${key.source} day`);
+  const { terms } = page.source === 'origin' ? archive.origin : archive.shield;
+  let stored: PageStored;
   try {
-    return archive.db
+    stored = archive.db
       .transaction((): PageStored => {
         const stored =
           page.source === 'origin'
@@ -169,9 +171,13 @@ function storePage(
       })
       .immediate();
   } catch (err) {
+    terms.rolledBack();
     if (err instanceof LeaseLostSignal) return { kind: 'lease-lost' };
     throw err;
   }
+  // The page is stored: its terms are counted now (a failure here leaves them to a later merge).
+  terms.committed();
+  return stored;
 }
 
 /** The rule state and outbox, and what the rules measure, as one AlertsStore. */

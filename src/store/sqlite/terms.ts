@@ -1,109 +1,278 @@
-// term_hourly on SQLite: the values new-term rules ask about, counted per zone, hour and field in the
-// page's own transaction (the log repositories call count()), and the question the rules ask of it.
-// A page's counts are appended to term_pending and merged into term_hourly by the page that takes it
-// past MERGE_PENDING_AT rows (migrations/sqlite/0010 says why); the counts are the two tables' sum.
+// term_hourly on SQLite: the values new-term rules ask about, counted per zone, hour and field, and the
+// question the rules ask of it. term_watermark holds, per source, the entry id through which term_hourly
+// counts the entries; a page writes no term rows. Its new rows are counted in memory once it commits, and
+// the entries above the watermark are merged (written with the watermark's move, in one transaction) by
+// the page that takes them to MERGE_AT, and before any entry is deleted. A judgement counts the entries
+// not merged yet live, beside term_hourly. So the counts are exact whatever was merged, and whatever
+// memory held when a process died: a page is its rows alone, and what memory cannot vouch for is
+// counted from the table.
 import type { LogSource } from '../ledger-types.js';
-import { rollupKey } from '../../values/storable.js';
+import { ENTRY_TABLES } from '../entry-tables.js';
 import type { NewTermsQuery, NewTermsResult } from '../store.js';
-import { pathPrefix, PLAIN_TERM_FIELDS, TermCounter, type TermColumns } from '../terms.js';
+import { PLAIN_TERM_FIELDS, TermCounter, termField, type TermColumns } from '../terms.js';
+import { MAX_PATH_DEPTH } from '../../config/schema.js';
 import type { Db } from './database.js';
 
 /**
- * The functions the backfill migration calls (migrations/sqlite/0008_*.sql): the same code the writers
- * key values with, so rows counted before and after the migration fall under the same keys.
+ * Entries above the watermark before a page's store merges them: bounds what a judgement counts live
+ * (a rowid range of the entry table, see NEW_TERMS_SQL) and the merge a page's transaction does.
  */
-export function registerTermFunctions(db: Db): void {
-  // SQLite hands these text (or NULL); a number in a TEXT column arrives as its text already.
-  db.function('edgelog_rollup_key', { deterministic: true }, (v: string | number | null) =>
-    v === null ? null : rollupKey(String(v)),
-  );
-  db.function('edgelog_path_prefix', { deterministic: true }, (url: string | null, depth: number) =>
-    url === null || url === '' ? null : pathPrefix(url, depth),
-  );
+export const MERGE_AT = 8_192;
+
+const HOUR = 'timestamp - timestamp % 3600000';
+
+/** A term field as SQL over its entry table: the raw column, and the key term_hourly holds. */
+interface FieldSql {
+  field: string;
+  /** The entry column the value comes from (NULL and '' are no value, as TermCounter's bump). */
+  column: string;
+  /** The value's key, made by the functions of term-functions.ts (as the writers' TermCounter makes it). */
+  key: string;
+}
+
+/** Every term field of a source, from a fixed list (never from a rule's text). */
+function fieldsOf(source: LogSource): FieldSql[] {
+  const url = source === 'origin' ? 'request_url' : 'url';
+  const plain = PLAIN_TERM_FIELDS[source].map((f) => ({
+    field: f,
+    column: f,
+    key: `edgelog_rollup_key(${f})`,
+  }));
+  const paths = Array.from({ length: MAX_PATH_DEPTH }, (_, d) => ({
+    field: termField('path', d + 1),
+    column: url,
+    key: `edgelog_path_key(${url}, ${d + 1})`,
+  }));
+  return [...plain, ...paths];
+}
+
+const FIELDS: Record<LogSource, FieldSql[]> = { origin: fieldsOf('origin'), shield: fieldsOf('shield') };
+
+function fieldSql(source: LogSource, field: string): FieldSql {
+  const f = FIELDS[source].find((x) => x.field === field);
+  if (!f) throw new TypeError(`term field ${JSON.stringify(field)} is not one of ${source}'s`);
+  return f;
+}
+
+/** The merge of one field: the entries of ids (@from, @to] into term_hourly, summed in key order. */
+function mergeSql(source: LogSource, f: FieldSql): string {
+  const { table, zoneColumn } = ENTRY_TABLES[source];
+  return `INSERT INTO term_hourly (source, zone_id, field, value, hour, count)
+    SELECT '${source}', zone, '${f.field}', ${f.key} AS value, hour, sum(n) FROM (
+      SELECT ${zoneColumn} AS zone, ${f.column}, ${HOUR} AS hour, count(*) AS n FROM ${table}
+      WHERE id > @from AND id <= @to AND ${f.column} IS NOT NULL AND ${f.column} <> ''
+      GROUP BY 1, 2, 3)
+    WHERE true GROUP BY zone, value, hour
+    ON CONFLICT (source, zone_id, field, value, hour) DO UPDATE SET count = count + excluded.count`;
 }
 
 /**
- * Rows term_pending holds before a page's count merges them into term_hourly: bounds what a judgement
- * reads of it (through its hour index) and the merge a page's transaction does.
+ * The window's values absent from the lookback, over term_hourly and the entries above the watermark
+ * together (as src/store/postgres/terms.ts over PostgreSQL's term_hourly alone). The live part reads the
+ * entry table by rowid from the watermark on (the zone and time tests are kept off its index with `+`,
+ * so it never walks the zone's lookback in the entries): at most MERGE_AT and a page of rows.
  */
-export const MERGE_PENDING_AT = 16_384;
-
-/**
- * The window's values absent from the lookback, over term_hourly and term_pending together (as
- * src/store/postgres/terms.ts over PostgreSQL's term_hourly alone). term_hourly is probed by value for
- * each value of the window; term_pending's values of the lookback are read once (NOT IN: one lookup
- * table), as it is small and keyed by hour.
- */
-export const NEW_TERMS_SQL = `WITH w AS (
+export function newTermsSql(source: LogSource, field: string): string {
+  const f = fieldSql(source, field);
+  const { table, zoneColumn } = ENTRY_TABLES[source];
+  // Each distinct raw value of an hour is keyed once (one function call), not each row.
+  return `WITH live AS MATERIALIZED (
+    SELECT ${f.key} AS value, hour, sum(n) AS n FROM (
+      SELECT ${f.column}, ${HOUR} AS hour, count(*) AS n FROM ${table}
+      WHERE id > (SELECT merged_through FROM term_watermark WHERE source = @source)
+        AND +${zoneColumn} = @zone AND ${f.column} IS NOT NULL AND ${f.column} <> ''
+        AND ${HOUR} >= @lookbackFrom AND ${HOUR} < @to
+      GROUP BY 1, 2)
+    GROUP BY 1, 2
+  ), w AS (
     SELECT value, sum(n) AS n FROM (
       SELECT value, count AS n FROM term_hourly
       WHERE source = @source AND zone_id = @zone AND field = @field AND hour >= @from AND hour < @to
       UNION ALL
-      SELECT value, count FROM term_pending
-      WHERE source = @source AND zone_id = @zone AND field = @field AND hour >= @from AND hour < @to)
+      SELECT value, n FROM live WHERE hour >= @from AND hour < @to)
     GROUP BY value HAVING sum(n) >= @min
   ), fresh AS (
     SELECT value, n FROM w WHERE NOT EXISTS (
       SELECT 1 FROM term_hourly AS t
       WHERE t.source = @source AND t.zone_id = @zone AND t.field = @field AND t.value = w.value
         AND t.hour >= @lookbackFrom AND t.hour < @from)
-    AND value NOT IN (
-      SELECT p.value FROM term_pending AS p
-      WHERE p.source = @source AND p.zone_id = @zone AND p.field = @field
-        AND p.hour >= @lookbackFrom AND p.hour < @from)
+    AND value NOT IN (SELECT value FROM live WHERE hour >= @lookbackFrom AND hour < @from)
   )
   SELECT value, n, (SELECT count(*) FROM fresh) AS total FROM fresh ORDER BY n DESC, value LIMIT @limit`;
-
-/** Moves term_pending's counts into term_hourly, summed per key and in key order. In a transaction. */
-export function mergePendingTerms(db: Db): void {
-  db.prepare(
-    `INSERT INTO term_hourly (source, zone_id, field, value, hour, count)
-     SELECT source, zone_id, field, value, hour, sum(count) FROM term_pending WHERE true
-     GROUP BY source, zone_id, field, value, hour
-     ON CONFLICT (source, zone_id, field, value, hour) DO UPDATE SET count = count + excluded.count`,
-  ).run();
-  db.prepare('DELETE FROM term_pending').run();
 }
 
+/** Counts of the entries of ids (from, to], kept in memory until written to term_hourly at once. */
+interface Pending {
+  /** The watermark (and its number of moves) these counts continue. */
+  from: number;
+  moves: number;
+  to: number;
+  zones: Map<number, TermCounter>;
+}
+
+/** A page's new rows, stored in a transaction not yet committed. */
+interface Staged {
+  zone: number;
+  afterId: number;
+  rows: TermColumns;
+}
+
+/**
+ * A source's entries in term_hourly, merged past a watermark. The common path costs a page nothing in
+ * SQLite: the page's new rows (ids afterId+1 … afterId+n, an INTEGER PRIMARY KEY growing past the largest)
+ * are counted in memory once its transaction commits, and the counts of MERGE_AT entries are written in
+ * key order in one statement with the watermark's move, checked unmoved meanwhile. Whatever memory does
+ * not hold exactly (another process's rows, a crash's, a page stored outside storePage) is merged from
+ * the table instead: the counts never depend on memory being right, only the cost does.
+ */
 export class TermsRepository {
-  private readonly append;
-  private readonly pending;
+  private readonly merges;
+  private readonly mark;
+  private readonly setMark;
+  private readonly lastId;
+  private readonly lower;
   private readonly plain: readonly string[];
+  private pending: Pending | null = null;
+  private staged: Staged | null = null;
 
   constructor(
     private readonly db: Db,
     private readonly source: LogSource,
   ) {
+    const { table } = ENTRY_TABLES[source];
     this.plain = PLAIN_TERM_FIELDS[source];
-    this.append = db.prepare(`INSERT INTO term_pending (source, zone_id, field, value, hour, count)
-      VALUES (?, ?, ?, ?, ?, ?)`);
-    // Rows appended since it was last emptied (rowids start again at 1 then), from the table's last row.
-    this.pending = db.prepare('SELECT coalesce(max(rowid), 0) FROM term_pending').pluck();
+    this.merges = FIELDS[source].map((f) => db.prepare(mergeSql(source, f)));
+    this.mark = db.prepare('SELECT merged_through AS at, moves FROM term_watermark WHERE source = ?');
+    this.setMark = db.prepare(
+      'UPDATE term_watermark SET merged_through = ?, moves = moves + 1 WHERE source = ?',
+    );
+    this.lastId = db.prepare(`SELECT coalesce(max(id), 0) FROM ${table}`).pluck();
+    // After a delete: no id at or under the watermark may be given to a new entry (an INTEGER PRIMARY KEY
+    // without AUTOINCREMENT reuses the ids above the largest one left).
+    this.lower = db.prepare(`UPDATE term_watermark
+      SET merged_through = (SELECT coalesce(max(id), 0) FROM ${table}), moves = moves + 1
+      WHERE source = ? AND merged_through > (SELECT coalesce(max(id), 0) FROM ${table})`);
   }
 
-  /** Counts new rows of a zone (their plain columns in PLAIN_TERM_FIELDS order); call inside the page's transaction. */
-  count(zone: number, rows: TermColumns): void {
-    const counter = new TermCounter();
-    counter.addColumns(rows, this.plain);
-    for (const t of counter.entries()) this.append.run(this.source, zone, t.field, t.value, t.hour, t.count);
-    if ((this.pending.get() as number) >= MERGE_PENDING_AT) mergePendingTerms(this.db);
+  /**
+   * In a page's transaction: its new rows (ids afterId+1 … afterId+rows.n), counted once it commits
+   * (committed()). Unmerged entries past twice MERGE_AT (pages stored without committed()) merge here.
+   */
+  stage(zone: number, afterId: number, rows: TermColumns): void {
+    if (this.staged) this.pending = null; // the last page's fate is unknown: memory no longer matches
+    this.staged = rows.n > 0 ? { zone, afterId, rows } : null;
+    const { at } = this.watermark();
+    if ((this.lastId.get() as number) - at >= 2 * MERGE_AT) this.merge();
   }
 
-  /** Retention: the hours before `beforeMs`. */
+  /** After the page's transaction committed: counts its rows, and writes the counts past MERGE_AT. */
+  committed(): void {
+    const s = this.staged;
+    this.staged = null;
+    if (!s) return;
+    const mark = this.watermark();
+    const p = this.pending;
+    // Memory that no longer continues the watermark (another process moved it) is dropped, not grown.
+    if (p && (p.from !== mark.at || p.moves !== mark.moves)) this.pending = null;
+    if (!this.pending && s.afterId === mark.at)
+      this.pending = { from: mark.at, moves: mark.moves, to: mark.at, zones: new Map() };
+    if (this.pending?.to === s.afterId) this.add(s);
+    else this.pending = null; // rows between memory and this page: the next merge reads the table
+    if (s.afterId + s.rows.n - mark.at >= MERGE_AT) this.merge();
+  }
+
+  /** The page's transaction rolled back: its rows are not there. */
+  rolledBack(): void {
+    this.staged = null;
+    this.pending = null;
+  }
+
+  /**
+   * Counts every entry above the watermark into term_hourly and moves it, in one transaction: the counts
+   * in memory when they continue the watermark unmoved, the rest from the table.
+   */
+  merge(): void {
+    this.db.transaction(() => {
+      const mark = this.watermark();
+      const p = this.pending;
+      let from = mark.at;
+      if (p && p.from === mark.at && p.moves === mark.moves && p.to > p.from) {
+        writeTermCounts(this.db, this.source, p.zones);
+        this.setMark.run(p.to, this.source);
+        from = p.to;
+      }
+      const to = this.lastId.get() as number;
+      if (to > from) {
+        for (const m of this.merges) m.run({ from, to });
+        this.setMark.run(to, this.source);
+      }
+    })();
+    this.pending = this.fresh();
+  }
+
+  /**
+   * Deletes entries with `remove` (in the caller's transaction or its own), their counts merged first,
+   * so term_hourly keeps what they counted; then the watermark comes down to the largest id left.
+   */
+  deleting<T>(remove: () => T): T {
+    const out = this.db.transaction(() => {
+      this.merge();
+      const n = remove();
+      this.lower.run(this.source);
+      return n;
+    })();
+    this.pending = this.fresh();
+    return out;
+  }
+
+  /** Retention: the hours before `beforeMs` (the entries are pruned through deleting()). */
   prune(beforeMs: number): void {
     const hour = beforeMs - (beforeMs % 3_600_000);
     this.db
-      .transaction(() => {
-        this.db.prepare('DELETE FROM term_hourly WHERE source = ? AND hour < ?').run(this.source, hour);
-        this.db.prepare('DELETE FROM term_pending WHERE source = ? AND hour < ?').run(this.source, hour);
-      })
+      .transaction(() =>
+        this.db.prepare('DELETE FROM term_hourly WHERE source = ? AND hour < ?').run(this.source, hour),
+      )
       .immediate();
   }
+
+  private watermark(): { at: number; moves: number } {
+    return this.mark.get(this.source) as { at: number; moves: number };
+  }
+
+  private fresh(): Pending {
+    const { at, moves } = this.watermark();
+    return { from: at, moves, to: at, zones: new Map() };
+  }
+
+  private add(s: Staged): void {
+    const p = this.pending!;
+    let counter = p.zones.get(s.zone);
+    if (!counter) p.zones.set(s.zone, (counter = new TermCounter()));
+    counter.add(s.rows, this.plain);
+    p.to += s.rows.n;
+  }
+}
+
+/**
+ * Adds counts (a TermCounter per zone) to term_hourly in one statement, in key order (SQLite sorts them
+ * first, so each page of term_hourly is written once). In a transaction.
+ */
+export function writeTermCounts(db: Db, source: LogSource, zones: ReadonlyMap<number, TermCounter>): void {
+  const rows: Array<[number, string, string, number, number]> = [];
+  for (const [zone, counter] of zones)
+    for (const t of counter.entries()) rows.push([zone, t.field, t.value, t.hour, t.count]);
+  if (rows.length === 0) return;
+  db.prepare(
+    `INSERT INTO term_hourly (source, zone_id, field, value, hour, count)
+     SELECT ?, j.value ->> 0, j.value ->> 1, j.value ->> 2, j.value ->> 3, j.value ->> 4
+     FROM json_each(?) AS j WHERE true ORDER BY 2, 3, 4, 5
+     ON CONFLICT (source, zone_id, field, value, hour) DO UPDATE SET count = count + excluded.count`,
+  ).run(source, JSON.stringify(rows));
 }
 
 /** The window's values a zone had not had in the lookback before it (see NewTermsQuery). */
 export function newTerms(db: Db, q: NewTermsQuery): NewTermsResult {
-  const rows = db.prepare(NEW_TERMS_SQL).all({
+  const rows = db.prepare(newTermsSql(q.source, q.field)).all({
     source: q.source,
     zone: q.zone,
     field: q.field,
