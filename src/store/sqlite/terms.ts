@@ -192,21 +192,27 @@ export class TermsRepository {
    * in memory when they continue the watermark unmoved, the rest from the table.
    */
   merge(): void {
-    this.db.transaction(() => {
-      const mark = this.watermark();
-      const p = this.pending;
-      let from = mark.at;
-      if (p && p.from === mark.at && p.moves === mark.moves && p.to > p.from) {
-        writeTermCounts(this.db, this.source, p.zones);
-        this.setMark.run(p.to, this.source);
-        from = p.to;
-      }
-      const to = this.lastId.get() as number;
-      if (to > from) {
-        for (const m of this.merges) m.run({ from, to });
-        this.setMark.run(to, this.source);
-      }
-    })();
+    // IMMEDIATE: the write lock first. A deferred transaction reads the watermark, and its first write
+    // fails at once with SQLITE_BUSY (no busy wait) when another process committed meanwhile; after a
+    // page's commit that failed the page's job, and its day was fetched again (fault suite, two workers).
+    // Inside a page's or a delete's transaction this is a savepoint, as before.
+    this.db
+      .transaction(() => {
+        const mark = this.watermark();
+        const p = this.pending;
+        let from = mark.at;
+        if (p && p.from === mark.at && p.moves === mark.moves && p.to > p.from) {
+          writeTermCounts(this.db, this.source, p.zones);
+          this.setMark.run(p.to, this.source);
+          from = p.to;
+        }
+        const to = this.lastId.get() as number;
+        if (to > from) {
+          for (const m of this.merges) m.run({ from, to });
+          this.setMark.run(to, this.source);
+        }
+      })
+      .immediate();
     this.pending = this.fresh();
   }
 
@@ -215,12 +221,14 @@ export class TermsRepository {
    * so term_hourly keeps what they counted; then the watermark comes down to the largest id left.
    */
   deleting<T>(remove: () => T): T {
-    const out = this.db.transaction(() => {
-      this.merge();
-      const n = remove();
-      this.lower.run(this.source);
-      return n;
-    })();
+    const out = this.db
+      .transaction(() => {
+        this.merge();
+        const n = remove();
+        this.lower.run(this.source);
+        return n;
+      })
+      .immediate();
     this.pending = this.fresh();
     return out;
   }

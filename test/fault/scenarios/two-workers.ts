@@ -145,7 +145,12 @@ export async function twoWorkersScenario(opts: TwoWorkersOptions): Promise<TwoWo
         const said = results.flatMap((r, i) =>
           (r?.stderr ?? '')
             .split('\n')
-            .filter((l) => l.includes(`"zone":${ref.zone},`) && l.includes(`"date":"${ref.day}"`))
+            .filter(
+              (l) =>
+                l.includes(`"zone":${ref.zone},`) &&
+                // A day's own lines (`date`) and its jobs' (`data.day`: a failed attempt, a retry).
+                (l.includes(`"date":"${ref.day}"`) || l.includes(`"day":"${ref.day}"`)),
+            )
             .map((l) => `worker ${i + 1}: ${l.slice(0, 400)}`),
         );
         report.problems.push(
