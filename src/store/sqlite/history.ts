@@ -17,7 +17,7 @@ import { historyPage, pageColumns } from '../history-page.js';
 import type { LogSource } from '../ledger-types.js';
 import { ENTRY_TABLES } from '../entry-tables.js';
 import type { Db } from './database.js';
-import { TermsRepository } from './terms.js';
+import type { TermsRepository } from './terms.js';
 
 const MIN = -(2n ** 63n);
 const MAX = 2n ** 63n - 1n;
@@ -40,10 +40,7 @@ export class HistoryRepository {
    */
   constructor(
     private readonly db: Db,
-    private readonly terms: Record<LogSource, TermsRepository> = {
-      origin: new TermsRepository(db, 'origin'),
-      shield: new TermsRepository(db, 'shield'),
-    },
+    private readonly terms: Record<LogSource, TermsRepository>,
   ) {
     this.select = db.prepare(`SELECT * FROM history_days
       WHERE (@source IS NULL OR source = @source) AND (@zone IS NULL OR zone_id = @zone)

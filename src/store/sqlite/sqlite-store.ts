@@ -175,7 +175,9 @@ function storePage(
     if (err instanceof LeaseLostSignal) return { kind: 'lease-lost' };
     throw err;
   }
-  // The page is stored: its terms are counted now (a failure here leaves them to a later merge).
+  // The page is stored: its terms are counted now. A failure here (a merge that found the archive
+  // locked past the busy timeout) is thrown although the page committed; the counts stay for the next
+  // merge, and a retry of the page finds its rows archived.
   terms.committed();
   return stored;
 }
