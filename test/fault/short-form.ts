@@ -9,7 +9,7 @@ export const SEED = inject('faultSeed');
 export const SCENARIO_TIMEOUT_MS = 240_000;
 
 export const SHORT = {
-  kills: { kills: 4, entriesPerDay: 4_000, pageSize: 200 },
+  kills: { kills: 4, entriesPerDay: 6_000, pageSize: 200 },
   signals: { rounds: 1, entriesPerDay: 10_000, pageSize: 200 },
   // With its data back, a job whose lock Redis lost is taken up again by BullMQ's stalled-job check
   // (every 30 s): recovery may take that long. Empty, it does not come (yet): a shorter wait shows it.
