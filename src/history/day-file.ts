@@ -1,7 +1,7 @@
 // Writes one table-zone-day's Parquet file and publishes it: the store's rows (JSON lines) written to a
 // temporary file, one COPY by DuckDB to a temporary name beside data.parquet, fsync, read back and
 // verified (row count and the key checksum, computed independently from the store's key columns as they
-// came), renamed over data.parquet,
+// came, and from the file's key columns as DuckDB reads them: key-readback.ts), renamed over data.parquet,
 // and the directory synced. A crash at any point leaves the old file or the new one, and at most a
 // temporary file that no reader matches (layout.ts) and the next compaction of the day removes.
 import { randomBytes } from 'node:crypto';
@@ -22,6 +22,7 @@ import { HistoryError } from '../errors/index.js';
 import type { HistoryPage } from '../store/history-store.js';
 import { KeyChecksum, type KeyPart } from './checksum.js';
 import type { HistoryTableShape } from '../store/history-columns.js';
+import { fileKeyChecksum } from './key-readback.js';
 import { DATA_FILE, isTempFile, tempFile } from './layout.js';
 import { parquetOptionsSql, type ParquetOptions } from './parquet-options.js';
 import { removeTimeRangesBut, writeTimeRange, type TimeRange } from './time-range.js';
@@ -138,7 +139,8 @@ export async function publishDayFile(
     await duck.run(`COPY ${source} TO ${quote(temp)} (${parquetOptionsSql(input.parquet)})`);
     rmSync(lines, { force: true });
     syncFile(temp);
-    const found = await checksumOf(duck, shape, temp);
+    // Read back as a reader will see it: the key checksum of what the file holds (key-readback.ts).
+    const found = await fileKeyChecksum(duck, shape, readFile(temp), tempFile(dir, `${token}.keys`));
     if (found !== expected.digest()) {
       throw new HistoryError(
         `${shape.table} ${dir}: the written file did not verify against the store ` +
