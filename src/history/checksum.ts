@@ -15,14 +15,22 @@ const SEED_B = 0x2f6e2b1;
 // ignoreBOM keeps a leading U+FEFF in the text (by default the decoder drops it).
 const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
-function hash32(text: string, seed: number): number {
-  let h = seed ^ text.length;
+/** The two hashes of `text` (one per seed), in one pass over its code units, into `into`. */
+function hashPair(text: string, into: { a: number; b: number }): void {
+  let a = SEED_A ^ text.length;
+  let b = SEED_B ^ text.length;
   for (let i = 0; i < text.length; i++) {
-    h = Math.imul(h ^ text.charCodeAt(i), M);
-    h ^= h >>> 15;
+    const c = text.charCodeAt(i);
+    a = Math.imul(a ^ c, M);
+    a ^= a >>> 15;
+    b = Math.imul(b ^ c, M);
+    b ^= b >>> 15;
   }
-  return fmix32(h);
+  into.a = fmix32(a);
+  into.b = fmix32(b);
 }
+
+const PAIR = { a: 0, b: 0 };
 
 /** Final avalanche (murmur3's fmix32). */
 function fmix32(h: number): number {
@@ -45,8 +53,9 @@ export class KeyChecksum {
 
   /** A key as its text: its parts joined as add() joins them (key-readback.ts reads it so from a file). */
   addText(text: string): void {
-    this.a = (this.a + hash32(text, SEED_A)) % TWO_32;
-    this.b = (this.b + hash32(text, SEED_B)) % TWO_32;
+    hashPair(text, PAIR);
+    this.a = (this.a + PAIR.a) % TWO_32;
+    this.b = (this.b + PAIR.b) % TWO_32;
     this.n++;
   }
 
