@@ -227,9 +227,9 @@ async function timeRangeOf(
 /**
  * The key checksum of a Parquet file, read back by DuckDB (what a reader will see) without writing
  * anything (pruning verifies a file so, even in a history it cannot write). Slower than fileKeyChecksum
- * (key-readback.ts), the same function: each key's text as its UTF-8 bytes (encode: a CAST to BLOB
- * would read backslash escapes in it). Not as text values: the client's
- * decoder drops a U+FEFF at the start of a value, so a log_id beginning with one read back as another key.
+ * (key-readback.ts), the same function: each key's text as its UTF-8 bytes (encode; a CAST to BLOB would
+ * read backslash escapes in it). Not as text values: the client's decoder drops a U+FEFF at the start of
+ * a value, so a log_id beginning with one read back as another key.
  */
 export async function checksumOf(
   duck: DuckDBConnection,

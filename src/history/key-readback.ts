@@ -2,8 +2,8 @@
 // without turning each key into JavaScript values: DuckDB writes each row's key text (its parts joined as
 // KeyChecksum.add joins them) to a temporary file as `<UTF-8 byte length>:<text>\n`, unquoted and
 // unescaped, and KeyLines hashes the keys from the bytes. Fetching the keys as values cost ~1.6 s of CPU
-// per million Shield rows (a native call and a UTF-8 decode per string); this ~0.6 s, with DuckDB's memory
-// flat. The byte length frames each key, so a key may hold any character (newline, ':', NUL); any other
+// per million Shield rows (a native call and a UTF-8 decode per string); this ~0.45 s, with DuckDB's
+// memory flat. The byte length frames each key, so a key may hold any character (newline, ':', NUL); any other
 // framing fails the read, never passes it.
 import { closeSync, openSync, readSync, rmSync } from 'node:fs';
 import type { DuckDBConnection } from '@duckdb/node-api';
