@@ -9,13 +9,31 @@ export type KeyPart = string | number | bigint;
 
 const TWO_32 = 4_294_967_296;
 
-function hash32(text: string, seed: number): number {
-  let h = seed ^ text.length;
+const M = 0x5bd1e995;
+const SEED_A = 0x9747b28c;
+const SEED_B = 0x2f6e2b1;
+// ignoreBOM keeps a leading U+FEFF in the text (by default the decoder drops it).
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/** The two hashes of `text` (one per seed), in one pass over its code units, into `into`. */
+function hashPair(text: string, into: { a: number; b: number }): void {
+  let a = SEED_A ^ text.length;
+  let b = SEED_B ^ text.length;
   for (let i = 0; i < text.length; i++) {
-    h = Math.imul(h ^ text.charCodeAt(i), 0x5bd1e995);
-    h ^= h >>> 15;
+    const c = text.charCodeAt(i);
+    a = Math.imul(a ^ c, M);
+    a ^= a >>> 15;
+    b = Math.imul(b ^ c, M);
+    b ^= b >>> 15;
   }
-  // Final avalanche (murmur3's fmix32).
+  into.a = fmix32(a);
+  into.b = fmix32(b);
+}
+
+const PAIR = { a: 0, b: 0 };
+
+/** Final avalanche (murmur3's fmix32). */
+function fmix32(h: number): number {
   h ^= h >>> 16;
   h = Math.imul(h, 0x85ebca6b);
   h ^= h >>> 13;
@@ -30,9 +48,39 @@ export class KeyChecksum {
   private n = 0;
 
   add(parts: readonly KeyPart[]): void {
-    const text = parts.length === 3 ? `${parts[0]}\u0000${parts[1]}\u0000${parts[2]}` : parts.join('\u0000');
-    this.a = (this.a + hash32(text, 0x9747b28c)) % TWO_32;
-    this.b = (this.b + hash32(text, 0x2f6e2b1)) % TWO_32;
+    this.addText(parts.length === 3 ? `${parts[0]}\u0000${parts[1]}\u0000${parts[2]}` : parts.join('\u0000'));
+  }
+
+  /** A key as its text: its parts joined as add() joins them (key-readback.ts reads it so from a file). */
+  addText(text: string): void {
+    hashPair(text, PAIR);
+    this.a = (this.a + PAIR.a) % TWO_32;
+    this.b = (this.b + PAIR.b) % TWO_32;
+    this.n++;
+  }
+
+  /**
+   * A key as the UTF-8 bytes of its text, `bytes[start, end)`: the same as addText of the decoded text.
+   * ASCII (every key of the simulator and the API seen so far) is hashed from the bytes, each a UTF-16
+   * code unit of its own; any other text is decoded first (invalid UTF-8 throws: no file holds it).
+   */
+  addUtf8(bytes: Uint8Array, start: number, end: number): void {
+    const length = end - start;
+    let a = SEED_A ^ length;
+    let b = SEED_B ^ length;
+    for (let i = start; i < end; i++) {
+      const c = bytes[i]!;
+      if (c >= 0x80) {
+        this.addText(UTF8.decode(bytes.subarray(start, end)));
+        return;
+      }
+      a = Math.imul(a ^ c, M);
+      a ^= a >>> 15;
+      b = Math.imul(b ^ c, M);
+      b ^= b >>> 15;
+    }
+    this.a = (this.a + fmix32(a)) % TWO_32;
+    this.b = (this.b + fmix32(b)) % TWO_32;
     this.n++;
   }
 

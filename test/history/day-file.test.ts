@@ -1,15 +1,19 @@
 // One day's file written from the store's JSON lines (src/history/day-file.ts) against a real DuckDB and
 // real files: a row of any size is read (DuckDB's JSON reader refuses a line longer than twice its
-// maximum_object_size, 16 MiB by default), and what the file holds verifies against the keys given.
+// maximum_object_size, 16 MiB by default), and what the file holds verifies against the keys given: the
+// key checksum read back from a key file (key-readback.ts) is the one read as values, whatever the keys
+// hold, and a row whose text differs from its key is not published.
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { publishDayFile, readFile } from '../../src/history/day-file.js';
+import { checksumOf, publishDayFile, readFile } from '../../src/history/day-file.js';
 import { openDuckDb } from '../../src/history/duckdb.js';
+import { KeyChecksum, type KeyPart } from '../../src/history/checksum.js';
+import { fileKeyChecksum } from '../../src/history/key-readback.js';
 import { DEFAULT_PARQUET_OPTIONS } from '../../src/history/parquet-options.js';
-import { SHIELD_SHAPE } from '../../src/store/history-columns.js';
+import { QUARANTINE_SHAPE, SHIELD_SHAPE } from '../../src/store/history-columns.js';
 import { historyPage } from '../../src/store/history-page.js';
 import type { HistoryPage, HistoryValue } from '../../src/store/history-store.js';
 
@@ -74,5 +78,80 @@ describe('a day file', () => {
     ]);
     // The lines' temporary file is gone.
     expect(readdirSync(dir).filter((n) => n.startsWith('data.parquet.'))).toEqual([]);
+  });
+
+  it('reads back the key checksum a reader sees, whatever the keys hold, as reading the keys as values does', async () => {
+    const odd = [
+      'a:b',
+      'new\nline',
+      '12:x\n',
+      'nul\u0000x',
+      'é 日本 🙂',
+      '\ufeffbom',
+      'q"uote \\ \r\t',
+      '',
+      'x'.repeat(2_500_000),
+    ];
+    const dir = join(root, 'shield_event_logs', 'zone=201', 'day=2026-11-21');
+    const file = await publishDayFile(duck, {
+      shape: SHIELD_SHAPE,
+      dir,
+      pages: pages(...odd.map((id, i) => row(id, i, 'm'))),
+      parquet: DEFAULT_PARQUET_OPTIONS.shield_event_logs,
+    });
+    expect(file).toMatchObject({ rows: odd.length });
+    const path = join(dir, 'data.parquet');
+    const slow = await checksumOf(duck, SHIELD_SHAPE, path);
+    expect(slow).toBe(file!.checksum);
+    expect(await fileKeyChecksum(duck, SHIELD_SHAPE, readFile(path), join(dir, 'keys.tmp'))).toBe(slow);
+    expect(readdirSync(dir)).not.toContain('keys.tmp');
+
+    // Six key parts, NULLs among them (joined as empty, as KeyChecksum.add joins them).
+    const q = join(root, 'quarantine.parquet');
+    const cols = QUARANTINE_SHAPE.columns.map(
+      (c) => `"${c.name}" ${c.kind === 'int' ? 'BIGINT' : 'VARCHAR'}`,
+    );
+    await duck.run(`CREATE TEMP TABLE q (${cols.join(', ')})`);
+    const insert = await duck.prepare(`INSERT INTO q (source, zone_id, log_date, page, position, raw_hash)
+      VALUES ($1, $2, '2026-11-21', $3, $4, $5)`);
+    const fromStore = new KeyChecksum();
+    for (const [i, hash] of [...odd, null].entries()) {
+      fromStore.add([
+        i === 3 ? 'sh:ield' : 'shield',
+        i === 4 ? null : 201n,
+        '2026-11-21',
+        i,
+        -i,
+        hash,
+      ] as KeyPart[]);
+      insert.bindVarchar(1, i === 3 ? 'sh:ield' : 'shield');
+      if (i === 4) insert.bindNull(2);
+      else insert.bindBigInt(2, 201n);
+      insert.bindBigInt(3, BigInt(i));
+      insert.bindBigInt(4, -BigInt(i));
+      if (hash === null) insert.bindNull(5);
+      else insert.bindVarchar(5, hash);
+      await insert.run();
+    }
+    await duck.run(`COPY q TO '${q}' (FORMAT parquet)`);
+    const qSlow = await checksumOf(duck, QUARANTINE_SHAPE, q);
+    expect(qSlow).toBe(fromStore.digest());
+    expect(await fileKeyChecksum(duck, QUARANTINE_SHAPE, readFile(q), join(root, 'q.keys'))).toBe(qSlow);
+  });
+
+  it('publishes nothing when a row in the file differs from its key in the store (a garbled line)', async () => {
+    const dir = join(root, 'shield_event_logs', 'zone=201', 'day=2026-11-22');
+    const garbled = row('b', 2, 'm');
+    // The line says log_id 'B', the store's key column 'b': the file would hold a row the store has not.
+    garbled[3] = String(garbled[3]).replace('"b"', '"B"');
+    await expect(
+      publishDayFile(duck, {
+        shape: SHIELD_SHAPE,
+        dir,
+        pages: pages(row('a', 1, 'm'), garbled, row('c', 3, 'm')),
+        parquet: DEFAULT_PARQUET_OPTIONS.shield_event_logs,
+      }),
+    ).rejects.toThrow(/did not verify against the store/);
+    expect(readdirSync(dir)).toEqual([]);
   });
 });
