@@ -1,5 +1,6 @@
 // DuckDB, loaded only by the commands that use it (loading it costs ~250 ms here: `edgelog --help` and
 // the store's own queries must not pay for it), with its memory and threads bounded.
+import { createRequire } from 'node:module';
 import type { DuckDBConnection } from '@duckdb/node-api';
 
 export interface DuckDbOptions {
@@ -40,6 +41,20 @@ export type OpenDuckDb = (opts: DuckDbOptions) => Promise<DuckDBConnection>;
 
 const SIZE = /^\d+(\.\d+)?\s*(B|KB|MB|GB|KiB|MiB|GiB)$/;
 
+/**
+ * @duckdb/node-api decodes every text value with one `new TextDecoder()` of its own, which drops a U+FEFF
+ * at the start of a value (ignoreBOM defaults to false): an entry whose URL or log begins with one would
+ * be shown and exported without it. That decoder is an export of the client's module (declared in its
+ * types); it is swapped, once, for one that keeps the mark. test/history/query-history.test.ts fails if
+ * a later client stops reading it from there.
+ */
+function keepByteOrderMarks(): void {
+  const accessors = createRequire(import.meta.url)('@duckdb/node-api/lib/vectors/dataAccessors.js') as {
+    textDecoder: { readonly ignoreBOM: boolean };
+  };
+  if (!accessors.textDecoder.ignoreBOM) accessors.textDecoder = new TextDecoder('utf-8', { ignoreBOM: true });
+}
+
 /** An in-memory DuckDB connection (no database file: the history is Parquet files). */
 export async function openDuckDb(opts: DuckDbOptions = DEFAULT_DUCKDB_OPTIONS): Promise<DuckDBConnection> {
   // The settings go into SQL text, so they are checked here rather than trusted.
@@ -49,6 +64,7 @@ export async function openDuckDb(opts: DuckDbOptions = DEFAULT_DUCKDB_OPTIONS): 
   if (!Number.isInteger(opts.threads) || opts.threads < 1)
     throw new RangeError(`not a thread count: ${opts.threads}`);
   const { DuckDBInstance } = await import('@duckdb/node-api');
+  keepByteOrderMarks();
   const instance = await DuckDBInstance.create(':memory:');
   const connection = await instance.connect();
   await connection.run(`SET memory_limit = '${opts.memoryLimit}'`);

@@ -306,6 +306,12 @@ describe('edgelog query --engine history: read-only and bounded', () => {
     );
   });
 
+  it('keeps a byte-order mark at the start of a text value (a hostile URL may begin with one)', async () => {
+    const sql = `SELECT chr(65279) || '/a' AS url, (SELECT url FROM shield_event_logs LIMIT 0) AS none`;
+    const rows = ndjson(await query(a.configPath, '--engine', 'history', '--format', 'ndjson', sql));
+    expect(rows).toEqual([{ url: '\ufeff/a', none: null }]);
+  });
+
   it('keeps the table format, its limit and the values of each type', async () => {
     const text = await query(
       a.configPath,
