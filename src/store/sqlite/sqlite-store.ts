@@ -47,6 +47,14 @@ export function openSqliteStore(path: string, opts: ArchiveOptions = {}): Sqlite
   const silences = new SilencesRepository(db);
   const series = new AlertSeriesRepository(db);
   const queries: QueryStore = { readOnly: (sql, _opts, consume) => readOnlyQuery(path, sql, consume) };
+  let termFailures = 0;
+  const termsFailed = (err: unknown) => {
+    termFailures++;
+    opts.logger?.warn(
+      { err: err instanceof Error ? err.message : String(err), failures: termFailures },
+      'merging term counts after a page failed; the page is stored, the next merge counts its entries',
+    );
+  };
   return {
     dialect: 'sqlite',
     archive,
@@ -114,7 +122,7 @@ export function openSqliteStore(path: string, opts: ArchiveOptions = {}): Sqlite
       reclaim: (_beforeDay, maxPages) => settle(() => history.reclaim(maxPages)),
     },
     storePage: (key, owner, page, now, leaseMs) =>
-      settle(() => storePage(archive, key, owner, page, now, leaseMs)),
+      settle(() => storePage(archive, termsFailed, key, owner, page, now, leaseMs)),
     prepareAhead: () => Promise.resolve(),
     prune: (beforeMs) =>
       settle(() => ({
@@ -129,6 +137,7 @@ export function openSqliteStore(path: string, opts: ArchiveOptions = {}): Sqlite
 
 function storePage(
   archive: Archive,
+  termsFailed: (err: unknown) => void,
   key: DayKey,
   owner: string,
   page: PageInput,
@@ -175,10 +184,15 @@ function storePage(
     if (err instanceof LeaseLostSignal) return { kind: 'lease-lost' };
     throw err;
   }
-  // The page is stored: its terms are counted now. A failure here (a merge that found the archive
-  // locked past the busy timeout) is thrown although the page committed; the counts stay for the next
-  // merge, and a retry of the page finds its rows archived.
-  terms.committed();
+  // The page is stored, and is reported so whatever happens next: its terms are counted now. A merge
+  // that fails here (the archive locked past the busy timeout) leaves its entries above the watermark,
+  // where judgements count them live and the next merge counts them from the table; failing the page
+  // would only have its day fetched again.
+  try {
+    terms.committed();
+  } catch (err) {
+    termsFailed(err);
+  }
   return stored;
 }
 

@@ -5,6 +5,7 @@ import { Queue } from 'bullmq';
 import { INGEST_QUEUE } from '../../../src/queue/jobs.js';
 import { redisOptions } from '../../../src/redis/connection.js';
 import { toApiDate } from '../../../src/time/utc-day.js';
+import { termProblems } from '../lib/term-check.js';
 import { archiveProblems, ledgerSettled, type DayRef } from '../lib/archive-check.js';
 import { clearOfMidnight, pastDays } from '../lib/clock.js';
 import { countingProxy } from '../lib/counting-proxy.js';
@@ -162,6 +163,8 @@ export async function twoWorkersScenario(opts: TwoWorkersOptions): Promise<TwoWo
       ...(await archiveProblems(await scene.reader(), scene.sim, refs, { at: scene.now() })),
     );
     await scene.closeReaders();
+    // The term counts both workers wrote equal a count from scratch.
+    if (scene.archive.store === 'sqlite') report.problems.push(...termProblems(scene.dbPath));
     recordSecretScan(report, await scene.scanSecrets());
     return report;
   } finally {
