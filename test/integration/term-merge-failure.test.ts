@@ -1,7 +1,7 @@
 // A page's commit, then its term merge (sqlite/terms.ts): when the merge fails (another process holds
 // the write lock past the busy timeout), the page is still reported stored, the failure is logged, and the
 // next merge counts its entries from the table, so term_hourly ends equal to a count from scratch.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -11,6 +11,7 @@ import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { MERGE_AT, TermsRepository } from '../../src/store/sqlite/terms.js';
 import type { OriginRow } from '../../src/store/store.js';
 import { DAY, NOW, originPage, originRows } from '../postgres/conformance.js';
+import { TERM_BACKFILL, termRows } from '../support/term-backfill.js';
 
 const LEASE = 60_000;
 
@@ -26,20 +27,6 @@ afterEach(async () => {
 const distinct = (n: number, from: number): OriginRow[] =>
   originRows(n, from).map((r, k) => ({ ...r, requestUrl: `/a${from + k}/b/c${(from + k) % 5}` }));
 
-const BACKFILL = (() => {
-  const sql = readFileSync(
-    join(import.meta.dirname, '../../migrations/sqlite/0008_new_terms_and_sql_alerts.sql'),
-    'utf8',
-  );
-  return sql.slice(sql.indexOf('INSERT INTO term_hourly'), sql.indexOf('CREATE TABLE alert_series_state'));
-})();
-
-const termRows = (db: Db) =>
-  db
-    .prepare('SELECT source, zone_id, field, value, hour, count FROM term_hourly ORDER BY 1, 2, 3, 4, 5')
-    .all()
-    .map((r) => JSON.stringify(r));
-
 /** term_hourly once every entry is merged, and the migration's backfill from scratch over the entries. */
 function countsAndBackfill(path: string): { counts: string[]; backfill: string[] } {
   const db = openDatabase(path);
@@ -48,7 +35,7 @@ function countsAndBackfill(path: string): { counts: string[]; backfill: string[]
     const counts = termRows(db);
     db.exec('BEGIN');
     db.exec('DELETE FROM term_hourly');
-    db.exec(BACKFILL);
+    db.exec(TERM_BACKFILL);
     const backfill = termRows(db);
     db.exec('ROLLBACK');
     return { counts, backfill };

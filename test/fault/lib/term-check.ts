@@ -2,24 +2,9 @@
 // transaction rolled back (the archive is left as it was), then compared key by key with the migration's
 // backfill over the entries. Only for archives whose entries were never pruned: term_hourly keeps the
 // counts of pruned entries, the backfill cannot see them.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { openDatabase, type Db } from '../../../src/store/sqlite/database.js';
+import { openDatabase } from '../../../src/store/sqlite/database.js';
 import { TermsRepository } from '../../../src/store/sqlite/terms.js';
-
-const BACKFILL = (() => {
-  const sql = readFileSync(
-    join(import.meta.dirname, '../../../migrations/sqlite/0008_new_terms_and_sql_alerts.sql'),
-    'utf8',
-  );
-  return sql.slice(sql.indexOf('INSERT INTO term_hourly'), sql.indexOf('CREATE TABLE alert_series_state'));
-})();
-
-const rows = (db: Db) =>
-  db
-    .prepare('SELECT source, zone_id, field, value, hour, count FROM term_hourly ORDER BY 1, 2, 3, 4, 5')
-    .all()
-    .map((r) => JSON.stringify(r));
+import { TERM_BACKFILL, termRows } from '../../support/term-backfill.js';
 
 /** The keys whose counts differ (at most `limit`), as text; none when term_hourly is exact. */
 export function termProblems(path: string, limit = 5): string[] {
@@ -28,10 +13,10 @@ export function termProblems(path: string, limit = 5): string[] {
     db.exec('BEGIN IMMEDIATE');
     try {
       for (const source of ['origin', 'shield'] as const) new TermsRepository(db, source).merge();
-      const counted = rows(db);
+      const counted = termRows(db);
       db.exec('DELETE FROM term_hourly');
-      db.exec(BACKFILL);
-      const want = new Set(rows(db));
+      db.exec(TERM_BACKFILL);
+      const want = new Set(termRows(db));
       const got = new Set(counted);
       const problems = [
         ...counted
