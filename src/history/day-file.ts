@@ -26,6 +26,7 @@ import { fileKeyChecksum, keyTextSql } from './key-readback.js';
 import { DATA_FILE, isTempFile, tempFile } from './layout.js';
 import { parquetOptionsSql, type ParquetOptions } from './parquet-options.js';
 import { removeTimeRangesBut, writeTimeRange, type TimeRange } from './time-range.js';
+import { sqlStringLiteral as quote } from './statement-tables.js';
 
 export interface DayFileInput {
   shape: HistoryTableShape;
@@ -55,8 +56,6 @@ export interface PublishedFile {
   bytes: number;
   checksum: string;
 }
-
-const quote = (path: string) => `'${path.replaceAll("'", "''")}'`;
 
 /**
  * One file as a table: its own columns only (DuckDB would otherwise add the zone=/day= directories as
@@ -227,9 +226,9 @@ async function timeRangeOf(
 /**
  * The key checksum of a Parquet file, read back by DuckDB (what a reader will see) without writing
  * anything (pruning verifies a file so, even in a history it cannot write). Slower than fileKeyChecksum
- * (key-readback.ts), the same function: each key's text as its UTF-8 bytes (encode; a CAST to BLOB would
- * read backslash escapes in it). Not as text values: the client's decoder drops a U+FEFF at the start of
- * a value, so a log_id beginning with one read back as another key.
+ * (key-readback.ts), the same function over the same text: each key's text as DuckDB makes it for the key
+ * file (keyTextSql), fetched as its UTF-8 bytes (encode; a CAST to BLOB would read backslash escapes in
+ * it), so the two read-backs hash one thing, whatever the client's text decoding does.
  */
 export async function checksumOf(
   duck: DuckDBConnection,

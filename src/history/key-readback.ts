@@ -9,8 +9,7 @@ import { closeSync, openSync, readSync, rmSync } from 'node:fs';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { HistoryTableShape } from '../store/history-columns.js';
 import { KeyChecksum } from './checksum.js';
-
-const quote = (path: string) => `'${path.replaceAll("'", "''")}'`;
+import { sqlStringLiteral as quote } from './statement-tables.js';
 
 export class KeyLinesError extends Error {
   override name = 'KeyLinesError';
