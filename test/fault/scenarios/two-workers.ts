@@ -5,7 +5,7 @@ import { Queue } from 'bullmq';
 import { INGEST_QUEUE } from '../../../src/queue/jobs.js';
 import { redisOptions } from '../../../src/redis/connection.js';
 import { toApiDate } from '../../../src/time/utc-day.js';
-import { termProblems } from '../lib/term-check.js';
+import { termProblems } from '../../support/term-backfill.js';
 import { archiveProblems, ledgerSettled, type DayRef } from '../lib/archive-check.js';
 import { clearOfMidnight, pastDays } from '../lib/clock.js';
 import { countingProxy } from '../lib/counting-proxy.js';
