@@ -30,7 +30,7 @@ export async function measureLimit(
     if (key) db.exec(`CREATE UNIQUE INDEX k ON shield_event_logs (${key})`);
     const insert = new BatchInsert(db, 'shield_event_logs', entryInsertColumns(SHIELD_TABLE), key);
     const store = db.transaction((b: ShieldBatch) =>
-      insert.run(b.logId.length, entryRows(SHIELD_TABLE, 201, BENCH_DAY, b)),
+      insert.run(b.logId.length, entryRows(SHIELD_TABLE, 201, BENCH_DAY, b, archive.batches.next())),
     );
     let rows = 0;
     const started = performance.now();

@@ -61,6 +61,20 @@ export interface Engine {
   close(): Promise<void>;
 }
 
+/** Rows stored since the last flush that start one (history-runner.ts noteStored). */
+const FLUSH_ROWS = 50_000;
+
+/** `store`, telling the history how many rows each page stored. */
+function flushingStore(store: ArchiveStore, history: HistoryRunner): ArchiveStore {
+  return Object.assign(Object.create(store) as ArchiveStore, {
+    storePage: async (...args: Parameters<ArchiveStore['storePage']>) => {
+      const result = await store.storePage(...args);
+      if (result.kind === 'stored') history.noteStored(result.inserted + result.quarantineInserted);
+      return result;
+    },
+  });
+}
+
 /** The part of worker.shutdownTimeout kept for closing after the waits (at most a quarter of it). */
 const CLOSE_RESERVE_MS = 2_000;
 
@@ -162,6 +176,22 @@ export async function startEngine(config: Config, logger: Logger, opts: EngineOp
     await pageThreads?.close();
     pageThreads = undefined;
   }
+  const root = historyPath(config);
+  const history =
+    root === null
+      ? undefined
+      : new HistoryRunner({
+          store: archive,
+          root,
+          hotDays: config.history.hotDays,
+          originLookbackDays: config.schedule.originLookbackDays,
+          leaseMs: config.worker.lease,
+          owner: ownerId('history'),
+          now,
+          logger: logger.child({ component: 'history' }),
+          flushRows: FLUSH_ROWS,
+          beforeCompact: () => pageThreads?.releaseIdle() ?? Promise.resolve(),
+        });
   const ingestor = new DayIngestor({
     client: api.client,
     ...(pageThreads
@@ -170,7 +200,7 @@ export async function startEngine(config: Config, logger: Logger, opts: EngineOp
           originDays: pageThreads.streamOriginDay.bind(pageThreads),
         }
       : {}),
-    store: archive,
+    store: history ? flushingStore(archive, history) : archive,
     logger: logger.child({ component: 'ingest' }),
     now,
     pageCap: config.api.pageCap,
@@ -198,25 +228,14 @@ export async function startEngine(config: Config, logger: Logger, opts: EngineOp
     return results;
   };
   const hooks: Pick<HandlerDeps, 'afterDay' | 'afterGuardian' | 'evaluateAlerts'> = {
-    afterDay: async (r) => void (await check({ source: r.source, zone: r.zone })),
+    // The day's rows into the history's parts first (readers then read few rows from the store).
+    afterDay: async (r) => {
+      await history?.flush();
+      await check({ source: r.source, zone: r.zone });
+    },
     afterGuardian: async (zone) => void (await check({ source: 'guardian', zone })),
     evaluateAlerts: () => check(),
   };
-  const root = historyPath(config);
-  const history =
-    root === null
-      ? undefined
-      : new HistoryRunner({
-          store: archive,
-          root,
-          hotDays: config.history.hotDays,
-          originLookbackDays: config.schedule.originLookbackDays,
-          leaseMs: config.worker.lease,
-          owner: ownerId('history'),
-          now,
-          logger: logger.child({ component: 'history' }),
-          beforeCompact: () => pageThreads?.releaseIdle() ?? Promise.resolve(),
-        });
   const handlers = {
     config,
     client: api.client,

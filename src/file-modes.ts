@@ -3,7 +3,7 @@
 // write and its group's to read (a member runs `edgelog query` and `report`), the embedded Redis's
 // directory (its AOF holds the queue) and temporary files are the owner's alone. A stricter umask still
 // narrows these; files that exist already keep the mode their owner gave them.
-import { closeSync, openSync } from 'node:fs';
+import { closeSync, fsyncSync, mkdirSync, openSync } from 'node:fs';
 
 /** The archive and the -wal and -shm SQLite makes beside it (SQLite gives those the archive's mode). */
 export const ARCHIVE_FILE_MODE = 0o640;
@@ -24,5 +24,45 @@ export function createWithMode(path: string, mode: number): void {
     closeSync(openSync(path, 'wx', mode));
   } catch {
     // It exists (its mode is its owner's choice), or the opener will say why it cannot be made.
+  }
+}
+
+/** The history's files (parts, markers): readable by the archive's group, as the archive is. */
+export const HISTORY_FILE_MODE = 0o640;
+
+/**
+ * Makes `path` and any missing parent with DATA_DIR_MODE (or `mode`): the umask can only narrow it, so a
+ * directory made here is never more open than that, even inside a folder that is.
+ */
+export function makeDirs(path: string, mode = DATA_DIR_MODE): void {
+  mkdirSync(path, { recursive: true, mode });
+}
+
+/** Creates an empty file with `mode` (HISTORY_FILE_MODE by default), or leaves an existing one; syncs it. */
+export function writeEmptyFile(path: string, mode = HISTORY_FILE_MODE): void {
+  const fd = openSync(path, 'a', mode);
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Creates `path` empty and private (PRIVATE_FILE_MODE) for another writer to fill: DuckDB's COPY opens an
+ * existing file without changing its mode, where it would create a new one readable by everyone the
+ * umask lets. Throws when it exists (a temporary name is unique).
+ */
+export function reservePrivateFile(path: string): void {
+  closeSync(openSync(path, 'wx', PRIVATE_FILE_MODE));
+}
+
+/** fsync of a directory: the names made or renamed in it are durable once it returns. */
+export function syncDir(path: string): void {
+  const fd = openSync(path, 'r');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
   }
 }

@@ -224,7 +224,7 @@ async function demoHistory(engine: Engine, out: Out): Promise<void> {
     import('../history/history-pass.js'),
     import('../history/parquet-options.js'),
     import('../history/compact-day.js'),
-    import('../history/history-queries.js'),
+    import('../history/archive-queries.js'),
     import('../history/sample-query.js'),
   ]);
   const root = historyRoot(config);
@@ -258,5 +258,5 @@ async function demoHistory(engine: Engine, out: Out): Promise<void> {
   const { title, sql } = sample.HISTORY_SAMPLE_QUERY;
   out(`${title}:`);
   out(`  $ edgelog query "${sql}"`);
-  await printRows(history.historyQueries({ root, store: engine.store.queries }), sql, out);
+  await printRows(history.archiveQueries({ root, store: engine.store.queries }), sql, out);
 }

@@ -1,20 +1,20 @@
 // `edgelog query "<SQL>"`: one read-only statement against the archive, as a table, JSON, NDJSON or CSV.
-import { existsSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import { OutputClosedError, streamOutput, type Stdout } from '../format/output.js';
 import { DEFAULT_QUERY_TIMEOUT_MS, runBoundedQuery } from '../query/run-bounded.js';
 import { DEFAULT_TABLE_LIMIT, QUERY_FORMATS, type QueryFormat } from '../query/run-query.js';
 import { durationArg, intArg, jsonOption, outputFormat } from './args.js';
-import { historyPath } from '../config/history-path.js';
-import { readerServer } from '../config/reader-config.js';
-import { UsageError } from '../errors/usage-error.js';
+import { readerServer, type ReaderConfig } from '../config/reader-config.js';
 import { readerConfig } from './reader-context.js';
 import type { OpenDuckDb } from '../history/duckdb.js';
-import type { DuckDBConnection } from '@duckdb/node-api';
+import { loadAndOpenDuckDb } from '../query/archive-session.js';
 
-/** Where `query` runs a statement: DuckDB over the history and the newer rows, or the store's engine. */
-export type QueryEngine = 'history' | 'store';
-export const QUERY_ENGINES: readonly QueryEngine[] = ['history', 'store'];
+/**
+ * Where `query` runs a statement: the archive in its one dialect (DuckDB over the history's parts and the
+ * store's newer rows, and the store's small tables), or the store alone in its own SQL.
+ */
+export type QueryEngine = 'archive' | 'store';
+export const QUERY_ENGINES: readonly QueryEngine[] = ['archive', 'store'];
 
 interface QueryCliOptions {
   format: QueryFormat;
@@ -33,9 +33,6 @@ function timeoutArg(value: string): number {
 
 /** Where `query` says, in one line, that its role may do more than read. @defaultValue stderr */
 export type WarningLine = (text: string) => void;
-
-/** Opens DuckDB for the history engine, loading it only then (src/history/duckdb.ts). */
-const loadAndOpenDuckDb: OpenDuckDb = async (opts) => (await import('../history/duckdb.js')).openDuckDb(opts);
 
 export function queryCommand(
   stdout: Stdout = process.stdout,
@@ -69,27 +66,13 @@ export function queryCommand(
     .addOption(
       new Option(
         '--engine <engine>',
-        'history: DuckDB over the Parquet history and the rows not yet in it (entry tables and quarantine; DuckDB SQL); store: the archive database alone (every table, its own SQL) (default: history for a SELECT over entry tables the history holds files of, else store)',
-      ).choices(QUERY_ENGINES),
+        "archive: every table and day of the archive in its one SQL dialect (DuckDB's: docs/SQL.md); store: the archive database alone, in its own SQL (days pruned into the history are not there)",
+      )
+        .choices(QUERY_ENGINES)
+        .default('archive'),
     )
     .action(async (sql: string, opts: QueryCliOptions, cmd: Command) => {
       const config = readerConfig(cmd);
-      const history = historyPath(config);
-      // Not told: DuckDB only for a SELECT over entries the history holds files of (engine-choice.ts);
-      // the DuckDB that chose the history then runs the statement.
-      const choice: { engine: QueryEngine; conn?: DuckDBConnection } =
-        opts.engine !== undefined
-          ? { engine: opts.engine }
-          : history === null || !existsSync(history)
-            ? { engine: 'store' }
-            : await import('../history/engine-choice.js').then((m) =>
-                m.chooseEngine(sql, history, { open: openDuckDb }),
-              );
-      const engine = choice.engine;
-      if (engine === 'history' && history === null)
-        throw new UsageError(
-          '--engine history: history.path is null in the configuration (no history is kept)',
-        );
       const { limit, timeout } = opts;
       const format = outputFormat(opts) as QueryFormat;
       const timeoutMs = timeout ?? DEFAULT_QUERY_TIMEOUT_MS;
@@ -102,46 +85,35 @@ export function queryCommand(
         table: { wide: opts.wide, width: terminal ? stdout.columns : undefined },
         encoding: { csvRaw: opts.csvRaw === true, terminal },
       };
-      const server = readerServer(config.database);
+      const roleWarning = (warning: string) => warn(`edgelog: warning: ${warning}\n`);
       try {
-        if (engine === 'history' && history !== null) {
-          // DuckDB and the history's engine, loaded only here (see src/history/duckdb.ts); the rows not
-          // yet in history are read through the store's own read-only query port.
-          const [{ historyQueries }, { runStoreQuery }, { openReader }] = await Promise.all([
-            import('../history/history-queries.js'),
+        if (opts.engine !== 'store') {
+          const [{ openArchiveSession }, { runStoreQuery }] = await Promise.all([
+            import('../query/archive-session.js'),
             import('../query/run-store-query.js'),
-            import('../store/open-reader.js'),
           ]);
-          const reader = await openReader(config.database, {
+          const session = await openArchiveSession(config, {
             applicationName: 'edgelog query',
-            roleWarning: (warning) => warn(`edgelog: warning: ${warning}\n`),
+            roleWarning,
+            openDuckDb,
           });
           try {
-            const queries = historyQueries({
-              root: history,
-              store: reader.queries,
-              open: openDuckDb,
-              ...(choice.conn === undefined ? {} : { connection: choice.conn }),
-            });
-            await runStoreQuery(queries, sql, { ...request, timeoutMs }, streamOutput(stdout));
+            await runStoreQuery(session.queries, sql, { ...request, timeoutMs }, streamOutput(stdout));
           } finally {
-            await reader.close();
+            await session.close();
           }
           return;
         }
-        if (server !== null) {
+        await warnPruned(config, warn);
+        if (readerServer(config.database) !== null) {
           // PostgreSQL, loaded only here: a SQLite query does not pay for pg at start-up.
           const [{ openReader }, { runStoreQuery }] = await Promise.all([
             import('../store/open-reader.js'),
             import('../query/run-store-query.js'),
           ]);
-          const reader = await openReader(config.database, {
-            applicationName: 'edgelog query',
-            roleWarning: (warning) => warn(`edgelog: warning: ${warning}\n`),
-          });
-          const { queries } = reader;
+          const reader = await openReader(config.database, { applicationName: 'edgelog query', roleWarning });
           try {
-            await runStoreQuery(queries, sql, { ...request, timeoutMs }, streamOutput(stdout));
+            await runStoreQuery(reader.queries, sql, { ...request, timeoutMs }, streamOutput(stdout));
           } finally {
             await reader.close();
           }
@@ -151,9 +123,25 @@ export function queryCommand(
       } catch (err) {
         // The reader closed the pipe (`| head`): what it wanted was written.
         if (!(err instanceof OutputClosedError)) throw err;
-      } finally {
-        // Closed by the statement already unless something failed before it ran (closing twice is a no-op).
-        choice.conn?.closeSync();
       }
     });
+}
+
+/** `--engine store` does not see the days pruned into the history: says which, when there are any. */
+async function warnPruned(config: ReaderConfig, warn: WarningLine): Promise<void> {
+  const [{ openReader }, { prunedSpan }] = await Promise.all([
+    import('../store/open-reader.js'),
+    import('../history/pruned-span.js'),
+  ]);
+  const reader = await openReader(config.database, { applicationName: 'edgelog query' });
+  try {
+    const span = await prunedSpan(reader.queries);
+    if (span !== null)
+      warn(
+        `edgelog: note: --engine store reads the store alone: ${span.days} day(s) from ${span.from} to ${span.to} ` +
+          'were pruned into the history and are not in it (the default engine reads them)\n',
+      );
+  } finally {
+    await reader.close();
+  }
 }

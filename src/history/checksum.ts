@@ -94,3 +94,22 @@ export class KeyChecksum {
     return `${this.n}:${hex(this.a)}${hex(this.b)}`;
   }
 }
+
+/** The checksum of no rows. */
+export const EMPTY_CHECKSUM = '0:0000000000000000';
+
+/** Pure: the checksum of the union of disjoint key sets, from theirs (the sums add, as the counts do). */
+export function combineChecksums(digests: readonly string[]): string {
+  let n = 0;
+  let a = 0;
+  let b = 0;
+  for (const d of digests) {
+    const m = /^(\d+):([0-9a-f]{8})([0-9a-f]{8})$/.exec(d);
+    if (!m) throw new RangeError(`not a key checksum: ${d}`);
+    n += Number(m[1]);
+    a = (a + parseInt(m[2]!, 16)) % TWO_32;
+    b = (b + parseInt(m[3]!, 16)) % TWO_32;
+  }
+  const hex = (v: number) => v.toString(16).padStart(8, '0');
+  return `${n}:${hex(a)}${hex(b)}`;
+}

@@ -10,7 +10,7 @@ import { DEFAULT_DUCKDB_OPTIONS, openDuckDb, type DuckDbOptions } from './duckdb
 import { createHistoryViews, type HistoryViewsOptions } from './history-views.js';
 import type { HistoryTable } from './layout.js';
 import { sqlStringLiteral } from './statement-tables.js';
-import type { ZoneDayScope } from './store-rows-sql.js';
+import type { ZoneDayScope } from './published-days.js';
 import { WorkBudget } from './work-budget.js';
 
 export type ExportFormat = 'parquet' | 'ndjson' | 'csv';

@@ -1,8 +1,10 @@
-// One pass over the history: compacts the days the planner picks (plan.ts), then prunes the compacted
-// days older than history.hotDays and gives their space back. `edgelog compact` runs it by hand; the
-// worker's history job runs it for one zone-day and its periodic sweep for every day.
+// One pass over the history: flushes the store's newer rows into parts (flush.ts), compacts the days the
+// planner picks (plan.ts), then prunes the compacted days older than history.hotDays and gives their
+// space back. `edgelog compact` runs it by hand; the worker's history job runs it for one zone-day and
+// its periodic sweep for every day.
 import { addDays } from '../time/utc-day.js';
-import { compactDay, withDayLease, type HistoryDeps } from './compact-day.js';
+import { compactDay, flushDeps, withDayLease, type HistoryDeps } from './compact-day.js';
+import { flushHistory, type FlushResult } from './flush.js';
 import { lastColdDay, planCompaction, planPruning, type DayFilter, type PlannedDay } from './plan.js';
 import { pruneDay } from './prune-day.js';
 import type { ReclaimResult } from '../store/history-store.js';
@@ -18,6 +20,8 @@ export interface PassOptions {
 }
 
 export interface PassSummary {
+  /** What the flush did first (null: another flush held the lease). */
+  flush: FlushResult | null;
   days: number;
   entries: number;
   quarantined: number;
@@ -36,6 +40,7 @@ export interface PassSummary {
 /** A pass that did nothing: the summary a pass starts from. */
 export function emptyPassSummary(): PassSummary {
   return {
+    flush: null,
     days: 0,
     entries: 0,
     quarantined: 0,
@@ -49,6 +54,8 @@ export function emptyPassSummary(): PassSummary {
 
 export async function historyPass(deps: HistoryDeps, opts: PassOptions): Promise<PassSummary> {
   const summary = emptyPassSummary();
+  const flushed = await flushHistory(flushDeps(deps));
+  summary.flush = flushed.outcome === 'busy' ? null : flushed;
   const base = {
     now: deps.now(),
     originLookbackDays: opts.originLookbackDays,

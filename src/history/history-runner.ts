@@ -8,9 +8,11 @@ import type { Logger } from '../logger.js';
 import type { DayKey } from '../store/ledger-types.js';
 import type { HistoryStore } from '../store/history-store.js';
 import type { LedgerStore } from '../store/store.js';
+import { flushHistory, type FlushResult } from './flush.js';
 import {
   COMPACTION_PAGE_ROWS,
   compactDay,
+  flushDeps,
   SCRATCH_DIR,
   withDayLease,
   type HistoryDeps,
@@ -30,6 +32,8 @@ export interface HistoryRunnerOptions {
   logger: Logger;
   /** @defaultValue openDuckDb() */
   openDuck?: () => Promise<DuckDBConnection>;
+  /** Rows stored that start a flush (noteStored). @defaultValue FLUSH_ROWS */
+  flushRows: number;
   /** Called before each compaction: frees memory held elsewhere in the process (idle page threads). */
   beforeCompact?: () => Promise<unknown>;
 }
@@ -44,6 +48,8 @@ export interface CompactJobResult {
 
 export class HistoryRunner {
   private duck: Promise<DuckDBConnection> | undefined;
+  /** Rows stored since the last flush started (noteStored). */
+  private stored = 0;
   private queue: Promise<unknown> = Promise.resolve();
   private closed = false;
 
@@ -58,6 +64,32 @@ export class HistoryRunner {
       history: await store.history.list(),
       originLookbackDays,
     });
+  }
+
+  /**
+   * Flushes the store's rows above the watermark into parts (flush.ts): after each day job and whenever
+   * enough rows were stored since the last flush, so that readers read few rows from the store.
+   */
+  flush(): Promise<FlushResult> {
+    this.stored = 0;
+    return this.serially(async () => {
+      const result = await flushHistory(flushDeps(await this.deps()));
+      if (result.outcome === 'flushed')
+        this.opts.logger.debug({ ...result, below: String(result.below) }, 'history flushed');
+      return result;
+    });
+  }
+
+  /**
+   * Tells the runner `n` rows were stored: once `flushRows` have been since the last flush, one starts
+   * (not awaited: the page that stored them goes on).
+   */
+  noteStored(n: number): void {
+    this.stored += n;
+    if (this.stored < this.opts.flushRows || this.closed) return;
+    this.flush().catch((err: unknown) =>
+      this.opts.logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'history flush failed'),
+    );
   }
 
   /**

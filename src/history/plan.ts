@@ -26,7 +26,14 @@ export type LedgerFacts = Pick<
 >;
 export type HistoryFacts = Pick<
   HistoryDayRow,
-  'source' | 'zone_id' | 'log_date' | 'compacted_at' | 'pruned_at' | 'ledger_entries' | 'ledger_quarantined'
+  | 'source'
+  | 'zone_id'
+  | 'log_date'
+  | 'compacted_at'
+  | 'pruned_at'
+  | 'ledger_entries'
+  | 'ledger_quarantined'
+  | 'part'
 >;
 
 export interface DayFilter {
@@ -76,8 +83,10 @@ function matches(row: { source: LogSource; zone_id: number; log_date: string }, 
   return true;
 }
 
+// A record without a part is one from before parts: the day is merged again (into one part) to get one.
 const unchanged = (l: LedgerFacts, h: HistoryFacts) =>
   h.compacted_at !== null &&
+  h.part !== null &&
   h.ledger_entries === l.archived_entries &&
   h.ledger_quarantined === l.quarantined_entries;
 

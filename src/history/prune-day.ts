@@ -1,15 +1,21 @@
-// Removes a compacted zone-day's rows from the store: only rows whose keys its published files hold, read
-// from the files themselves, in bounded batches (each its own short transaction). Each file is verified
-// again right before (its key checksum must still be the one recorded), so no row leaves the store that
-// the history does not hold. The ledger and the hourly rollups stay: reports and alerts are unchanged.
-import { existsSync } from 'node:fs';
+// Removes a compacted zone-day's rows from the store: only rows whose keys its parts hold, read from the
+// parts themselves, in bounded batches (each its own short transaction). The parts are verified again
+// right before (their keys' checksum must still be the one the merge recorded), so no row leaves the
+// store that the history does not hold. Readers never miss a row for it: they read the store's rows
+// above the flush watermark only, and every part's rows are below it. The ledger and the hourly rollups
+// stay: reports and alerts are unchanged.
+import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { HistoryError } from '../errors/index.js';
 import type { HistoryDayRow } from '../store/history-store.js';
 import { entryShape, QUARANTINE_SHAPE, type HistoryTableShape } from '../store/history-columns.js';
+import { combineChecksums } from './checksum.js';
 import type { DayLease, HistoryDeps } from './compact-day.js';
-import { checksumOf, readFile } from './day-file.js';
-import { dataFile, entryTable } from './layout.js';
+import { readWatermark } from './flush-marker.js';
+import { checksumOf, readFile } from './part-file.js';
+import { dayDir, entryTable } from './layout.js';
+import { liveParts } from './parts.js';
+import { readDayDir } from './published-days.js';
 
 export interface DayPruned {
   entries: number;
@@ -22,14 +28,16 @@ const BATCH = 5_000;
 /** Prunes the zone-day recorded in `row`; call under its lease. */
 export async function pruneDay(deps: HistoryDeps, lease: DayLease, row: HistoryDayRow): Promise<DayPruned> {
   const { key } = lease;
-  const entryFile = dataFile(deps.root, entryTable(key.source), key.zone, key.day);
-  const quarantineFile = dataFile(deps.root, 'quarantined_entries', key.zone, key.day, key.source);
+  const below = readWatermark(deps.root);
+  const live = (dir: string) => liveParts(readDayDir(dir).parts, below).map((p) => join(dir, p.name));
+  const entryFiles = live(dayDir(deps.root, entryTable(key.source), key.zone, key.day));
+  const quarantineFiles = live(dayDir(deps.root, 'quarantined_entries', key.zone, key.day, key.source));
   const shape = entryShape(key.source);
-  if (row.entries) await verify(deps.duck, shape, entryFile, row.checksum);
-  if (row.quarantined) await verify(deps.duck, QUARANTINE_SHAPE, quarantineFile, row.quarantine_checksum);
+  await verify(deps.duck, shape, entryFiles, row.checksum);
+  await verify(deps.duck, QUARANTINE_SHAPE, quarantineFiles, row.quarantine_checksum);
   let entries = 0;
   let quarantined = 0;
-  if (row.entries) {
+  for (const entryFile of entryFiles) {
     await deps.hooks?.beforeDelete?.(shape.table);
     await batches(deps.duck, entryFile, ['timestamp', 'log_id'], async (cols) => {
       await lease.keep();
@@ -39,7 +47,7 @@ export async function pruneDay(deps: HistoryDeps, lease: DayLease, row: HistoryD
       });
     });
   }
-  if (row.quarantined) {
+  for (const quarantineFile of quarantineFiles) {
     await deps.hooks?.beforeDelete?.('quarantined_entries');
     await batches(deps.duck, quarantineFile, ['page', 'position', 'raw_hash'], async (cols) => {
       await lease.keep();
@@ -55,17 +63,19 @@ export async function pruneDay(deps: HistoryDeps, lease: DayLease, row: HistoryD
   return { entries, quarantined };
 }
 
+/** The parts' keys must be the ones the merge recorded (checksum.ts), or nothing is deleted. */
 async function verify(
   duck: DuckDBConnection,
   shape: HistoryTableShape,
-  file: string,
+  files: readonly string[],
   recorded: string | null,
 ): Promise<void> {
-  const found = existsSync(file) ? await checksumOf(duck, shape, file) : 'no file';
-  if (found !== recorded) {
+  const found = combineChecksums(await Promise.all(files.map((f) => checksumOf(duck, shape, f))));
+  if (found !== (recorded ?? combineChecksums([]))) {
     throw new HistoryError(
-      `${file} no longer matches what was recorded (${found}, recorded ${recorded}): its day's rows stay ` +
-        'in the store; `edgelog compact` of that day publishes it again',
+      `${shape.table} ${files.join(', ') || '(no part)'} no longer match what the merge recorded ` +
+        `(${found}, recorded ${recorded}): the day's rows stay in the store; \`edgelog compact --verify\` ` +
+        'checks the history and writes such a day again from the store',
     );
   }
 }

@@ -1,35 +1,59 @@
-// Which table-zone-days the history holds: the `data.parquet` files published under the root (the files
-// are the truth of what is readable; a temporary file beside one is never listed). Names that are not a
-// partition of the layout are skipped, so nothing found on disk reaches SQL or a path unchecked.
+// What the history holds: the table-zone-day directories under the root and the parts in each
+// (parts.ts). Names that are not a partition of the layout or a part are skipped, so nothing found on
+// disk reaches SQL or a path unchecked. A directory out of a reader's scope (its zones and days) is not
+// read at all.
 //
-// The listing reads a directory per zone-day (600 for 20 zones × 30 days) for every statement, so it is
-// synchronous: through the thread pool each read paid a round trip (the 600 took 200–360 ms on the loaded
-// 2-core bench machine, against 20–150 ms read in turn).
-import { readdirSync, statSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { DATA_FILE, dataFile, type HistorySource, type HistoryTable } from './layout.js';
-import { timeRangeOfNames, type TimeRange } from './time-range.js';
+// The listing is synchronous: through the thread pool each directory read paid a round trip (600 of
+// them took 200–360 ms on the loaded 2-core bench machine, against 20–150 ms read in turn).
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { DATA_FILE, dayDir, type HistorySource, type HistoryTable } from './layout.js';
+import { liveParts, parsePart, type Part } from './parts.js';
+import type { TimeRange } from './time-range.js';
 
+/** One readable file of a zone-day: a live part, or (before the first flush) a legacy data.parquet. */
 export interface PublishedDay {
   zone: number;
   /** YYYY-MM-DD. */
   day: string;
   /** The quarantine's days carry their source. */
   source?: HistorySource;
-  /** The published file. */
+  /** The file. */
   file: string;
-  /** The timestamps it holds, when its directory records them (time-range.ts); else unknown. */
+  /** The timestamps it holds, when known (a part's name records them); else unknown. */
   timestamps?: TimeRange;
 }
 
-const ZONE = /^zone=(\d{1,15})$/;
+/** A table-zone-day directory and what it holds. */
+export interface DayParts {
+  zone: number;
+  day: string;
+  source?: HistorySource;
+  dir: string;
+  /** Every part in it, live or not (parts.ts decides). */
+  parts: Part[];
+  /** It holds a data.parquet of an edgelog before parts (read until the first flush converts it). */
+  legacy: boolean;
+}
+
+/** Which zone-days a listing covers: days from–to (inclusive) and, when given, only these zones. */
+export interface ZoneDayScope {
+  from?: string;
+  to?: string;
+  zones?: readonly number[];
+}
+
+/** Zone ids are safe integers (config.ts): up to 16 digits. */
+const ZONE = /^zone=(\d{1,16})$/;
 const DAY = /^day=(\d{4}-\d{2}-\d{2})$/;
 const SOURCE = /^source=(origin|shield)$/;
 
 /** Pure: the zone of a `zone=<id>` directory name, or null. */
 export function zoneOfDir(name: string): number | null {
   const m = ZONE.exec(name);
-  return m ? Number(m[1]) : null;
+  if (!m) return null;
+  const zone = Number(m[1]);
+  return Number.isSafeInteger(zone) ? zone : null;
 }
 
 /** Pure: the day of a `day=<YYYY-MM-DD>` directory name, or null. */
@@ -42,10 +66,17 @@ export function sourceOfDir(name: string): HistorySource | null {
   return (SOURCE.exec(name)?.[1] as HistorySource | undefined) ?? null;
 }
 
-function dirNames(dir: string): string[] {
+/** Pure: whether a zone-day is in the scope. */
+export function inScope(scope: ZoneDayScope, d: { zone: number; day: string }): boolean {
+  if (scope.from !== undefined && d.day < scope.from) return false;
+  if (scope.to !== undefined && d.day > scope.to) return false;
+  return scope.zones === undefined || scope.zones.includes(d.zone);
+}
+
+function names(dir: string, directories: boolean): string[] {
   try {
     return readdirSync(dir, { withFileTypes: true })
-      .filter((d) => d.isDirectory())
+      .filter((d) => (directories ? d.isDirectory() : d.isFile() || d.isSymbolicLink()))
       .map((d) => d.name);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
@@ -53,100 +84,63 @@ function dirNames(dir: string): string[] {
   }
 }
 
-/**
- * What a zone-day's directory holds: whether data.parquet is a file, and the union of its timestamp
- * markers. One listing, where a stat of the file alone would cost as much.
- */
-function dayContents(dir: string): { published: boolean; timestamps: TimeRange | null } {
-  let entries;
-  try {
-    entries = readdirSync(dir, { withFileTypes: true });
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { published: false, timestamps: null };
-    throw err;
-  }
-  const data = entries.find((e) => e.name === DATA_FILE);
-  const published =
-    data !== undefined && (data.isFile() || (data.isSymbolicLink() && isFile(join(dir, DATA_FILE))));
-  return { published, timestamps: published ? timeRangeOfNames(entries.map((e) => e.name)) : null };
-}
-
-function isFile(path: string): boolean {
-  try {
-    return statSync(path).isFile();
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return false;
-    throw err;
-  }
+/** The parts and the legacy file of one table-zone-day directory. */
+export function readDayDir(dir: string): Pick<DayParts, 'parts' | 'legacy'> {
+  const files = names(dir, false);
+  return {
+    parts: files.map(parsePart).filter((p): p is Part => p !== null),
+    legacy: files.includes(DATA_FILE),
+  };
 }
 
 /**
- * Every published zone-day of `table` under `root`, sorted by source, zone and day. The zone-days of
- * `known` (an earlier listing) are taken as they were, their directories not read again: a listing that
- * only looks for days published since reads the zone directories alone.
+ * Every zone-day directory of `table` under `root` in `scope`, with its parts, sorted by source, zone
+ * and day.
  */
-export function publishedDays(
-  root: string,
-  table: HistoryTable,
-  known: readonly PublishedDay[] = [],
-): Promise<PublishedDay[]> {
-  try {
-    return Promise.resolve(listDays(root, table, new Map(known.map((d) => [dayKey(d), d]))));
-  } catch (err) {
-    return Promise.reject(err instanceof Error ? err : new Error(String(err)));
-  }
-}
-
-/** Whether `table` has at least one published zone-day under `root` (the listing stops at the first). */
-export function hasPublishedDay(root: string, table: HistoryTable): boolean {
-  return listDays(root, table, new Map(), 1).length > 0;
-}
-
-function listDays(
-  root: string,
-  table: HistoryTable,
-  known: Map<string, PublishedDay>,
-  limit = Infinity,
-): PublishedDay[] {
-  const found: PublishedDay[] = [];
+export function listDays(root: string, table: HistoryTable, scope: ZoneDayScope = {}): DayParts[] {
+  const found: DayParts[] = [];
   const scanZones = (dir: string, source?: HistorySource) => {
-    for (const zoneName of dirNames(dir)) {
-      if (found.length >= limit) return;
+    for (const zoneName of names(dir, true)) {
       const zone = zoneOfDir(zoneName);
-      if (zone === null || !Number.isSafeInteger(zone)) continue;
-      for (const dayName of dirNames(join(dir, zoneName))) {
-        if (found.length >= limit) return;
+      if (zone === null || (scope.zones !== undefined && !scope.zones.includes(zone))) continue;
+      for (const dayName of names(join(dir, zoneName), true)) {
         const day = dayOfDir(dayName);
-        if (day === null) continue;
-        const seen = known.get(dayKey({ zone, day, ...(source ? { source } : {}) }));
-        if (seen !== undefined) {
-          found.push(seen);
-          continue;
-        }
-        const file = dataFile(root, table, zone, day, source);
-        const { published, timestamps } = dayContents(dirname(file));
-        if (published)
-          found.push({
-            zone,
-            day,
-            file,
-            ...(source ? { source } : {}),
-            ...(timestamps ? { timestamps } : {}),
-          });
+        if (day === null || !inScope(scope, { zone, day })) continue;
+        const path = dayDir(root, table, zone, day, source);
+        found.push({ zone, day, ...(source ? { source } : {}), dir: path, ...readDayDir(path) });
       }
     }
   };
   const tableDir = join(root, table);
   if (table === 'quarantined_entries') {
-    for (const name of dirNames(tableDir)) {
+    for (const name of names(tableDir, true)) {
       const source = sourceOfDir(name);
       if (source !== null) scanZones(join(tableDir, name), source);
     }
   } else {
     scanZones(tableDir);
   }
-  const key = (d: PublishedDay) => `${d.source ?? ''}/${String(d.zone).padStart(16, '0')}/${d.day}`;
+  const key = (d: DayParts) => `${d.source ?? ''}/${String(d.zone).padStart(17, '0')}/${d.day}`;
   return found.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+}
+
+/**
+ * Pure: the files a reader reads, given the flush watermark `below`: each zone-day's live parts; before
+ * the first flush (`below` 0), the legacy data.parquet files instead, whose zone-days' store rows the
+ * reader then leaves out.
+ */
+export function readableFiles(days: readonly DayParts[], below: bigint): PublishedDay[] {
+  const out: PublishedDay[] = [];
+  for (const d of days) {
+    const base = { zone: d.zone, day: d.day, ...(d.source ? { source: d.source } : {}) };
+    if (below === 0n) {
+      if (d.legacy) out.push({ ...base, file: join(d.dir, DATA_FILE) });
+      continue;
+    }
+    for (const p of liveParts(d.parts, below))
+      out.push({ ...base, file: join(d.dir, p.name), ...(p.time ? { timestamps: p.time } : {}) });
+  }
+  return out;
 }
 
 /** The key of a zone-day, for sets: `origin/101/2026-11-24` or `101/2026-11-24`. */

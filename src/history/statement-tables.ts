@@ -1,5 +1,5 @@
-// Which history tables a statement reads, from DuckDB's own parse tree (json_serialize_sql), so that
-// the store's rows are loaded only for those tables.
+// Which of the archive's tables and views a statement reads, from DuckDB's own parse tree
+// (json_serialize_sql), so that only those are made for it.
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { HISTORY_TABLES, type HistoryTable } from './layout.js';
 
@@ -8,7 +8,12 @@ export type SerializedSql =
 
 /** Pure: the history tables named as base tables anywhere in the tree (CTEs, subqueries, joins). */
 export function historyTablesIn(tree: unknown): HistoryTable[] {
-  const found = new Set<HistoryTable>();
+  return tablesIn(tree, HISTORY_TABLES);
+}
+
+/** Pure: which of `names` are named as base tables anywhere in the tree, in the order of `names`. */
+export function tablesIn<N extends string>(tree: unknown, names: readonly N[]): N[] {
+  const found = new Set<string>();
   const walk = (node: unknown): void => {
     if (Array.isArray(node)) {
       for (const item of node) walk(item);
@@ -22,12 +27,12 @@ export function historyTablesIn(tree: unknown): HistoryTable[] {
       const name = n.table_name.toLowerCase();
       // Unqualified, or qualified as DuckDB's default catalog and schema.
       const inMain = (schema === '' || schema === 'main') && (catalog === '' || catalog === 'memory');
-      if (inMain && (HISTORY_TABLES as readonly string[]).includes(name)) found.add(name as HistoryTable);
+      if (inMain && (names as readonly string[]).includes(name)) found.add(name);
     }
     for (const value of Object.values(n)) walk(value);
   };
   walk(tree);
-  return HISTORY_TABLES.filter((t) => found.has(t));
+  return names.filter((t) => found.has(t));
 }
 
 /** A string literal for DuckDB (json_serialize_sql takes a constant only): quotes doubled. */

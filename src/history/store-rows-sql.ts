@@ -4,7 +4,7 @@
 // statement without parameters, and a checked integer or YYYY-MM-DD cannot carry anything else.
 import { HISTORY_COLUMNS } from '../store/history-columns.js';
 import type { HistoryTable } from './layout.js';
-import type { PublishedDay } from './published-days.js';
+import type { PublishedDay, ZoneDayScope } from './published-days.js';
 import type { TimestampBounds } from './statement-bounds.js';
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
@@ -45,20 +45,6 @@ export function zoneDayPredicate(table: HistoryTable, days: readonly PublishedDa
   return [...groups.values()].map((g) => `(${g.head} AND log_date IN (${g.days.join(', ')}))`).join(' OR ');
 }
 
-/** Which zone-days a read covers: days from–to (inclusive) and, when given, only these zones. */
-export interface ZoneDayScope {
-  from?: string;
-  to?: string;
-  zones?: readonly number[];
-}
-
-/** Pure: whether a zone-day is in the scope. */
-export function inScope(scope: ZoneDayScope, d: Pick<PublishedDay, 'zone' | 'day'>): boolean {
-  if (scope.from !== undefined && d.day < scope.from) return false;
-  if (scope.to !== undefined && d.day > scope.to) return false;
-  return scope.zones === undefined || scope.zones.includes(d.zone);
-}
-
 /** The scope as SQL conditions on `table`'s columns (none for an empty scope). */
 function scopeConditions(table: HistoryTable, scope: ZoneDayScope): string[] {
   const { zoneColumn } = HISTORY_COLUMNS[table];
@@ -84,18 +70,23 @@ function boundConditions(table: HistoryTable, bounds: TimestampBounds | null): s
 }
 
 /**
- * The store's rows of `table` in `scope` outside the zone-days in `inHistory`, with the history's
- * columns; only those within `bounds` (the statement sees no other: statement-bounds.ts).
+ * The store's rows of `table` in `scope` that the history's parts do not hold, with the history's
+ * columns: those of a write batch at or above the flush watermark `below` (parts.ts); before the first
+ * flush (`below` 0), every row outside the zone-days of `inHistory` (legacy files). Only those within
+ * `bounds` (the statement sees no other: statement-bounds.ts).
  */
 export function storeRowsSql(
   table: HistoryTable,
   inHistory: readonly PublishedDay[],
   scope: ZoneDayScope = {},
   bounds: TimestampBounds | null = null,
+  below = 0n,
 ): string {
   const columns = HISTORY_COLUMNS[table].columns.map(([name]) => name).join(', ');
   const held = zoneDayPredicate(table, inHistory);
   const where = [
+    // A bigint's text is digits, nothing else.
+    ...(below > 0n ? [`batch >= ${BigInt(below).toString()}`] : []),
     ...scopeConditions(table, scope),
     ...boundConditions(table, bounds),
     ...(held === null ? [] : [`NOT (${held})`]),

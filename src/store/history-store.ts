@@ -2,6 +2,7 @@
 // a day's rows read page by page in the files' column order, and the rows of days in history removed by
 // key. Both stores implement it alike (sqlite/history.ts, postgres/history.ts).
 import type { LogSource } from './ledger-types.js';
+import type { HistoryTable } from './history-columns.js';
 
 /** A cell as a store reads it: integers as numbers (PostgreSQL) or bigints (SQLite), text, NULL. */
 export type HistoryValue = string | number | bigint | null;
@@ -28,10 +29,14 @@ export interface HistoryDayRow {
   pruned_at: number | null;
   lease_owner: string | null;
   lease_until: number | null;
+  /** The entry part the record describes (history/parts.ts; '' without entries); null before parts. */
+  part: string | null;
 }
 
-/** What a compaction verified and published. */
+/** What a merge verified and published. */
 export interface HistoryRecord {
+  /** The entry part's file name ('' when the day has no entries). */
+  part: string;
   entries: number;
   quarantined: number;
   bytes: number;
@@ -65,6 +70,57 @@ export interface TimeBounds {
   toMs: number;
 }
 
+/** A zone-day holding rows a flush is to write (the quarantine's carry their source). */
+export interface FlushDay {
+  zone: number;
+  day: string;
+  source?: LogSource;
+}
+
+/** Where a flush page ends: the (batch, id) of its last row; the next page starts after it. */
+export type FlushCursor = readonly [batch: bigint, id: bigint];
+
+export interface FlushPage extends HistoryPage {
+  /** The last row's cursor, null for an empty page. */
+  last: FlushCursor | null;
+}
+
+/** What the history's flush reads of the store (history/flush.ts): rows by write batch. */
+export interface FlushStore {
+  /**
+   * Takes the flush's lease (history_flush) for `owner` unless another owner holds a live one: one flush
+   * at a time, on any host.
+   */
+  claim(owner: string, now: number, leaseMs: number): Promise<boolean>;
+  release(owner: string): Promise<void>;
+  /** Records the watermark a flush reached (status and metrics read it; readers go by the history's). */
+  record(owner: string, below: bigint, now: number): Promise<void>;
+  /**
+   * The flush horizon: every write batch below it has committed, and none taken later is below it
+   * (SQLite: one writer; PostgreSQL: waits for the page transactions holding a number).
+   */
+  horizon(): Promise<bigint>;
+  /** The zone-days of `table` with rows of the batches [from, below). */
+  days(table: HistoryTable, from: bigint, below: bigint): Promise<FlushDay[]>;
+  /**
+   * The zone-days of `table` with rows stored before batches existed (batch NULL) or of a batch below
+   * `below`: what the first flush, which converts an older archive, writes.
+   */
+  daysBefore(table: HistoryTable, below: bigint): Promise<FlushDay[]>;
+  /**
+   * Up to `limit` rows of a zone-day (as entryPage's) of the batches [from, below), in (batch, id) order
+   * after `after` (null: from the first).
+   */
+  page(
+    table: HistoryTable,
+    day: FlushDay,
+    from: bigint,
+    below: bigint,
+    after: FlushCursor | null,
+    limit: number,
+  ): Promise<FlushPage>;
+}
+
 export interface HistoryStore {
   /** history_days, optionally of one source and zone, by source, zone and day. */
   list(filter?: { source?: LogSource; zone?: number }): Promise<HistoryDayRow[]>;
@@ -76,26 +132,34 @@ export interface HistoryStore {
   claim(key: HistoryDayKey, owner: string, now: number, leaseMs: number): Promise<boolean>;
   /** Releases `owner`'s lease (nothing when it no longer holds it). */
   release(key: HistoryDayKey, owner: string): Promise<void>;
-  /** Records a verified publication, if `owner` still holds the lease; false otherwise (nothing kept). */
+  /**
+   * Records a verified publication, if `owner` still holds the lease; false otherwise (nothing kept).
+   * Whether the day is pruned is left as it is (only putting its rows back in the store clears it).
+   */
   record(key: HistoryDayKey, owner: string, rec: HistoryRecord, now: number): Promise<boolean>;
   /** Records that the day's rows left the store, if `owner` still holds the lease. */
   markPruned(key: HistoryDayKey, owner: string, now: number): Promise<boolean>;
   /**
    * Up to `limit` entry rows of the zone-day (a HistoryPage), ordered by (timestamp, log_id) in byte
-   * order, after the row whose (timestamp, log_id) is `after`; within `bounds` when given.
+   * order, after the row whose (timestamp, log_id) is `after`; within `bounds` when given; with `below`,
+   * only rows of a batch below it or of none (the first flush's).
    */
   entryPage(
     key: HistoryDayKey,
     after: readonly [number | bigint, string] | null,
     limit: number,
     bounds: TimeBounds | null,
+    below?: bigint,
   ): Promise<HistoryPage>;
   /** The same for the day's quarantined entries, ordered by (page, position, raw_hash). */
   quarantinePage(
     key: HistoryDayKey,
     after: readonly [number | bigint, number | bigint, string] | null,
     limit: number,
+    below?: bigint,
   ): Promise<HistoryPage>;
+  /** The rows by write batch, for the flush. */
+  readonly flush: FlushStore;
   /** Deletes the zone-day's entries with these keys, in one transaction; returns how many went. */
   deleteEntries(key: HistoryDayKey, keys: { timestamp: number[]; logId: string[] }): Promise<number>;
   /** Deletes the zone-day's quarantined entries with these keys, in one transaction. */

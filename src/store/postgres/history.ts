@@ -21,6 +21,7 @@ import { ENTRY_TABLES } from '../entry-tables.js';
 import type { Partitions } from './partitions.js';
 import { PARTITION_LOCK } from './partitions.js';
 import { sqlState, transaction } from './transaction.js';
+import { PostgresFlush } from './flush.js';
 
 // As text: pg would parse a json value into objects.
 const jsonArray = (columns: string) => `json_build_array(${columns})::text`;
@@ -30,12 +31,16 @@ const MIN = Number.MIN_SAFE_INTEGER;
 const MAX = Number.MAX_SAFE_INTEGER;
 
 export class PostgresHistory implements HistoryStore {
+  readonly flush: PostgresFlush;
+
   constructor(
     private readonly pool: pg.Pool,
     private readonly partitions: Partitions,
     /** How long dropping a partition waits for its locks. */
     private readonly dropLockTimeoutMs = 2_000,
-  ) {}
+  ) {
+    this.flush = new PostgresFlush(pool);
+  }
 
   async list(filter: { source?: LogSource; zone?: number } = {}): Promise<HistoryDayRow[]> {
     const { rows } = await this.pool.query<HistoryDayRow>(
@@ -72,7 +77,7 @@ export class PostgresHistory implements HistoryStore {
     const r = await this.pool.query(
       `UPDATE history_days SET entries = $5, quarantined = $6, bytes = $7, checksum = $8,
          quarantine_checksum = $9, ledger_entries = $10, ledger_quarantined = $11, compacted_at = $12,
-         pruned_at = NULL
+         part = $13
        WHERE source = $1 AND zone_id = $2 AND log_date = $3 AND lease_owner = $4`,
       [
         key.source,
@@ -87,6 +92,7 @@ export class PostgresHistory implements HistoryStore {
         rec.ledgerEntries,
         rec.ledgerQuarantined,
         now,
+        rec.part,
       ],
     );
     return r.rowCount === 1;
@@ -106,6 +112,7 @@ export class PostgresHistory implements HistoryStore {
     after: readonly [number | bigint, string] | null,
     limit: number,
     bounds: TimeBounds | null,
+    below?: bigint,
   ): Promise<HistoryPage> {
     const { table: raw, zoneColumn: zone } = ENTRY_TABLES[key.source];
     const cols = pageColumns(entryShape(key.source), jsonArray);
@@ -117,8 +124,18 @@ export class PostgresHistory implements HistoryStore {
     const { rows } = await this.pool.query<HistoryValue[]>({
       text: `SELECT ${cols} FROM ${raw}
         WHERE ${zone} = $1 AND log_date = $2 AND timestamp >= $3 AND timestamp < $4 ${next}
+          AND ($8::bigint IS NULL OR batch IS NULL OR batch < $8)
         ORDER BY timestamp, log_id COLLATE "C" LIMIT $5`,
-      values: [key.zone, key.day, from, to, limit, after ? Number(after[0]) : null, after ? after[1] : null],
+      values: [
+        key.zone,
+        key.day,
+        from,
+        to,
+        limit,
+        after ? Number(after[0]) : null,
+        after ? after[1] : null,
+        below?.toString() ?? null,
+      ],
       rowMode: 'array',
     });
     return historyPage(rows);
@@ -128,6 +145,7 @@ export class PostgresHistory implements HistoryStore {
     key: HistoryDayKey,
     after: readonly [number | bigint, number | bigint, string] | null,
     limit: number,
+    below?: bigint,
   ): Promise<HistoryPage> {
     const cols = pageColumns(QUARANTINE_SHAPE, jsonArray);
     const next = after
@@ -136,6 +154,7 @@ export class PostgresHistory implements HistoryStore {
     const { rows } = await this.pool.query<HistoryValue[]>({
       text: `SELECT ${cols} FROM quarantined_entries
         WHERE source = $1 AND zone_id = $2 AND log_date = $3 ${next}
+          AND ($8::bigint IS NULL OR batch IS NULL OR batch < $8)
         ORDER BY page, position, raw_hash COLLATE "C" LIMIT $4`,
       values: [
         key.source,
@@ -145,6 +164,7 @@ export class PostgresHistory implements HistoryStore {
         after ? Number(after[0]) : null,
         after ? Number(after[1]) : null,
         after ? after[2] : null,
+        below?.toString() ?? null,
       ],
       rowMode: 'array',
     });

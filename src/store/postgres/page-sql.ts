@@ -4,6 +4,13 @@ import { TERM_COLUMNS } from './terms.js';
 
 const stageName = (t: EntryTable) => `edgelog_stage_${t.source}`;
 
+/**
+ * A page transaction's first statement: its write batch (migrations/postgres/0009). The lock comes before
+ * the number, so a flush that takes SHARE on write_batch waits for every transaction holding a number.
+ */
+export const TAKE_BATCH_SQL =
+  "LOCK TABLE write_batch IN ROW EXCLUSIVE MODE; SELECT nextval('write_batch_seq')";
+
 /** COPY straight into the entry table: zone, log_date, then the entry columns. */
 export function copyEntriesSql(t: EntryTable): string {
   return `COPY ${t.table} (${t.zoneColumn}, log_date, ${t.columns.join(', ')}) FROM STDIN`;

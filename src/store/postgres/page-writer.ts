@@ -24,7 +24,14 @@ import { pageCounts, type LeaseLost, type PageInput, type PageStored, type Store
 import { copyField } from './copy-text.js';
 import { rollupValue } from '../../values/storable.js';
 import { ENTRY_TABLES, type AnyBatch, type EntryTable } from '../entry-tables.js';
-import { copyEntriesSql, copyStageSql, createStageSql, mergeStageSql, pageSql } from './page-sql.js';
+import {
+  copyEntriesSql,
+  copyStageSql,
+  createStageSql,
+  mergeStageSql,
+  pageSql,
+  TAKE_BATCH_SQL,
+} from './page-sql.js';
 import { daysOf } from './partition-plan.js';
 import { storableText } from './unstorable.js';
 import { returnedTermColumns, storeTerms } from './terms.js';
@@ -108,6 +115,8 @@ export class PageWriter {
     const b = page.batch;
     const n = b.logId.length;
     return transaction<PageStored | LeaseLost>(this.pool, async (c) => {
+      // The page's write batch first: its rows and quarantined entries take it as their default.
+      await c.query(TAKE_BATCH_SQL);
       let inserted = 0;
       let rollup: unknown[][] = rollupArrays(t, 0, () => []);
       if (n > 0 && path === 'copy') {

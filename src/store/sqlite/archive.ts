@@ -8,6 +8,7 @@ import { assertMigrated, migrate } from './migrate.js';
 import { OriginLogsRepository } from './origin-logs.js';
 import { QuarantineRepository } from './quarantine.js';
 import { ShieldLogsRepository } from './shield-logs.js';
+import { WriteBatchRepository } from './write-batch.js';
 
 export interface Archive {
   db: Db;
@@ -15,6 +16,8 @@ export interface Archive {
   origin: OriginLogsRepository;
   shield: ShieldLogsRepository;
   quarantine: QuarantineRepository;
+  /** The write batch each page's transaction takes (write-batch.ts). */
+  batches: WriteBatchRepository;
   guardian: GuardianRepository;
   close(): Promise<void>;
 }
@@ -41,11 +44,13 @@ export function openArchive(path: string, opts: ArchiveOptions = {}): Archive {
     throw err;
   }
   const checkpointer = opts.backgroundCheckpoints ? startCheckpointer(db, logger) : null;
+  const batches = new WriteBatchRepository(db);
   return {
     db,
     ledger: new LedgerRepository(db),
-    origin: new OriginLogsRepository(db),
-    shield: new ShieldLogsRepository(db),
+    origin: new OriginLogsRepository(db, batches),
+    shield: new ShieldLogsRepository(db, batches),
+    batches,
     quarantine: new QuarantineRepository(db),
     guardian: new GuardianRepository(db),
     close: () => {

@@ -57,13 +57,13 @@ export class HistoryRepository {
     this.recordStmt = db.prepare(`UPDATE history_days SET entries = @entries, quarantined = @quarantined,
         bytes = @bytes, checksum = @checksum, quarantine_checksum = @quarantineChecksum,
         ledger_entries = @ledgerEntries, ledger_quarantined = @ledgerQuarantined, compacted_at = @now,
-        pruned_at = NULL
+        part = @part
       WHERE source = @source AND zone_id = @zone AND log_date = @day AND lease_owner = @owner`);
     this.prunedStmt = db.prepare(`UPDATE history_days SET pruned_at = ?
       WHERE source = ? AND zone_id = ? AND log_date = ? AND lease_owner = ? AND compacted_at IS NOT NULL`);
     const jsonArray = (columns: string) => `json_array(${columns})`;
     const q = pageColumns(QUARANTINE_SHAPE, jsonArray);
-    const quarantineWhere = 'source = ? AND zone_id = ? AND log_date = ?';
+    const quarantineWhere = '(batch IS NULL OR batch < ?) AND source = ? AND zone_id = ? AND log_date = ?';
     this.pages.set(
       'quarantine-first',
       db.prepare(`SELECT ${q} FROM quarantined_entries WHERE ${quarantineWhere}
@@ -79,7 +79,7 @@ export class HistoryRepository {
       const { table: raw, zoneColumn: zone } = ENTRY_TABLES[source];
       const cols = pageColumns(entryShape(source), jsonArray);
       // Along the unique key (zone, timestamp, log_id): a range of the index, in its order.
-      const where = `${zone} = ? AND log_date = ? AND timestamp < ?`;
+      const where = `(batch IS NULL OR batch < ?) AND ${zone} = ? AND log_date = ? AND timestamp < ?`;
       this.pages.set(
         `${source}-first`,
         db.prepare(`SELECT ${cols} FROM ${raw} WHERE ${where} AND timestamp >= ?
@@ -126,9 +126,10 @@ export class HistoryRepository {
     after: readonly [number | bigint, string] | null,
     limit: number,
     bounds: TimeBounds | null,
+    below: bigint = MAX,
   ): HistoryPage {
     const hi = bounds ? BigInt(bounds.toMs) : MAX;
-    const base = [key.zone, key.day, hi];
+    const base = [below, key.zone, key.day, hi];
     const stmt = this.pages.get(`${key.source}-${after ? 'next' : 'first'}`)!;
     const args = after
       ? [...base, BigInt(after[0]), after[1], limit]
@@ -145,8 +146,9 @@ export class HistoryRepository {
     key: HistoryDayKey,
     after: readonly [number | bigint, number | bigint, string] | null,
     limit: number,
+    below: bigint = MAX,
   ): HistoryPage {
-    const base = [key.source, key.zone, key.day];
+    const base = [below, key.source, key.zone, key.day];
     const stmt = this.pages.get(`quarantine-${after ? 'next' : 'first'}`)!;
     const args = after ? [...base, BigInt(after[0]), BigInt(after[1]), after[2], limit] : [...base, limit];
     return historyPage(

@@ -4,6 +4,7 @@ import type { Db } from './database.js';
 import { storeBatch, type StoreResult } from './batch-insert.js';
 import { ORIGIN_TABLE } from '../entry-tables.js';
 import { entryInsert, entryRows } from './entry-insert.js';
+import { WriteBatchRepository } from './write-batch.js';
 import { RollupCounter, hourStart } from '../hourly-rollup.js';
 import { rollupValue } from '../../values/storable.js';
 import { TermsRepository } from './terms.js';
@@ -15,7 +16,10 @@ export class OriginLogsRepository {
   /** The term counts of the rows stored (storePage tells it when a page's transaction ends). */
   readonly terms: TermsRepository;
 
-  constructor(private readonly db: Db) {
+  constructor(
+    private readonly db: Db,
+    private readonly batches = new WriteBatchRepository(db),
+  ) {
     this.terms = new TermsRepository(db, 'origin');
     this.insert = entryInsert(db, ORIGIN_TABLE);
     const upsert = `ON CONFLICT (pull_zone_id, hour, status_code, error_code) DO UPDATE SET count = count + excluded.count`;
@@ -31,11 +35,11 @@ export class OriginLogsRepository {
    * Stores rows idempotently and counts the new ones into origin_hourly; their terms are staged
    * (terms.ts: `terms.committed()` once the transaction commits). Call inside a transaction.
    */
-  store(zone: number, day: string, b: OriginBatch): StoreResult {
+  store(zone: number, day: string, b: OriginBatch, batch: number): StoreResult {
     return storeBatch(
       b.timestamp,
       b.parseError,
-      () => this.insert.run(b.logId.length, entryRows(ORIGIN_TABLE, zone, day, b)),
+      () => this.insert.run(b.logId.length, entryRows(ORIGIN_TABLE, zone, day, b, batch)),
       {
         all: (afterId) => {
           const n = b.logId.length;
@@ -89,7 +93,7 @@ export class OriginLogsRepository {
 
   /** store() for rows as objects (tests, tools). */
   storeRows(zone: number, day: string, rows: readonly OriginRow[]): StoreResult {
-    return this.store(zone, day, originBatch(rows));
+    return this.store(zone, day, originBatch(rows), this.batches.next());
   }
 
   /** Deletes entries (and their rollup hours) older than `beforeMs`, in batches; returns rows deleted. */

@@ -13,8 +13,8 @@ export class QuarantineRepository {
 
   constructor(db: Db) {
     this.insert = db.prepare(`INSERT INTO quarantined_entries
-        (source, zone_id, log_date, raw, raw_hash, reason, page, position, first_seen_at)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+        (source, zone_id, log_date, raw, raw_hash, reason, page, position, first_seen_at, batch)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
       ON CONFLICT (source, zone_id, log_date, page, position, raw_hash) DO NOTHING`);
     this.select = db.prepare(`SELECT * FROM quarantined_entries
       WHERE (@source IS NULL OR source = @source) AND (@zone IS NULL OR zone_id = @zone)
@@ -25,7 +25,7 @@ export class QuarantineRepository {
   /**
    * Keeps a page's rejected entries; the same entry fetched again at the same place adds nothing (see
    * migrations/sqlite/0004). `page` is the Shield page of the day, 0 for an origin answer. Returns how many were
-   * new. Call inside the page's transaction.
+   * new. `batch`: the page's write batch (write-batch.ts). Call inside the page's transaction.
    */
   store(
     source: LogSource,
@@ -34,11 +34,13 @@ export class QuarantineRepository {
     page: number,
     rejected: readonly RejectedEntry[],
     now: number,
+    batch: number,
   ): number {
     let inserted = 0;
     for (const r of rejected) {
       const hash = createHash('sha256').update(r.raw).digest('hex');
-      inserted += this.insert.run(source, zone, day, r.raw, hash, r.reason, page, r.position, now).changes;
+      inserted += this.insert.run(source, zone, day, r.raw, hash, r.reason, page, r.position, now, batch)
+        .changes;
     }
     return inserted;
   }

@@ -4,6 +4,7 @@ import type { Db } from './database.js';
 import { storeBatch, type StoreResult } from './batch-insert.js';
 import { SHIELD_TABLE } from '../entry-tables.js';
 import { entryInsert, entryRows } from './entry-insert.js';
+import { WriteBatchRepository } from './write-batch.js';
 import { RollupCounter, hourStart } from '../hourly-rollup.js';
 import { rollupValue } from '../../values/storable.js';
 import { pruneTable } from './origin-logs.js';
@@ -22,7 +23,10 @@ export class ShieldLogsRepository {
   /** The term counts of the rows stored (storePage tells it when a page's transaction ends). */
   readonly terms: TermsRepository;
 
-  constructor(private readonly db: Db) {
+  constructor(
+    private readonly db: Db,
+    private readonly batches = new WriteBatchRepository(db),
+  ) {
     this.terms = new TermsRepository(db, 'shield');
     this.insert = entryInsert(db, SHIELD_TABLE);
     const upsert = `ON CONFLICT (shield_zone_id, hour, rule_id, severity, status) DO UPDATE SET count = count + excluded.count`;
@@ -41,11 +45,11 @@ export class ShieldLogsRepository {
    * Stores rows idempotently and counts the new ones into shield_hourly; their terms are staged
    * (terms.ts: `terms.committed()` once the transaction commits). Call inside a transaction.
    */
-  store(zone: number, day: string, b: ShieldBatch): StoreResult {
+  store(zone: number, day: string, b: ShieldBatch, batch: number): StoreResult {
     return storeBatch(
       b.timestamp,
       b.parseError,
-      () => this.insert.run(b.logId.length, entryRows(SHIELD_TABLE, zone, day, b)),
+      () => this.insert.run(b.logId.length, entryRows(SHIELD_TABLE, zone, day, b, batch)),
       {
         all: (afterId) => this.count(zone, afterId, b.logId.length, b),
         after: (afterId) => {
@@ -91,7 +95,7 @@ export class ShieldLogsRepository {
 
   /** store() for rows as objects (tests, tools). */
   storeRows(zone: number, day: string, rows: readonly ShieldRow[]): StoreResult {
-    return this.store(zone, day, shieldBatch(rows));
+    return this.store(zone, day, shieldBatch(rows), this.batches.next());
   }
 
   prune(beforeMs: number, batch = 10_000): number {

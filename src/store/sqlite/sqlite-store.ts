@@ -9,6 +9,7 @@
 import { AlertsRepository } from './alerts.js';
 import { RuleReadsRepository } from './rule-reads.js';
 import { HistoryRepository } from './history.js';
+import { SqliteFlush } from './flush.js';
 import { SilencesRepository } from './silences.js';
 import { AlertSeriesRepository } from './alert-series.js';
 import { newTerms } from './terms.js';
@@ -115,8 +116,11 @@ export function openSqliteStore(path: string, opts: ArchiveOptions = {}): Sqlite
       release: (key, owner) => settle(() => history.release(key, owner)),
       record: (key, owner, rec, now) => settle(() => history.record(key, owner, rec, now)),
       markPruned: (key, owner, now) => settle(() => history.markPruned(key, owner, now)),
-      entryPage: (key, after, limit, bounds) => settle(() => history.entryPage(key, after, limit, bounds)),
-      quarantinePage: (key, after, limit) => settle(() => history.quarantinePage(key, after, limit)),
+      entryPage: (key, after, limit, bounds, below) =>
+        settle(() => history.entryPage(key, after, limit, bounds, below)),
+      quarantinePage: (key, after, limit, below) =>
+        settle(() => history.quarantinePage(key, after, limit, below)),
+      flush: new SqliteFlush(db),
       deleteEntries: (key, keys) => settle(() => history.deleteEntries(key, keys)),
       deleteQuarantined: (key, keys) => settle(() => history.deleteQuarantined(key, keys)),
       reclaim: (_beforeDay, maxPages) => settle(() => history.reclaim(maxPages)),
@@ -151,12 +155,22 @@ function storePage(
   try {
     stored = archive.db
       .transaction((): PageStored => {
+        // The page's rows carry its write batch: the history flushes them by it (write-batch.ts).
+        const batch = archive.batches.next();
         const stored =
           page.source === 'origin'
-            ? archive.origin.store(key.zone, key.day, page.batch)
-            : archive.shield.store(key.zone, key.day, page.batch);
+            ? archive.origin.store(key.zone, key.day, page.batch, batch)
+            : archive.shield.store(key.zone, key.day, page.batch, batch);
         const rejected = page.batch.rejected;
-        const kept = archive.quarantine.store(key.source, key.zone, key.day, page.page, rejected, now);
+        const kept = archive.quarantine.store(
+          key.source,
+          key.zone,
+          key.day,
+          page.page,
+          rejected,
+          now,
+          batch,
+        );
         const counts = pageCounts(page, stored.malformed);
         const held = archive.ledger.recordPage(
           key,

@@ -1,10 +1,11 @@
-// `edgelog query` over the history: one read-only statement run by DuckDB on views that join the
-// published Parquet files of each zone-day with the store's rows of every zone-day that has no file yet,
-// so each archived entry is counted exactly once and is visible as soon as its page is stored.
+// The archive's one SQL dialect: a read-only statement run by DuckDB over the whole archive, whatever
+// state each day is in. The entry tables and the quarantine are views over the history's parts and the
+// store's rows not flushed into parts yet (history-views.ts), so each archived entry is counted exactly
+// once and is visible as soon as its page is stored; the ledger, rollups, alert and history tables are
+// copied from the store (archive-tables.ts), and the rollups' views are made over them (archive-views.ts).
 //
-// The views (history-views.ts) are made for the history tables the statement reads, and only those.
-// Only then is DuckDB locked down: it may read those files and nothing else, and its settings cannot
-// change; then the statement is prepared, and runs only if it is a SELECT.
+// Only what the statement reads is made. Only then is DuckDB locked down: it may read those files and
+// nothing else, and its settings cannot change; then the statement runs, and only if it is a SELECT.
 import { existsSync } from 'node:fs';
 import { normalize, sep } from 'node:path';
 import { StatementType, type DuckDBConnection, type DuckDBResult } from '@duckdb/node-api';
@@ -14,10 +15,17 @@ import { sqlValue } from './duckdb-values.js';
 import { DEFAULT_DUCKDB_OPTIONS, openDuckDb, type DuckDbOptions, type OpenDuckDb } from './duckdb.js';
 import { createHistoryViews, type HistoryViewsOptions } from './history-views.js';
 import { guardsMayHelp, timestampBounds } from './statement-bounds.js';
-import { historyTablesIn, serializedSql, sqlStringLiteral } from './statement-tables.js';
+import { historyTablesIn, serializedSql, sqlStringLiteral, tablesIn } from './statement-tables.js';
+import { ARCHIVE_VIEWS, ARCHIVE_VIEW_NAMES } from './archive-views.js';
+import { STORE_TABLE_NAMES } from '../store/archive-tables.js';
+import { HISTORY_TABLES } from './layout.js';
+import { copyStoreTables } from './store-tables.js';
+
+/** Every table and view a statement can read, for the hint of a statement that names another. */
+const ARCHIVE_NAMES: readonly string[] = [...HISTORY_TABLES, ...STORE_TABLE_NAMES, ...ARCHIVE_VIEW_NAMES];
 import { WorkBudget } from './work-budget.js';
 
-export interface HistoryQueriesOptions extends Omit<HistoryViewsOptions, 'scope'> {
+export interface ArchiveQueriesOptions extends Omit<HistoryViewsOptions, 'scope'> {
   /** @defaultValue DEFAULT_DUCKDB_OPTIONS */
   duckdb?: DuckDbOptions;
   /** Opens each statement's DuckDB. @defaultValue openDuckDb */
@@ -30,8 +38,8 @@ export interface HistoryQueriesOptions extends Omit<HistoryViewsOptions, 'scope'
   connection?: DuckDBConnection;
 }
 
-/** A QueryStore whose statements run on DuckDB over the history and the store's newer rows. */
-export function historyQueries(opts: HistoryQueriesOptions): QueryStore {
+/** A QueryStore whose statements run on DuckDB over the whole archive (the module comment). */
+export function archiveQueries(opts: ArchiveQueriesOptions): QueryStore {
   let handed = opts.connection ?? null;
   const open = (): Promise<DuckDBConnection> => {
     const conn = handed;
@@ -45,7 +53,10 @@ export function historyQueries(opts: HistoryQueriesOptions): QueryStore {
 
 const message = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
-const READ_ONLY = 'query refused: edgelog query runs one SELECT statement over the history (it is read-only)';
+const READ_ONLY = 'query refused: edgelog query runs one SELECT statement (the archive is read-only)';
+
+/** Where the dialect is described, named by every failure a statement can fix. */
+const DOCS = 'docs/SQL.md';
 
 /** DuckDB's failures as the store's query errors; a file access it refused is a refusal. */
 function queryFailure(err: unknown): StoreQueryError {
@@ -53,12 +64,15 @@ function queryFailure(err: unknown): StoreQueryError {
   const text = message(err);
   if (/^Permission Error/.test(text))
     return new StoreQueryError('refused', `query refused: ${text.split('\n')[0]}`, { cause: err });
-  const hint = /^Catalog Error: Table with name \w+ does not exist/.test(text)
-    ? ' (the history engine has origin_error_logs, shield_event_logs and quarantined_entries; --engine store reads the ledger, rollups and alert tables)'
-    : /^(Binder Error|Catalog Error: Scalar Function)/.test(text)
-      ? " (the history engine runs DuckDB's SQL, and its tables have no id: docs/SQL.md, On the history engine; --engine store runs the store's SQL)"
+  const hint = /^Catalog Error: Table with name \S+ does not exist/.test(text)
+    ? `the archive's tables and views: ${ARCHIVE_NAMES.join(', ')} (${DOCS})`
+    : /^(Parser Error|Binder Error|Catalog Error)/.test(text)
+      ? `edgelog query speaks DuckDB's SQL: ${DOCS}`
       : '';
-  return new StoreQueryError('failed', `query failed: ${text}${hint}`, { cause: err });
+  // DuckDB's suggestions name its own catalog (`Did you mean "pg_views"?`), never the archive's. The
+  // message is DuckDB's whole text: it is not repeated as a cause.
+  const own = text.replace(/\n*Did you mean "[^"]*"\?/, '').trimEnd();
+  return new StoreQueryError('failed', `query failed: ${own}${hint === '' ? '' : `\n${hint}`}`);
 }
 
 /**
@@ -69,7 +83,7 @@ function queryFailure(err: unknown): StoreQueryError {
 const ATTEMPTS = 3;
 
 async function runOnHistory<T>(
-  opts: HistoryQueriesOptions,
+  opts: ArchiveQueriesOptions,
   open: () => Promise<DuckDBConnection>,
   sql: string,
   ro: ReadOnlyQueryOptions,
@@ -103,7 +117,7 @@ async function runOnHistory<T>(
 /** Makes the views DuckDB is to answer from, locks DuckDB down, and starts the statement. */
 async function started(
   conn: DuckDBConnection,
-  opts: HistoryQueriesOptions,
+  opts: ArchiveQueriesOptions,
   sql: string,
   budget: WorkBudget,
 ): Promise<DuckDBResult> {
@@ -122,6 +136,11 @@ async function started(
   const bounds = Object.fromEntries(tables.map((t) => [t, timestampBounds(tree, t)]));
   const guards = Object.fromEntries(tables.map((t) => [t, guardsMayHelp(tree, bounds[t] ?? null)]));
   const files = await createHistoryViews(conn, { ...opts, bounds, guards }, tables, budget);
+  const views = ARCHIVE_VIEWS.filter((v) => tablesIn(tree, [v.name]).length > 0);
+  const copied = tablesIn(tree, STORE_TABLE_NAMES);
+  for (const v of views) for (const t of v.reads) if (!copied.includes(t)) copied.push(t);
+  await copyStoreTables(conn, opts.store, copied, budget);
+  for (const v of views) await conn.run(`CREATE VIEW main.${v.name} AS ${v.sql}`);
   await lockDown(conn, files);
   // Run at once rather than prepared first: DuckDB binds a prepared statement over Parquet files
   // again when it runs, and binding the view's files is most of a short statement's time. It is a

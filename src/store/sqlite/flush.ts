@@ -1,0 +1,145 @@
+// The history's flush on SQLite (history-store.ts FlushStore): the rows of a range of write batches,
+// found by the batch index (migrations/sqlite/0012) and read page by page in (batch, rowid) order,
+// which is that index's own order. One writer at a time: every batch up to write_batch.last has
+// committed, so the horizon is the next number.
+import type { Statement } from 'better-sqlite3';
+import { entryShape, QUARANTINE_SHAPE, type HistoryTable } from '../history-columns.js';
+import type { FlushCursor, FlushDay, FlushPage, FlushStore, HistoryValue } from '../history-store.js';
+import { historyPage, pageColumns } from '../history-page.js';
+import { ENTRY_TABLES } from '../entry-tables.js';
+import type { Db } from './database.js';
+import { WriteBatchRepository } from './write-batch.js';
+
+const jsonArray = (columns: string) => `json_array(${columns})`;
+
+interface TableStatements {
+  days: Statement;
+  daysBefore: Statement;
+  page: Statement;
+}
+
+export class SqliteFlush implements FlushStore {
+  private readonly batches;
+  private readonly claimStmt;
+  private readonly releaseStmt;
+  private readonly recordStmt;
+  private readonly tables = new Map<HistoryTable, TableStatements>();
+
+  constructor(private readonly db: Db) {
+    this.batches = new WriteBatchRepository(db);
+    this.claimStmt = db.prepare(`UPDATE history_flush SET lease_owner = @owner, lease_until = @until
+      WHERE id = 1 AND (lease_owner IS NULL OR lease_until <= @now OR lease_owner = @owner)`);
+    this.releaseStmt = db.prepare(
+      'UPDATE history_flush SET lease_owner = NULL, lease_until = NULL WHERE id = 1 AND lease_owner = ?',
+    );
+    this.recordStmt = db.prepare(
+      'UPDATE history_flush SET below = ?, flushed_at = ? WHERE id = 1 AND lease_owner = ?',
+    );
+    for (const source of ['origin', 'shield'] as const) {
+      const { table, zoneColumn: zone } = ENTRY_TABLES[source];
+      const cols = pageColumns(entryShape(source), jsonArray);
+      this.tables.set(table, {
+        days: db.prepare(`SELECT DISTINCT ${zone}, log_date FROM ${table} WHERE batch >= ? AND batch < ?`),
+        daysBefore: db.prepare(
+          `SELECT DISTINCT ${zone}, log_date FROM ${table} WHERE batch IS NULL OR batch < ?`,
+        ),
+        page: db.prepare(`SELECT batch, id, ${cols} FROM ${table}
+          WHERE batch >= @from AND batch < @below AND ${zone} = @zone AND log_date = @day
+            AND (batch, id) > (@afterBatch, @afterId)
+          ORDER BY batch, id LIMIT @limit`),
+      });
+    }
+    const q = pageColumns(QUARANTINE_SHAPE, jsonArray);
+    this.tables.set('quarantined_entries', {
+      days: db.prepare(
+        'SELECT DISTINCT zone_id, log_date, source FROM quarantined_entries WHERE batch >= ? AND batch < ?',
+      ),
+      daysBefore: db.prepare(
+        'SELECT DISTINCT zone_id, log_date, source FROM quarantined_entries WHERE batch IS NULL OR batch < ?',
+      ),
+      page: db.prepare(`SELECT batch, id, ${q} FROM quarantined_entries
+        WHERE batch >= @from AND batch < @below AND zone_id = @zone AND log_date = @day AND source = @source
+          AND (batch, id) > (@afterBatch, @afterId)
+        ORDER BY batch, id LIMIT @limit`),
+    });
+  }
+
+  claim(owner: string, now: number, leaseMs: number): Promise<boolean> {
+    return settle(() =>
+      this.db
+        .transaction(() => this.claimStmt.run({ owner, until: now + leaseMs, now }).changes === 1)
+        .immediate(),
+    );
+  }
+
+  release(owner: string): Promise<void> {
+    return settle(() => void this.releaseStmt.run(owner));
+  }
+
+  record(owner: string, below: bigint, now: number): Promise<void> {
+    return settle(() => void this.recordStmt.run(below, now, owner));
+  }
+
+  horizon(): Promise<bigint> {
+    return settle(() => BigInt(this.batches.last()) + 1n);
+  }
+
+  days(table: HistoryTable, from: bigint, below: bigint): Promise<FlushDay[]> {
+    return settle(() => flushDays(this.statements(table).days.raw(true).all(from, below)));
+  }
+
+  daysBefore(table: HistoryTable, below: bigint): Promise<FlushDay[]> {
+    return settle(() => flushDays(this.statements(table).daysBefore.raw(true).all(below)));
+  }
+
+  page(
+    table: HistoryTable,
+    day: FlushDay,
+    from: bigint,
+    below: bigint,
+    after: FlushCursor | null,
+    limit: number,
+  ): Promise<FlushPage> {
+    return settle(() => {
+      const args = {
+        from,
+        below,
+        zone: day.zone,
+        day: day.day,
+        ...(table === 'quarantined_entries' ? { source: day.source ?? null } : {}),
+        afterBatch: after?.[0] ?? from - 1n,
+        afterId: after?.[1] ?? 0n,
+        limit,
+      };
+      const rows = this.statements(table).page.raw(true).safeIntegers(true).all(args) as HistoryValue[][];
+      return flushPage(rows);
+    });
+  }
+
+  private statements(table: HistoryTable): TableStatements {
+    return this.tables.get(table)!;
+  }
+}
+
+/** Pure: the zone-days of `[zone, day, source?]` rows. */
+function flushDays(rows: unknown[]): FlushDay[] {
+  return (rows as Array<[number | bigint, string, string?]>).map(([zone, day, source]) => ({
+    zone: Number(zone),
+    day,
+    ...(source === 'origin' || source === 'shield' ? { source } : {}),
+  }));
+}
+
+/** Pure: a flush page of `[batch, id, key…, json]` rows. */
+export function flushPage(rows: HistoryValue[][]): FlushPage {
+  let last: FlushCursor | null = null;
+  for (const row of rows) {
+    const [batch, id] = row.splice(0, 2);
+    last = [BigInt(batch!), BigInt(id!)];
+  }
+  return { ...historyPage(rows), last };
+}
+
+// An async function turns a synchronous throw into a rejected promise.
+// eslint-disable-next-line @typescript-eslint/require-await
+const settle = async <T>(work: () => T): Promise<T> => work();
