@@ -21,6 +21,7 @@ import { historyPath } from './config/history-path.js';
 import { HistoryRunner } from './history/history-runner.js';
 import { ownerId } from './ingest/day-ingestor.js';
 import type { AlertsStore, ArchiveStore } from './store/store.js';
+import type { DayKey } from './store/ledger-types.js';
 
 export interface Engine {
   config: Config;
@@ -201,6 +202,7 @@ export async function startEngine(config: Config, logger: Logger, opts: EngineOp
         }
       : {}),
     store: history ? flushingStore(archive, history) : archive,
+    ...(history ? { beforePass: async (key: DayKey) => void (await history.thaw(key)) } : {}),
     logger: logger.child({ component: 'ingest' }),
     now,
     pageCap: config.api.pageCap,

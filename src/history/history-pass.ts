@@ -101,7 +101,7 @@ export async function prunePass(
   for (const day of plan) {
     const row = rows.get(`${day.source} ${day.zone} ${day.day}`)!;
     const done = await withDayLease(deps, day, (lease) => pruneDay(deps, lease, row));
-    if (done === 'busy') {
+    if (done === 'busy' || done === 'fetching') {
       summary.pruneBusy++;
       continue;
     }

@@ -9,6 +9,7 @@ import type { DayKey } from '../store/ledger-types.js';
 import type { HistoryStore } from '../store/history-store.js';
 import type { LedgerStore } from '../store/store.js';
 import { flushHistory, type FlushResult } from './flush.js';
+import { thawDay, type Thawed } from './thaw.js';
 import {
   COMPACTION_PAGE_ROWS,
   compactDay,
@@ -80,6 +81,16 @@ export class HistoryRunner {
     });
   }
 
+  /** Puts a pruned day's rows back in the store before it is fetched again (thaw.ts). */
+  thaw(key: DayKey): Promise<Thawed> {
+    return this.serially(async () => {
+      const done = await thawDay(await this.deps(), key);
+      if (done !== 'not-pruned')
+        this.opts.logger.info({ ...key, ...done }, 'pruned day put back in the store');
+      return done;
+    });
+  }
+
   /**
    * Tells the runner `n` rows were stored: once `flushRows` have been since the last flush, one starts
    * (not awaited: the page that stored them goes on).
@@ -88,7 +99,10 @@ export class HistoryRunner {
     this.stored += n;
     if (this.stored < this.opts.flushRows || this.closed) return;
     this.flush().catch((err: unknown) =>
-      this.opts.logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'history flush failed'),
+      this.opts.logger.warn(
+        { err: err instanceof Error ? err.message : String(err) },
+        'history flush failed',
+      ),
     );
   }
 

@@ -25,9 +25,20 @@ export interface DayPruned {
 /** Keys deleted per transaction. */
 const BATCH = 5_000;
 
-/** Prunes the zone-day recorded in `row`; call under its lease. */
-export async function pruneDay(deps: HistoryDeps, lease: DayLease, row: HistoryDayRow): Promise<DayPruned> {
+/**
+ * Prunes the zone-day recorded in `row`; call under its lease. 'fetching' when a pass holds the day in
+ * the ledger: it may be storing what the API sends again, which must meet the rows it would delete
+ * (thaw.ts takes this lease before such a pass stores anything).
+ */
+export async function pruneDay(
+  deps: HistoryDeps,
+  lease: DayLease,
+  row: HistoryDayRow,
+): Promise<DayPruned | 'fetching'> {
   const { key } = lease;
+  const ledger = await deps.store.ledger.get(key);
+  if (ledger?.lease_owner != null && ledger.lease_until !== null && ledger.lease_until > deps.now())
+    return 'fetching';
   const below = readWatermark(deps.root);
   const live = (dir: string) => liveParts(readDayDir(dir).parts, below).map((p) => join(dir, p.name));
   const entryFiles = live(dayDir(deps.root, entryTable(key.source), key.zone, key.day));

@@ -114,6 +114,11 @@ export interface DayIngestorDeps {
   abandoned?: (owner: string) => boolean;
   /** Told of each committed page. @defaultValue NO_METRICS */
   metrics?: PageMetrics;
+  /**
+   * Runs once the day is claimed, before its first page: the history puts a pruned day's rows back in
+   * the store (history/thaw.ts), so that what the API sends again is known as archived. @defaultValue none
+   */
+  beforePass?: (key: DayKey) => Promise<void>;
 }
 
 export interface RunOptions {
@@ -195,6 +200,7 @@ export class DayIngestor {
       };
     };
     try {
+      await this.deps.beforePass?.(key);
       const shortfall =
         key.source === 'shield'
           ? await this.shieldPass(key, opts.owner, lease.signal, claim, log)

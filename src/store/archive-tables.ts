@@ -51,7 +51,11 @@ export const STORE_TABLES: Readonly<Record<StoreTableName, StoreTable>> = {
   origin_hourly: {
     name: 'origin_hourly',
     about: 'origin errors per zone, hour (ms), status code and error code, counted at ingest',
-    columns: [...cols(I, 'pull_zone_id', 'hour', 'status_code'), ...cols(T, 'error_code'), ...cols(I, 'count')],
+    columns: [
+      ...cols(I, 'pull_zone_id', 'hour', 'status_code'),
+      ...cols(T, 'error_code'),
+      ...cols(I, 'count'),
+    ],
   },
   shield_hourly: {
     name: 'shield_hourly',
@@ -65,7 +69,12 @@ export const STORE_TABLES: Readonly<Record<StoreTableName, StoreTable>> = {
   term_hourly: {
     name: 'term_hourly',
     about: 'how often each value of a field occurred per zone and hour (new-term rules)',
-    columns: [...cols(T, 'source'), ...cols(I, 'zone_id'), ...cols(T, 'field', 'value'), ...cols(I, 'hour', 'count')],
+    columns: [
+      ...cols(T, 'source'),
+      ...cols(I, 'zone_id'),
+      ...cols(T, 'field', 'value'),
+      ...cols(I, 'hour', 'count'),
+    ],
   },
   api_guardian_snapshots: {
     name: 'api_guardian_snapshots',
@@ -140,6 +149,11 @@ export const STORE_TABLES: Readonly<Record<StoreTableName, StoreTable>> = {
   alert_silences: {
     name: 'alert_silences',
     about: 'silences: matchers and the time they hold notices',
-    columns: [...cols(T, 'id', 'matchers'), ...cols(I, 'starts_at', 'ends_at'), ...cols(T, 'comment'), ...cols(I, 'created_at')],
+    columns: [
+      ...cols(T, 'id', 'matchers'),
+      ...cols(I, 'starts_at', 'ends_at'),
+      ...cols(T, 'comment'),
+      ...cols(I, 'created_at'),
+    ],
   },
 };

@@ -160,6 +160,15 @@ export interface HistoryStore {
   ): Promise<HistoryPage>;
   /** The rows by write batch, for the flush. */
   readonly flush: FlushStore;
+  /**
+   * Puts rows of a pruned zone-day back in the store, from its parts, before the day is fetched again
+   * (history/thaw.ts): `rows` in `table`'s file columns (history-columns.ts), stored with batch 0 (in
+   * the history already: below every watermark, never flushed again, never counted again). A row whose
+   * key is there already is left. Returns how many were put back.
+   */
+  restore(key: HistoryDayKey, table: HistoryTable, rows: readonly HistoryValue[][]): Promise<number>;
+  /** Records that the day's rows are in the store again (pruned_at cleared), if `owner` holds the lease. */
+  unprune(key: HistoryDayKey, owner: string): Promise<boolean>;
   /** Deletes the zone-day's entries with these keys, in one transaction; returns how many went. */
   deleteEntries(key: HistoryDayKey, keys: { timestamp: number[]; logId: string[] }): Promise<number>;
   /** Deletes the zone-day's quarantined entries with these keys, in one transaction. */

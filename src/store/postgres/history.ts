@@ -4,7 +4,9 @@
 // day's partitions. Reclaiming drops the day partitions that pruning left empty.
 import type pg from 'pg';
 import { EdgelogError } from '../../errors/index.js';
-import { entryShape, QUARANTINE_SHAPE } from '../history-columns.js';
+import { entryShape, QUARANTINE_SHAPE, type HistoryTable } from '../history-columns.js';
+import { daysOf } from './partition-plan.js';
+import type { Day } from '../../time/utc-day.js';
 import type {
   HistoryDayKey,
   HistoryDayRow,
@@ -25,6 +27,8 @@ import { PostgresFlush } from './flush.js';
 
 // As text: pg would parse a json value into objects.
 const jsonArray = (columns: string) => `json_build_array(${columns})::text`;
+
+const sourceOf = (table: HistoryTable): LogSource => (table === 'origin_error_logs' ? 'origin' : 'shield');
 
 // Beyond every timestamp a page can carry (the `_far` partition starts at the year 10000).
 const MIN = Number.MIN_SAFE_INTEGER;
@@ -94,6 +98,39 @@ export class PostgresHistory implements HistoryStore {
         now,
         rec.part,
       ],
+    );
+    return r.rowCount === 1;
+  }
+
+  async restore(key: HistoryDayKey, table: HistoryTable, rows: readonly HistoryValue[][]): Promise<number> {
+    if (rows.length === 0) return 0;
+    const shape = table === 'quarantined_entries' ? QUARANTINE_SHAPE : entryShape(sourceOf(table));
+    // The partitions pruning may have dropped: the rows' days (entries) or the day fetched (quarantine).
+    if (table === 'quarantined_entries') await this.partitions.ensureDays([], [key.day as Day]);
+    else {
+      const at = shape.columns.findIndex((c) => c.name === 'timestamp');
+      await this.partitions.ensureDays(daysOf(rows.map((r) => Number(r[at]))), []);
+    }
+    const cols = shape.columns.map((c) => c.name);
+    // One array per column: a statement of any number of rows, its parameters fixed.
+    const arrays = shape.columns.map((c, i) => ({
+      value: rows.map((r) => (r[i] === null || r[i] === undefined ? null : String(r[i]))),
+      type: c.kind === 'int' ? 'bigint' : 'text',
+    }));
+    const r = await this.pool.query(
+      `INSERT INTO ${table} (${cols.join(', ')}, batch)
+       SELECT *, 0 FROM unnest(${arrays.map((a, i) => `$${i + 1}::${a.type}[]`).join(', ')})
+       ON CONFLICT (${shape.key.join(', ')}) DO NOTHING`,
+      arrays.map((a) => a.value),
+    );
+    return r.rowCount ?? 0;
+  }
+
+  async unprune(key: HistoryDayKey, owner: string): Promise<boolean> {
+    const r = await this.pool.query(
+      `UPDATE history_days SET pruned_at = NULL
+       WHERE source = $1 AND zone_id = $2 AND log_date = $3 AND lease_owner = $4`,
+      [key.source, key.zone, key.day, owner],
     );
     return r.rowCount === 1;
   }

@@ -3,7 +3,7 @@
 // that nothing holds the writer's connection or a read snapshot across the compactor's awaits.
 import type { Statement } from 'better-sqlite3';
 import { statSync } from 'node:fs';
-import { entryShape, QUARANTINE_SHAPE } from '../history-columns.js';
+import { entryShape, QUARANTINE_SHAPE, type HistoryTable } from '../history-columns.js';
 import type {
   HistoryDayKey,
   HistoryDayRow,
@@ -19,6 +19,8 @@ import { ENTRY_TABLES } from '../entry-tables.js';
 import type { Db } from './database.js';
 import type { TermsRepository } from './terms.js';
 
+const sourceOf = (table: HistoryTable): LogSource => (table === 'origin_error_logs' ? 'origin' : 'shield');
+
 const MIN = -(2n ** 63n);
 const MAX = 2n ** 63n - 1n;
 
@@ -33,6 +35,8 @@ export class HistoryRepository {
   private readonly pages = new Map<string, Stmt>();
   private readonly deletes = new Map<LogSource, Stmt>();
   private readonly deleteQuarantine;
+  private readonly unpruneStmt;
+  private readonly restores = new Map<HistoryTable, Stmt>();
 
   /**
    * `terms`: the writers' term counts (deleting entries merges them first; sharing the writers' own lets
@@ -59,6 +63,8 @@ export class HistoryRepository {
         ledger_entries = @ledgerEntries, ledger_quarantined = @ledgerQuarantined, compacted_at = @now,
         part = @part
       WHERE source = @source AND zone_id = @zone AND log_date = @day AND lease_owner = @owner`);
+    this.unpruneStmt = db.prepare(`UPDATE history_days SET pruned_at = NULL
+      WHERE source = ? AND zone_id = ? AND log_date = ? AND lease_owner = ?`);
     this.prunedStmt = db.prepare(`UPDATE history_days SET pruned_at = ?
       WHERE source = ? AND zone_id = ? AND log_date = ? AND lease_owner = ? AND compacted_at IS NOT NULL`);
     const jsonArray = (columns: string) => `json_array(${columns})`;
@@ -97,6 +103,33 @@ export class HistoryRepository {
     }
     this.deleteQuarantine = db.prepare(`DELETE FROM quarantined_entries
       WHERE source = ? AND zone_id = ? AND log_date = ? AND page = ? AND position = ? AND raw_hash = ?`);
+  }
+
+  restore(key: HistoryDayKey, table: HistoryTable, rows: readonly HistoryValue[][]): number {
+    const insert = this.restoreStatement(table);
+    return this.db
+      .transaction(() => {
+        let n = 0;
+        for (const row of rows) n += insert.run(...row).changes;
+        return n;
+      })
+      .immediate();
+  }
+
+  unprune(key: HistoryDayKey, owner: string): boolean {
+    return this.unpruneStmt.run(key.source, key.zone, key.day, owner).changes === 1;
+  }
+
+  private restoreStatement(table: HistoryTable): Stmt {
+    let stmt = this.restores.get(table);
+    if (stmt === undefined) {
+      const shape = table === 'quarantined_entries' ? QUARANTINE_SHAPE : entryShape(sourceOf(table));
+      const cols = shape.columns.map((c) => c.name);
+      stmt = this.db.prepare(`INSERT INTO ${table} (${cols.join(', ')}, batch)
+        VALUES (${cols.map(() => '?').join(', ')}, 0) ON CONFLICT (${shape.key.join(', ')}) DO NOTHING`);
+      this.restores.set(table, stmt);
+    }
+    return stmt;
   }
 
   list(filter: { source?: LogSource; zone?: number } = {}): HistoryDayRow[] {

@@ -39,8 +39,18 @@ export class QuarantineRepository {
     let inserted = 0;
     for (const r of rejected) {
       const hash = createHash('sha256').update(r.raw).digest('hex');
-      inserted += this.insert.run(source, zone, day, r.raw, hash, r.reason, page, r.position, now, batch)
-        .changes;
+      inserted += this.insert.run(
+        source,
+        zone,
+        day,
+        r.raw,
+        hash,
+        r.reason,
+        page,
+        r.position,
+        now,
+        batch,
+      ).changes;
     }
     return inserted;
   }

@@ -121,6 +121,8 @@ export function openSqliteStore(path: string, opts: ArchiveOptions = {}): Sqlite
       quarantinePage: (key, after, limit, below) =>
         settle(() => history.quarantinePage(key, after, limit, below)),
       flush: new SqliteFlush(db),
+      restore: (key, table, rows) => settle(() => history.restore(key, table, rows)),
+      unprune: (key, owner) => settle(() => history.unprune(key, owner)),
       deleteEntries: (key, keys) => settle(() => history.deleteEntries(key, keys)),
       deleteQuarantined: (key, keys) => settle(() => history.deleteQuarantined(key, keys)),
       reclaim: (_beforeDay, maxPages) => settle(() => history.reclaim(maxPages)),
@@ -162,15 +164,7 @@ function storePage(
             ? archive.origin.store(key.zone, key.day, page.batch, batch)
             : archive.shield.store(key.zone, key.day, page.batch, batch);
         const rejected = page.batch.rejected;
-        const kept = archive.quarantine.store(
-          key.source,
-          key.zone,
-          key.day,
-          page.page,
-          rejected,
-          now,
-          batch,
-        );
+        const kept = archive.quarantine.store(key.source, key.zone, key.day, page.page, rejected, now, batch);
         const counts = pageCounts(page, stored.malformed);
         const held = archive.ledger.recordPage(
           key,

@@ -60,7 +60,7 @@ function mergeSql(source: LogSource, f: FieldSql): string {
   return `INSERT INTO term_hourly (source, zone_id, field, value, hour, count)
     SELECT '${source}', zone, '${f.field}', ${f.key} AS value, hour, sum(n) FROM (
       SELECT ${zoneColumn} AS zone, ${f.column}, ${HOUR} AS hour, count(*) AS n FROM ${table}
-      WHERE id > @from AND id <= @to AND ${f.column} IS NOT NULL AND ${f.column} <> ''
+      WHERE id > @from AND id <= @to AND batch IS NOT 0 AND ${f.column} IS NOT NULL AND ${f.column} <> ''
       GROUP BY 1, 2, 3)
     WHERE true GROUP BY zone, value, hour
     ON CONFLICT (source, zone_id, field, value, hour) DO UPDATE SET count = count + excluded.count`;
@@ -79,7 +79,7 @@ export function newTermsSql(source: LogSource, field: string): string {
   return `WITH live AS MATERIALIZED (
     SELECT ${f.key} AS value, hour, sum(n) AS n FROM (
       SELECT ${f.column}, ${HOUR} AS hour, count(*) AS n FROM ${table}
-      WHERE id > (SELECT merged_through FROM term_watermark WHERE source = @source)
+      WHERE id > (SELECT merged_through FROM term_watermark WHERE source = @source) AND batch IS NOT 0
         AND +${zoneColumn} = @zone AND ${f.column} IS NOT NULL AND ${f.column} <> ''
         AND ${HOUR} >= @lookbackFrom AND ${HOUR} < @to
       GROUP BY 1, 2)
