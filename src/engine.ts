@@ -20,7 +20,7 @@ import { openStore } from './store/open-store.js';
 import { historyPath } from './config/history-path.js';
 import { HistoryRunner } from './history/history-runner.js';
 import { ownerId } from './ingest/day-ingestor.js';
-import type { AlertsStore, ArchiveStore } from './store/store.js';
+import type { AlertsStore, ArchiveStore, RuleQueries } from './store/store.js';
 import type { DayKey } from './store/ledger-types.js';
 
 export interface Engine {
@@ -64,6 +64,22 @@ export interface Engine {
 
 /** Rows stored since the last flush that start one (history-runner.ts noteStored). */
 const FLUSH_ROWS = 50_000;
+
+/**
+ * The sql rules' reads in the archive's dialect (history/rule-queries.ts), DuckDB loaded at the first
+ * rule checked or run: a worker without sql rules never loads it for them.
+ */
+export function sqlRuleQueries(root: string | null, store: Pick<ArchiveStore, 'queries'>): RuleQueries {
+  let loaded: Promise<RuleQueries> | undefined;
+  const load = () =>
+    (loaded ??= import('./history/rule-queries.js').then((m) =>
+      m.archiveRuleQueries({ root, store: store.queries }),
+    ));
+  return {
+    check: async (sql) => (await load()).check(sql),
+    run: async (sql, opts) => (await load()).run(sql, opts),
+  };
+}
 
 /** `store`, telling the history how many rows each page stored. */
 function flushingStore(store: ArchiveStore, history: HistoryRunner): ArchiveStore {
@@ -141,7 +157,7 @@ export async function startEngine(config: Config, logger: Logger, opts: EngineOp
   const sqlRules = new SqlRuleEvaluator({
     config,
     series: archive.alertSeries,
-    queries: archive.ruleQueries,
+    queries: sqlRuleQueries(historyPath(config), archive),
     logger: alertLogger,
     now,
   });

@@ -9,7 +9,8 @@ import { compileTemplates } from '../alerts/templates.js';
 import { silentLogger } from '../logger.js';
 import { describeLabels } from '../alerts/sql-evaluator.js';
 import { formatDuration, type Config } from '../config/index.js';
-import { startEngine } from '../engine.js';
+import { sqlRuleQueries, startEngine } from '../engine.js';
+import { historyPath } from '../config/history-path.js';
 import { UsageError } from '../errors/index.js';
 import { formatTable } from '../format/table.js';
 import { safeText } from '../format/terminal-text.js';
@@ -265,7 +266,7 @@ async function checkDryRun(config: Config, opts: FormatOptions): Promise<void> {
       repo: store.alerts,
       silences: store.silences,
       terms: store.terms,
-      sql: { series: store.alertSeries, queries: store.ruleQueries },
+      sql: { series: store.alertSeries, queries: sqlRuleQueries(historyPath(config), store) },
       templates,
       logger: silentLogger(),
       now: Date.now,

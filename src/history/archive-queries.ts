@@ -20,6 +20,7 @@ import { ARCHIVE_VIEWS, ARCHIVE_VIEW_NAMES } from './archive-views.js';
 import { STORE_TABLE_NAMES } from '../store/archive-tables.js';
 import { HISTORY_TABLES } from './layout.js';
 import { copyStoreTables } from './store-tables.js';
+import { createEmptyArchive } from './archive-schema.js';
 
 /** Every table and view a statement can read, for the hint of a statement that names another. */
 const ARCHIVE_NAMES: readonly string[] = [...HISTORY_TABLES, ...STORE_TABLE_NAMES, ...ARCHIVE_VIEW_NAMES];
@@ -36,6 +37,37 @@ export interface ArchiveQueriesOptions extends Omit<HistoryViewsOptions, 'scope'
    * @defaultValue none
    */
   connection?: DuckDBConnection;
+}
+
+/**
+ * Throws StoreQueryError unless `sql` is one SELECT that binds against the archive's tables and views
+ * (archive-schema.ts): its names, columns and functions. Reads nothing of the store or the history.
+ */
+export async function checkArchiveStatement(sql: string, open: OpenDuckDb = openDuckDb): Promise<void> {
+  const conn = await open(DEFAULT_DUCKDB_OPTIONS);
+  try {
+    await conn.run(`SET TimeZone = 'UTC'`);
+    await oneStatement(conn, sql);
+    await parsed(conn, sql);
+    await createEmptyArchive(conn);
+    await lockDown(conn, []);
+    const prepared = await conn.prepare(sql).catch((err: unknown) => {
+      throw queryFailure(err);
+    });
+    if (prepared.statementType !== StatementType.SELECT) throw new StoreQueryError('refused', READ_ONLY);
+  } finally {
+    conn.closeSync();
+  }
+}
+
+/** Refuses SQL that is not exactly one statement. */
+async function oneStatement(conn: DuckDBConnection, sql: string): Promise<void> {
+  const statements = await conn.extractStatements(sql).catch((err: unknown) => {
+    throw queryFailure(err);
+  });
+  if (statements.count === 0)
+    throw new StoreQueryError('refused', 'query refused: the SQL holds no statement');
+  if (statements.count > 1) throw new StoreQueryError('refused', 'query refused: one statement per call');
 }
 
 /** A QueryStore whose statements run on DuckDB over the whole archive (the module comment). */
@@ -125,12 +157,7 @@ async function started(
   // The view's files are opened when it is made, again when the statement is prepared, and when it
   // runs: their metadata is read once.
   await conn.run('SET parquet_metadata_cache = true');
-  const statements = await conn.extractStatements(sql).catch((err: unknown) => {
-    throw queryFailure(err);
-  });
-  if (statements.count === 0)
-    throw new StoreQueryError('refused', 'query refused: the SQL holds no statement');
-  if (statements.count > 1) throw new StoreQueryError('refused', 'query refused: one statement per call');
+  await oneStatement(conn, sql);
   const tree = await parsed(conn, sql);
   const tables = historyTablesIn(tree);
   const bounds = Object.fromEntries(tables.map((t) => [t, timestampBounds(tree, t)]));

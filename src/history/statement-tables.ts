@@ -43,3 +43,14 @@ export async function serializedSql(conn: DuckDBConnection, sql: string): Promis
   const reader = await conn.runAndReadAll(`SELECT json_serialize_sql(${sqlStringLiteral(sql)})`);
   return JSON.parse(String(reader.getRows()[0]?.[0])) as SerializedSql;
 }
+
+/** DuckDB's parse tree of `sql`, on a connection of its own (tests and tools). */
+export async function serializeSql(sql: string): Promise<SerializedSql> {
+  const { openDuckDb } = await import('./duckdb.js');
+  const conn = await openDuckDb();
+  try {
+    return await serializedSql(conn, sql);
+  } finally {
+    conn.closeSync();
+  }
+}

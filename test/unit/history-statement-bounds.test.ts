@@ -1,7 +1,7 @@
 // The range of `timestamp` a statement's own filter allows (statement-bounds.ts), over DuckDB's real parse
 // trees: bounds only where the one SELECT that reads the table says so in a conjunction, none elsewhere.
 import { describe, expect, it } from 'vitest';
-import { serializeSql } from '../../src/history/engine-choice.js';
+import { serializeSql } from '../../src/history/statement-tables.js';
 import {
   guardsMayHelp,
   mayHoldRows,
