@@ -15,9 +15,9 @@ ALTER TABLE quarantined_entries ADD COLUMN batch bigint;
 ALTER TABLE origin_error_logs ALTER COLUMN batch SET DEFAULT currval('write_batch_seq');
 ALTER TABLE shield_event_logs ALTER COLUMN batch SET DEFAULT currval('write_batch_seq');
 ALTER TABLE quarantined_entries ALTER COLUMN batch SET DEFAULT currval('write_batch_seq');
-CREATE INDEX origin_error_logs_batch ON origin_error_logs (batch) WHERE batch IS NOT NULL;
-CREATE INDEX shield_event_logs_batch ON shield_event_logs (batch) WHERE batch IS NOT NULL;
-CREATE INDEX quarantined_entries_batch ON quarantined_entries (batch) WHERE batch IS NOT NULL;
+CREATE INDEX origin_error_logs_batch ON origin_error_logs (batch, id) WHERE batch IS NOT NULL;
+CREATE INDEX shield_event_logs_batch ON shield_event_logs (batch, id) WHERE batch IS NOT NULL;
+CREATE INDEX quarantined_entries_batch ON quarantined_entries (batch, id) WHERE batch IS NOT NULL;
 
 CREATE TABLE history_flush (
   id          int    PRIMARY KEY CHECK (id = 1),

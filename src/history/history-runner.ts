@@ -7,9 +7,10 @@ import { LeaseBusyError } from '../errors/index.js';
 import type { Logger } from '../logger.js';
 import type { DayKey } from '../store/ledger-types.js';
 import type { HistoryStore } from '../store/history-store.js';
-import type { LedgerStore } from '../store/store.js';
+import type { ArchiveStore, LedgerStore } from '../store/store.js';
 import { flushHistory, type FlushResult } from './flush.js';
 import { thawDay, type Thawed } from './thaw.js';
+import { expireArchive, type Expired } from './retention.js';
 import {
   COMPACTION_PAGE_ROWS,
   compactDay,
@@ -23,7 +24,7 @@ import { DEFAULT_PARQUET_OPTIONS } from './parquet-options.js';
 import { planCompaction, type PlannedDay } from './plan.js';
 
 export interface HistoryRunnerOptions {
-  store: { history: HistoryStore; ledger: Pick<LedgerStore, 'get' | 'list'> };
+  store: { history: HistoryStore; ledger: Pick<LedgerStore, 'get' | 'list'> } & Pick<ArchiveStore, 'prune'>;
   root: string;
   hotDays: number | null;
   originLookbackDays: number;
@@ -79,6 +80,13 @@ export class HistoryRunner {
         this.opts.logger.debug({ ...result, below: String(result.below) }, 'history flushed');
       return result;
     });
+  }
+
+  /** Retention over the store and the history (retention.ts). */
+  expire(beforeMs: number): Promise<Expired> {
+    return this.serially(async () =>
+      expireArchive({ ...(await this.deps()), store: this.opts.store }, beforeMs),
+    );
   }
 
   /** Puts a pruned day's rows back in the store before it is fetched again (thaw.ts). */

@@ -23,6 +23,7 @@ export type LedgerFacts = Pick<
   | 'quarantined_entries'
   | 'lease_owner'
   | 'lease_until'
+  | 'retention_removed_at'
 >;
 export type HistoryFacts = Pick<
   HistoryDayRow,
@@ -70,6 +71,8 @@ export function lastUnfetchedDay(source: LogSource, now: number, originLookbackD
 
 function settled(row: LedgerFacts, now: number, originLookbackDays: number): boolean {
   if (row.log_date >= dayOf(now)) return false;
+  // Retention removed it: nothing left to compact.
+  if (row.retention_removed_at != null) return false;
   if (row.lease_owner !== null && row.lease_until !== null && row.lease_until > now) return false;
   if (row.state === 'complete') return true;
   return row.log_date <= lastUnfetchedDay(row.source, now, originLookbackDays);

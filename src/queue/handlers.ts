@@ -160,12 +160,15 @@ export interface MaintenanceResult {
   cutoffDay: string | null;
 }
 
-/** Retention: drops entries of days older than `database.retentionDays` (null keeps everything). */
+/**
+ * Retention: removes the entries fetched for days older than `database.retentionDays` (null keeps
+ * everything) from the store and the history alike (history/retention.ts).
+ */
 export async function runMaintenance(deps: HandlerDeps): Promise<MaintenanceResult> {
   const days = deps.config.database.retentionDays;
   if (days === null) return { prunedOrigin: 0, prunedShield: 0, cutoffDay: null };
   const cutoff = dayStartMs(dayOf(deps.now())) - days * DAY_MS;
-  const pruned = await deps.store.prune(cutoff);
+  const pruned = deps.history ? await deps.history.expire(cutoff) : await deps.store.prune(cutoff, deps.now());
   const result = { prunedOrigin: pruned.origin, prunedShield: pruned.shield, cutoffDay: dayOf(cutoff) };
   deps.logger.info(result, 'retention applied');
   return result;

@@ -29,6 +29,8 @@ export interface LedgerRow {
   lease_until: number | null;
   updated_at: number;
   finished_at: number | null;
+  /** ms: when retention removed the day's entries from the store and the history; null while kept. */
+  retention_removed_at: number | null;
 }
 
 export interface DayKey {

@@ -691,10 +691,12 @@ export interface ArchiveStore {
    */
   prepareAhead(now: number): Promise<void>;
   /**
-   * Retention: removes entries with a timestamp before `beforeMs`, and the rollup hours before it
-   * (PostgreSQL drops whole day partitions).
+   * Retention at `beforeMs` (a UTC day's start): removes the entries and quarantined entries fetched for
+   * an earlier day, the rollup and term hours before it, and the history's record of those days, and
+   * marks their ledger rows (retention_removed_at, at `now`). The history's parts of those days are
+   * removed by the history (history/retention.ts), which calls this under its flush lease.
    */
-  prune(beforeMs: number): Promise<PruneResult>;
+  prune(beforeMs: number, now?: number): Promise<PruneResult>;
   /** Applies pending migrations (openStore already did); reports each file, never throws for one. */
   migrate(): Promise<MigrationResult[]>;
   /** Closes every connection; waits for work in flight. */

@@ -93,7 +93,9 @@ export function retentionPlan(existing: readonly Partition[], beforeMs: number):
   for (const p of existing) {
     const start = dayStartMs(p.day);
     if (start + DAY_MS <= beforeMs) drop.push(p);
-    else if (p.parent !== QUARANTINE_PARENT && start < beforeMs) trim.push(p);
+    // Entries are expired by the day they were fetched for (log_date): the day after the cutoff may hold
+    // some fetched for the day before (their timestamps a little past midnight).
+    else if (p.parent !== QUARANTINE_PARENT && start < beforeMs + DAY_MS) trim.push(p);
   }
   return { drop, trim };
 }

@@ -9,7 +9,7 @@
 // (pg_advisory_lock needs no privilege), and one that holds it must not stall every worker.
 import type pg from 'pg';
 import { EdgelogError } from '../../errors/index.js';
-import type { Day } from '../../time/utc-day.js';
+import { dayOf, type Day } from '../../time/utc-day.js';
 import {
   ENTRY_PARENTS,
   QUARANTINE_PARENT,
@@ -89,26 +89,42 @@ export class Partitions {
   }
 
   /**
-   * Retention at `beforeMs`: drops every partition whose rows all precede it, and deletes the rows before
-   * it from the partitions it falls inside (none when it is a day's start, as retention's cutoffs are).
+   * Retention at `beforeMs` (a day's start): the entries fetched for an earlier day go (log_date). A
+   * partition of earlier timestamps is dropped whole when none of its rows was fetched for a later day
+   * (the usual case), else those are kept and the others deleted; the next day's partition loses the
+   * rows fetched for an earlier day. The quarantine is partitioned by log_date: dropped whole.
    */
   async prune(beforeMs: number): Promise<DroppedPartitions> {
+    const beforeDay = dayOf(beforeMs);
     return transaction(this.pool, async (c) => {
       await this.lock(c, this.dropLockTimeoutMs);
       const plan = retentionPlan(await this.list(c), beforeMs);
       const rows: Record<string, number> = {};
       const add = (parent: string, n: number) => (rows[parent] = (rows[parent] ?? 0) + n);
       for (const p of plan.trim) {
-        const r = await c.query(`DELETE FROM ${p.name} WHERE timestamp < $1`, [beforeMs]);
+        const r = await c.query(`DELETE FROM ${p.name} WHERE log_date < $1`, [beforeDay]);
         add(p.parent, r.rowCount ?? 0);
       }
+      const dropped: Partition[] = [];
       for (const p of plan.drop) {
+        if (p.parent !== QUARANTINE_PARENT) {
+          const { rows: later } = await c.query<{ later: boolean }>(
+            `SELECT EXISTS (SELECT 1 FROM ${p.name} WHERE log_date >= $1) AS later`,
+            [beforeDay],
+          );
+          if (later[0]!.later) {
+            const r = await c.query(`DELETE FROM ${p.name} WHERE log_date < $1`, [beforeDay]);
+            add(p.parent, r.rowCount ?? 0);
+            continue;
+          }
+        }
+        dropped.push(p);
         const { rows: counted } = await c.query<{ n: number }>(`SELECT count(*)::bigint AS n FROM ${p.name}`);
         add(p.parent, counted[0]!.n);
         await c.query(`DROP TABLE ${p.name}`);
         this.known.delete(p.name);
       }
-      return { rows, dropped: plan.drop.map((p) => p.name) };
+      return { rows, dropped: dropped.map((p) => p.name) };
     });
   }
 

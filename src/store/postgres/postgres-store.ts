@@ -4,6 +4,7 @@ import { EdgelogError } from '../../errors/index.js';
 import type { Logger } from '../../logger.js';
 import { redact, registerUrlCredentials } from '../../redact.js';
 import { HOUR_MS } from '../hourly-rollup.js';
+import { dayOf } from '../../time/utc-day.js';
 import type {
   AlertSeriesStore,
   AlertsStore,
@@ -106,7 +107,7 @@ export async function openPostgresStore(opts: PostgresStoreOptions): Promise<Arc
     history: new PostgresHistory(pool, partitions),
     storePage: (key, owner, page, at, leaseMs) => writer.store(key, owner, page, at, leaseMs),
     prepareAhead: (at) => partitions.ensureDays(daysAround(at, ahead)),
-    prune: (beforeMs) => prune(pool, partitions, beforeMs),
+    prune: (beforeMs, now = Date.now()) => prune(pool, partitions, beforeMs, now),
     migrate: (): Promise<MigrationResult[]> => migratePostgres(pool, migrationsDir),
     close: () => (closed ??= pool.end()),
   });
@@ -202,13 +203,24 @@ function queryClientConfig(c: pg.PoolConfig): pg.ClientConfig {
   return { ...client, application_name: 'edgelog query' };
 }
 
-async function prune(pool: pg.Pool, partitions: Partitions, beforeMs: number): Promise<PruneResult> {
+async function prune(
+  pool: pg.Pool,
+  partitions: Partitions,
+  beforeMs: number,
+  now: number,
+): Promise<PruneResult> {
   const { rows } = await partitions.prune(beforeMs);
   const hour = beforeMs - (beforeMs % HOUR_MS);
+  const beforeDay = dayOf(beforeMs);
   await transaction(pool, async (c) => {
     await c.query('DELETE FROM origin_hourly WHERE hour < $1', [hour]);
     await c.query('DELETE FROM shield_hourly WHERE hour < $1', [hour]);
     await c.query('DELETE FROM term_hourly WHERE hour < $1', [hour]);
+    await c.query('DELETE FROM history_days WHERE log_date < $1', [beforeDay]);
+    await c.query(
+      'UPDATE ingest_ledger SET retention_removed_at = $1 WHERE log_date < $2 AND retention_removed_at IS NULL',
+      [now, beforeDay],
+    );
   });
   return {
     origin: rows.origin_error_logs ?? 0,

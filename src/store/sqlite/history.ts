@@ -36,6 +36,7 @@ export class HistoryRepository {
   private readonly deletes = new Map<LogSource, Stmt>();
   private readonly deleteQuarantine;
   private readonly unpruneStmt;
+  private readonly forgetStmt;
   private readonly restores = new Map<HistoryTable, Stmt>();
 
   /**
@@ -63,6 +64,7 @@ export class HistoryRepository {
         ledger_entries = @ledgerEntries, ledger_quarantined = @ledgerQuarantined, compacted_at = @now,
         part = @part
       WHERE source = @source AND zone_id = @zone AND log_date = @day AND lease_owner = @owner`);
+    this.forgetStmt = db.prepare('DELETE FROM history_days WHERE log_date < ?');
     this.unpruneStmt = db.prepare(`UPDATE history_days SET pruned_at = NULL
       WHERE source = ? AND zone_id = ? AND log_date = ? AND lease_owner = ?`);
     this.prunedStmt = db.prepare(`UPDATE history_days SET pruned_at = ?
@@ -114,6 +116,11 @@ export class HistoryRepository {
         return n;
       })
       .immediate();
+  }
+
+  /** Retention: the record of the days before `beforeDay` (their parts are removed with them). */
+  forget(beforeDay: string): void {
+    this.forgetStmt.run(beforeDay);
   }
 
   unprune(key: HistoryDayKey, owner: string): boolean {

@@ -32,7 +32,10 @@ export class LedgerRepository {
   private readonly stopStmt;
   private readonly expireStmt;
 
+  private readonly expired;
   constructor(private readonly db: Db) {
+    this.expired = db.prepare(`UPDATE ingest_ledger SET retention_removed_at = ?
+      WHERE log_date < ? AND retention_removed_at IS NULL`);
     this.select = db.prepare('SELECT * FROM ingest_ledger WHERE source = ? AND zone_id = ? AND log_date = ?');
     const where = 'WHERE source = @source AND zone_id = @zone AND log_date = @day';
     this.upsertStart = db.prepare(`INSERT INTO ingest_ledger
@@ -69,6 +72,11 @@ export class LedgerRepository {
         state = ${KEEP_COMPLETE}, last_error = @error, lease_owner = NULL, lease_until = NULL, updated_at = @now,
         next_token = NULL
       ${where} AND lease_owner = @owner`);
+  }
+
+  /** Retention: records that the days before `beforeDay` no longer hold their entries anywhere. */
+  markExpired(beforeDay: string, now: number): number {
+    return this.expired.run(now, beforeDay).changes;
   }
 
   get(key: DayKey): LedgerRow | undefined {

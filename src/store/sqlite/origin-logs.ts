@@ -8,6 +8,7 @@ import { WriteBatchRepository } from './write-batch.js';
 import { RollupCounter, hourStart } from '../hourly-rollup.js';
 import { rollupValue } from '../../values/storable.js';
 import { TermsRepository } from './terms.js';
+import { DAY_MS, dayOf } from '../../time/utc-day.js';
 
 export class OriginLogsRepository {
   private readonly insert;
@@ -113,8 +114,10 @@ export class OriginLogsRepository {
 }
 
 /**
- * Shared by both log tables: deletes old rows zone by zone along the (zone, timestamp) key, their term
- * counts merged first (`terms`).
+ * Shared by both log tables, retention at the day starting `beforeMs`: deletes the rows fetched for an
+ * earlier day (log_date), zone by zone along the (zone, timestamp) key (an entry's timestamp is on the
+ * day it was fetched for, give or take the API's clock: a day past it bounds the walk), their term
+ * counts merged first (`terms`), and the rollup hours before it.
  */
 export function pruneTable(
   db: Db,
@@ -126,17 +129,26 @@ export function pruneTable(
   batch: number,
 ): number {
   // The rollup knows every zone with entries and is far smaller than the entry table.
-  const zones = db.prepare(`SELECT DISTINCT ${zoneColumn} AS zone FROM ${rollup}`).pluck().all() as number[];
+  const zones = db
+    .prepare(
+      `SELECT DISTINCT ${zoneColumn} AS zone FROM ${rollup} UNION SELECT zone_id FROM ingest_ledger WHERE source = ?`,
+    )
+    .pluck()
+    .all(table === 'origin_error_logs' ? 'origin' : 'shield') as number[];
   const del = db.prepare(
-    `DELETE FROM ${table} WHERE id IN (SELECT id FROM ${table} WHERE ${zoneColumn} = ? AND timestamp < ? LIMIT ?)`,
+    `DELETE FROM ${table} WHERE id IN (SELECT id FROM ${table}
+      WHERE ${zoneColumn} = ? AND timestamp < ? AND log_date < ? LIMIT ?)`,
   );
+  const beforeDay = dayOf(beforeMs);
   const delRollup = db.prepare(`DELETE FROM ${rollup} WHERE ${zoneColumn} = ? AND hour < ?`);
   let total = 0;
   for (const zone of zones) {
     // Short transactions: the worker keeps writing while retention runs.
     for (;;) {
       const n = db
-        .transaction(() => terms.deleting(() => del.run(zone, beforeMs, batch).changes))
+        .transaction(() =>
+          terms.deleting(() => del.run(zone, beforeMs + DAY_MS, beforeDay, batch).changes),
+        )
         .immediate();
       total += n;
       if (n < batch) break;

@@ -10,8 +10,10 @@ export type { QuarantinedRow };
 export class QuarantineRepository {
   private readonly insert;
   private readonly select;
+  private readonly expire;
 
-  constructor(db: Db) {
+  constructor(private readonly db: Db) {
+    this.expire = db.prepare('DELETE FROM quarantined_entries WHERE log_date < ?');
     this.insert = db.prepare(`INSERT INTO quarantined_entries
         (source, zone_id, log_date, raw, raw_hash, reason, page, position, first_seen_at, batch)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -53,6 +55,13 @@ export class QuarantineRepository {
       ).changes;
     }
     return inserted;
+  }
+
+  /** Retention: the entries fetched for a day before `beforeDay`; returns how many went. */
+  prune(beforeDay: string): number {
+    return this.db
+      .transaction(() => this.expire.run(beforeDay).changes)
+      .immediate();
   }
 
   list(filter: { source?: LogSource; zone?: number; day?: string } = {}): QuarantinedRow[] {

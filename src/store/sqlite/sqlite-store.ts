@@ -23,6 +23,7 @@ import { childQuery } from './child-query.js';
 import { checkRuleQuery } from '../rule-queries.js';
 import { sqliteReportStore } from './reports.js';
 import { pageCounts } from '../store.js';
+import { dayOf } from '../../time/utc-day.js';
 import type { AlertsStore, ArchiveStore, LeaseLost, PageInput, PageStored, QueryStore } from '../store.js';
 
 /** Thrown inside a page's transaction to roll it back when the lease is lost. */
@@ -130,12 +131,15 @@ export function openSqliteStore(path: string, opts: ArchiveOptions = {}): Sqlite
     storePage: (key, owner, page, now, leaseMs) =>
       settle(() => storePage(archive, termsFailed, key, owner, page, now, leaseMs)),
     prepareAhead: () => Promise.resolve(),
-    prune: (beforeMs) =>
-      settle(() => ({
-        origin: archive.origin.prune(beforeMs),
-        shield: archive.shield.prune(beforeMs),
-        quarantined: 0,
-      })),
+    prune: (beforeMs, now = Date.now()) =>
+      settle(() => {
+        const origin = archive.origin.prune(beforeMs);
+        const shield = archive.shield.prune(beforeMs);
+        const quarantined = archive.quarantine.prune(dayOf(beforeMs));
+        archive.ledger.markExpired(dayOf(beforeMs), now);
+        history.forget(dayOf(beforeMs));
+        return { origin, shield, quarantined };
+      }),
     migrate: () => settle(() => migrate(db)),
     close: () => archive.close(),
   };
