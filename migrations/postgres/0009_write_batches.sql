@@ -29,5 +29,10 @@ CREATE TABLE history_flush (
 INSERT INTO history_flush (id) VALUES (1);
 
 ALTER TABLE history_days ADD COLUMN part text;
+ALTER TABLE history_days ADD COLUMN quarantine_part text;
+-- Entries a damaged or lost part of a pruned day held (edgelog compact --verify): gone from every reader,
+-- counted here so that status, /metrics and the exit code say so.
+ALTER TABLE history_days ADD COLUMN lost_entries bigint;
+ALTER TABLE history_days ADD COLUMN lost_at bigint;
 
 ALTER TABLE ingest_ledger ADD COLUMN retention_removed_at bigint;

@@ -31,8 +31,13 @@ CREATE TABLE history_flush (
 );
 INSERT INTO history_flush (id) VALUES (1);
 
--- The part file a day's record (entries, bytes, checksum) describes: the one a merge wrote.
+-- The part files a day's record (entries, bytes, checksums) describes: the ones a merge wrote.
 ALTER TABLE history_days ADD COLUMN part TEXT;
+ALTER TABLE history_days ADD COLUMN quarantine_part TEXT;
+-- Entries a damaged or lost part of a pruned day held (edgelog compact --verify): gone from every reader,
+-- counted here so that status, /metrics and the exit code say so.
+ALTER TABLE history_days ADD COLUMN lost_entries INTEGER;
+ALTER TABLE history_days ADD COLUMN lost_at INTEGER;
 
 -- When retention (database.retentionDays) removed the day's entries from the store and the history.
 ALTER TABLE ingest_ledger ADD COLUMN retention_removed_at INTEGER;

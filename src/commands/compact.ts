@@ -6,6 +6,8 @@ import { formatBytes } from '../format/bytes.js';
 import { startProgress, stderrLine } from '../format/progress.js';
 import { elapsed, thousands } from '../format/table.js';
 import type { PassSummary } from '../history/history-pass.js';
+import { DAMAGED_DIR, type VerifyResult } from '../history/verify.js';
+import { safeText } from '../format/terminal-text.js';
 import { ownerId } from '../ingest/lease-owner.js';
 import type { LogSource } from '../store/ledger-types.js';
 import type { Day } from '../time/utc-day.js';
@@ -17,6 +19,7 @@ interface CompactOptions {
   source?: LogSource;
   zone?: number[];
   json?: boolean;
+  verify?: boolean;
 }
 
 /** Pure: the summary a person reads. */
@@ -37,6 +40,10 @@ export function compactSummary(s: PassSummary, ms: number): string {
       `${s.pruneBusy} zone-${s.pruneBusy === 1 ? 'day is' : 'days are'} not pruned yet: another worker ` +
         `holds ${s.pruneBusy === 1 ? 'its' : 'their'} lease (a later compact prunes ${s.pruneBusy === 1 ? 'it' : 'them'})`,
     );
+  for (const f of s.failed)
+    lines.push(
+      `could not ${f.step} ${f.source} zone ${f.zone} ${f.day}: ${safeText(f.error)} (\`edgelog compact --verify\` checks the history and repairs what it can)`,
+    );
   if (s.pruned.days > 0) {
     const file = s.reclaimed?.fileBytes;
     const space = file ? `; archive file ${formatBytes(file.before)} → ${formatBytes(file.after)}` : '';
@@ -52,6 +59,27 @@ export function compactSummary(s: PassSummary, ms: number): string {
   return `${lines.join('\n')}\n`;
 }
 
+/** Pure: what `--verify` found and did, as a person reads it. */
+export function verifySummary(v: VerifyResult): string {
+  const lines = [
+    `verified ${thousands(v.parts)} parts of ${thousands(v.days)} zone-days: ` +
+      (v.findings.length === 0 ? 'all as recorded' : `${v.findings.length} not as recorded`),
+  ];
+  for (const f of v.findings) {
+    const what = `${f.table} zone ${f.zone} ${f.day}${f.part ? ` (${safeText(f.part)})` : ''}: ${f.problem}, ${safeText(f.detail)}`;
+    const done =
+      f.outcome === 'rebuilt'
+        ? 'written again from the store'
+        : f.outcome === 'lost'
+          ? `LOST: ${thousands(f.lost)} entries of this pruned day are gone (the file is under ${DAMAGED_DIR}/)`
+          : 'left as it is';
+    lines.push(`  ${what}: ${done}`);
+  }
+  if (v.lostInAll > 0)
+    lines.push(`${thousands(v.lostInAll)} archived entries are lost in all (history_days.lost_entries)`);
+  return `${lines.join('\n')}\n`;
+}
+
 export function compactCommand(): Command {
   return new Command('compact')
     .description(
@@ -62,6 +90,10 @@ export function compactCommand(): Command {
     .addOption(new Option('--source <source>', 'only this source').choices(['origin', 'shield']))
     .option('--zone <ids>', 'only these zones (repeatable, or comma-separated)', idListArg)
     .option('--json', 'print the summary as JSON')
+    .option(
+      '--verify',
+      'first check every part of the history against its record, write a damaged day again from the store where it still holds it, and count what is lost (exit status 1 when entries are lost)',
+    )
     .action(async (opts: CompactOptions, cmd: Command) => {
       const { config, logger } = commandContext(cmd, undefined, { terminalLogLevel: 'warn' });
       const [
@@ -94,27 +126,27 @@ export function compactCommand(): Command {
           (f.elapsedMs >= 1000 ? ` · ${thousands(Math.round(f.entries / (f.elapsedMs / 1000)))}/s` : ''),
       });
       let summary: PassSummary;
+      let verified: VerifyResult | null = null;
+      const deps = {
+        store,
+        root,
+        duck,
+        owner: ownerId('compact'),
+        now: Date.now,
+        leaseMs: config.worker.lease,
+        parquet: DEFAULT_PARQUET_OPTIONS,
+        pageRows: COMPACTION_PAGE_ROWS,
+        onRows: (n: number) => (figures.entries += n),
+      };
       try {
-        summary = await historyPass(
-          {
-            store,
-            root,
-            duck,
-            owner: ownerId('compact'),
-            now: Date.now,
-            leaseMs: config.worker.lease,
-            parquet: DEFAULT_PARQUET_OPTIONS,
-            pageRows: COMPACTION_PAGE_ROWS,
-            onRows: (n) => (figures.entries += n),
-          },
-          {
-            filter: { from: opts.from, to: opts.to, source: opts.source, zones: opts.zone },
-            hotDays: config.history.hotDays,
-            originLookbackDays: config.schedule.originLookbackDays,
-            onPlan: (days) => (figures.total = days.length),
-            onDay: () => figures.done++,
-          },
-        );
+        if (opts.verify) verified = await (await import('../history/verify.js')).verifyHistory(deps);
+        summary = await historyPass(deps, {
+          filter: { from: opts.from, to: opts.to, source: opts.source, zones: opts.zone },
+          hotDays: config.history.hotDays,
+          originLookbackDays: config.schedule.originLookbackDays,
+          onPlan: (days) => (figures.total = days.length),
+          onDay: () => figures.done++,
+        });
       } finally {
         progress.stop();
         duck.closeSync();
@@ -123,7 +155,21 @@ export function compactCommand(): Command {
       const ms = Date.now() - started;
       // Peak RSS of this process (DuckDB's memory included), for the bench.
       const peakRssMb = Math.round(process.resourceUsage().maxRSS / 1024);
-      if (opts.json) printJson({ ...summary, elapsedMs: ms, peakRssMb });
-      else process.stdout.write(compactSummary(summary, ms));
+      if (opts.json)
+        printJson({
+          ...summary,
+          ...(summary.flush ? { flush: { ...summary.flush, below: String(summary.flush.below) } } : {}),
+          ...(verified ? { verify: verified } : {}),
+          elapsedMs: ms,
+          peakRssMb,
+        });
+      else process.stdout.write((verified ? verifySummary(verified) : '') + compactSummary(summary, ms));
+      // Never silently: lost entries and days that failed say so in the exit status too.
+      if (
+        (verified?.lost ?? 0) > 0 ||
+        (verified?.findings.some((f) => f.outcome === 'left') ?? false) ||
+        summary.failed.length > 0
+      )
+        process.exitCode = 1;
     });
 }

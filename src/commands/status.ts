@@ -19,6 +19,9 @@ import { openReader } from '../store/open-reader.js';
 import { addDays, dayOf } from '../time/utc-day.js';
 import { formatOption, idListArg, jsonOption, outputFormat, printJson, type FormatOptions } from './args.js';
 import { commandContext } from './shared.js';
+import { historyPath } from '../config/history-path.js';
+import { readHistoryHealth, type HistoryHealth } from '../history/history-health.js';
+import { renderHistory } from '../status/render-history.js';
 
 interface StatusOptions extends FormatOptions {
   source?: StatusSource[];
@@ -65,10 +68,14 @@ export function statusCommand(): Command {
     let data = NO_ARCHIVE;
     const now = Date.now();
     let alerts: AlertSummary | null = null;
+    let history: HistoryHealth | null = null;
+    const root = historyPath(config);
     if (archived) {
       const reader = await openReader(config.database, { applicationName: 'edgelog status' });
       try {
         data = await readStatus(reader.status, ask, wanted);
+        // An archive that predates the history's tables (run and sync migrate it) shows no history line.
+        if (root !== null) history = await readHistoryHealth(reader.queries, root).catch(() => null);
         if (config.alerts.rules.length > 0) {
           // An archive that predates the silences (run and sync migrate it) shows no alert line.
           alerts = await Promise.all([
@@ -106,6 +113,7 @@ export function statusCommand(): Command {
         })),
         queue,
         alerts,
+        history,
       });
       return;
     }
@@ -133,6 +141,9 @@ export function statusCommand(): Command {
       ? ''
       : `archive: none at ${path} yet (\`edgelog sync\` or \`edgelog run\` creates it)\n`;
     const alertLine = alerts ? `\n${renderAlertSummary(alerts)}` : '';
-    process.stdout.write(`${note}${text.replace(/^\n/, '')}${gaps}${alertLine}\n`);
+    const historyLines = history ? `\n${renderHistory(history, now).trimEnd()}` : '';
+    process.stdout.write(`${note}${text.replace(/^\n/, '')}${gaps}${alertLine}${historyLines}\n`);
+    // Entries gone from every reader are never said quietly.
+    if (history && history.issues.length > 0) process.exitCode = 1;
   });
 }

@@ -126,7 +126,8 @@ export async function compactDay(deps: HistoryDeps, lease: DayLease): Promise<Da
       parquet: deps.parquet[table],
       scratchDir: join(deps.root, SCRATCH_DIR),
       beforePublish: publish(table),
-      merged: table === 'quarantined_entries' ? null : (recorded?.part ?? null),
+      merged:
+        table === 'quarantined_entries' ? (recorded?.quarantine_part ?? null) : (recorded?.part ?? null),
       ...(deps.onRows ? { onRows: deps.onRows } : {}),
     });
   const table = entryTable(key.source);
@@ -147,6 +148,7 @@ export async function compactDay(deps: HistoryDeps, lease: DayLease): Promise<Da
     {
       // '' for a day without entries: null is a record from before parts (plan.ts).
       part: entries.name ?? '',
+      quarantinePart: quarantined.name ?? '',
       entries: result.entries,
       quarantined: result.quarantined,
       bytes: result.bytes,

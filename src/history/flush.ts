@@ -168,7 +168,7 @@ class FlushLease {
 /** A zone-day's rows of the batches [below, horizon), in (batch, id) order. */
 async function* batchPages(
   deps: FlushDeps,
-  lease: FlushLease,
+  lease: KeptLease,
   table: HistoryTable,
   day: FlushDay,
   below: bigint,
@@ -185,13 +185,19 @@ async function* batchPages(
   }
 }
 
+/** What keeps a lease while pages are read (the flush's, or a day's). */
+export interface KeptLease {
+  keep(force?: boolean): Promise<void>;
+}
+
 /**
- * The first flush: every row of a zone-day below `horizon` or of no batch, along the store's unique key
- * (a day either side of the day first, where its timestamps are; then the rest of the zone's).
+ * Every row of a zone-day below `horizon` or of no batch, along the store's unique key (a day either side
+ * of the day first, where its timestamps are; then the rest of the zone's): the first flush's, and what
+ * `compact --verify` writes a damaged day's part again from.
  */
-async function* allPages(
-  deps: FlushDeps,
-  lease: FlushLease,
+export async function* allPages(
+  deps: Pick<FlushDeps, 'store' | 'pageRows'>,
+  lease: KeptLease,
   table: HistoryTable,
   day: FlushDay,
   horizon: bigint,

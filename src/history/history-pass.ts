@@ -3,6 +3,8 @@
 // space back. `edgelog compact` runs it by hand; the worker's history job runs it for one zone-day and
 // its periodic sweep for every day.
 import { addDays } from '../time/utc-day.js';
+import { describeError } from '../errors/index.js';
+import type { LogSource } from '../store/ledger-types.js';
 import { compactDay, flushDeps, withDayLease, type HistoryDeps } from './compact-day.js';
 import { flushHistory, type FlushResult } from './flush.js';
 import { lastColdDay, planCompaction, planPruning, type DayFilter, type PlannedDay } from './plan.js';
@@ -35,6 +37,11 @@ export interface PassSummary {
    */
   pruneBusy: number;
   reclaimed: ReclaimResult | null;
+  /**
+   * Days a compaction or pruning failed for (a damaged part, a full disk), each with its error: the
+   * others went on. `edgelog compact --verify` checks and repairs the history.
+   */
+  failed: Array<{ source: LogSource; zone: number; day: string; step: 'compact' | 'prune'; error: string }>;
 }
 
 /** A pass that did nothing: the summary a pass starts from. */
@@ -49,6 +56,7 @@ export function emptyPassSummary(): PassSummary {
     pruned: { days: 0, entries: 0, quarantined: 0 },
     pruneBusy: 0,
     reclaimed: null,
+    failed: [],
   };
 }
 
@@ -65,7 +73,13 @@ export async function historyPass(deps: HistoryDeps, opts: PassOptions): Promise
   const days = planCompaction({ ...base, ledger, history: await deps.store.history.list() });
   opts.onPlan?.(days);
   for (const day of days) {
-    const done = await withDayLease(deps, day, (lease) => compactDay(deps, lease));
+    let done;
+    try {
+      done = await withDayLease(deps, day, (lease) => compactDay(deps, lease));
+    } catch (err) {
+      summary.failed.push({ ...day, step: 'compact', error: describeError(err) });
+      continue;
+    }
     if (done === 'busy') {
       summary.busy++;
       continue;
@@ -84,7 +98,7 @@ export async function historyPass(deps: HistoryDeps, opts: PassOptions): Promise
 export async function prunePass(
   deps: HistoryDeps,
   opts: Pick<PassOptions, 'filter' | 'hotDays' | 'originLookbackDays'>,
-  summary: Pick<PassSummary, 'pruned' | 'pruneBusy' | 'reclaimed'>,
+  summary: Pick<PassSummary, 'pruned' | 'pruneBusy' | 'reclaimed' | 'failed'>,
 ): Promise<void> {
   const cold = lastColdDay(deps.now(), opts.hotDays);
   if (cold === null) return;
@@ -100,7 +114,13 @@ export async function prunePass(
   const rows = new Map(history.map((h) => [`${h.source} ${h.zone_id} ${h.log_date}`, h]));
   for (const day of plan) {
     const row = rows.get(`${day.source} ${day.zone} ${day.day}`)!;
-    const done = await withDayLease(deps, day, (lease) => pruneDay(deps, lease, row));
+    let done;
+    try {
+      done = await withDayLease(deps, day, (lease) => pruneDay(deps, lease, row));
+    } catch (err) {
+      summary.failed.push({ ...day, step: 'prune', error: describeError(err) });
+      continue;
+    }
     if (done === 'busy' || done === 'fetching') {
       summary.pruneBusy++;
       continue;

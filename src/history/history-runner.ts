@@ -151,12 +151,18 @@ export class HistoryRunner {
           });
         if (done !== 'busy') this.opts.logger.info({ ...key, ...done }, 'day compacted into history');
       }
-      const summary: Pick<PassSummary, 'pruned' | 'pruneBusy' | 'reclaimed'> = {
+      const summary: Pick<PassSummary, 'pruned' | 'pruneBusy' | 'reclaimed' | 'failed'> = {
         pruned: result.pruned,
         pruneBusy: 0,
         reclaimed: null,
+        failed: [],
       };
       await prunePass(deps, this.opts, summary);
+      for (const f of summary.failed)
+        this.opts.logger.error(
+          { ...f },
+          'history: a day could not be pruned; `edgelog compact --verify` checks it',
+        );
       if (summary.pruned.days > 0)
         this.opts.logger.info(
           { pruned: summary.pruned, reclaimed: summary.reclaimed },

@@ -108,6 +108,16 @@ export function defineMetrics(registry: Registry) {
       'Size of the archive: the SQLite file (file="database") and its write-ahead log (file="wal"), or the PostgreSQL database (file="database").',
       ['file'],
     ),
+    historyLostEntries: gauge(
+      'edgelog_history_lost_entries',
+      'Archived entries no reader returns any more: those of pruned days whose history part is missing (kind="missing") or was found damaged by edgelog compact --verify (kind="lost"). Anything above 0 is data loss.',
+      ['kind'],
+    ),
+    historyIssueDays: gauge(
+      'edgelog_history_issue_days',
+      'Zone-days of the history whose recorded part is missing (kind="missing") or whose entries were counted lost (kind="lost").',
+      ['kind'],
+    ),
     scrapeErrors: counter(
       'edgelog_scrape_errors_total',
       'Scrapes in which a collector failed (its metrics were left out of that scrape).',

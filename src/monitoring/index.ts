@@ -10,6 +10,7 @@ import type { ArchiveStore } from '../store/store.js';
 import { alertsCollector } from './alerts-collector.js';
 import { silencesCollector } from './silences-collector.js';
 import { archiveCollector } from './archive-collector.js';
+import { historyPath } from '../config/history-path.js';
 import { scrape } from './collect.js';
 import { defineMetrics, type MetricSet } from './definitions.js';
 import { ledgerCollector } from './ledger-collector.js';
@@ -90,7 +91,7 @@ export function serveMetrics(metrics: Metrics, opts: ServeOptions): Promise<Metr
       schedule: config.schedule,
     }),
     queueCollector(set, [queueView(opts.ingestQueue), queueView(opts.notifyQueue)]),
-    archiveCollector(set, store),
+    archiveCollector(set, store, historyPath(config)),
     alertsCollector(set, store, config.alerts.rules),
     silencesCollector(set, store, config.alerts.rules, opts.now),
   ];

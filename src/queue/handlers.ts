@@ -168,7 +168,9 @@ export async function runMaintenance(deps: HandlerDeps): Promise<MaintenanceResu
   const days = deps.config.database.retentionDays;
   if (days === null) return { prunedOrigin: 0, prunedShield: 0, cutoffDay: null };
   const cutoff = dayStartMs(dayOf(deps.now())) - days * DAY_MS;
-  const pruned = deps.history ? await deps.history.expire(cutoff) : await deps.store.prune(cutoff, deps.now());
+  const pruned = deps.history
+    ? await deps.history.expire(cutoff)
+    : await deps.store.prune(cutoff, deps.now());
   const result = { prunedOrigin: pruned.origin, prunedShield: pruned.shield, cutoffDay: dayOf(cutoff) };
   deps.logger.info(result, 'retention applied');
   return result;

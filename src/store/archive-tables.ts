@@ -106,7 +106,8 @@ export const STORE_TABLES: Readonly<Record<StoreTableName, StoreTable>> = {
       ...cols(I, 'ledger_entries', 'ledger_quarantined', 'compacted_at', 'pruned_at'),
       ...cols(T, 'lease_owner'),
       ...cols(I, 'lease_until'),
-      ...cols(T, 'part'),
+      ...cols(T, 'part', 'quarantine_part'),
+      ...cols(I, 'lost_entries', 'lost_at'),
     ],
   },
   alert_state: {

@@ -31,12 +31,19 @@ export interface HistoryDayRow {
   lease_until: number | null;
   /** The entry part the record describes (history/parts.ts; '' without entries); null before parts. */
   part: string | null;
+  /** The quarantine part the record describes ('' without quarantined entries); null before parts. */
+  quarantine_part: string | null;
+  /** Entries a damaged or lost part of the (pruned) day held: gone (history/verify.ts). */
+  lost_entries: number | null;
+  lost_at: number | null;
 }
 
 /** What a merge verified and published. */
 export interface HistoryRecord {
   /** The entry part's file name ('' when the day has no entries). */
   part: string;
+  /** The quarantine part's file name ('' when the day has no quarantined entries). */
+  quarantinePart: string;
   entries: number;
   quarantined: number;
   bytes: number;
@@ -167,6 +174,8 @@ export interface HistoryStore {
    * key is there already is left. Returns how many were put back.
    */
   restore(key: HistoryDayKey, table: HistoryTable, rows: readonly HistoryValue[][]): Promise<number>;
+  /** Records entries lost with a damaged part of a pruned day (history/verify.ts), if `owner` holds the lease. */
+  markLost(key: HistoryDayKey, owner: string, entries: number, now: number): Promise<boolean>;
   /** Records that the day's rows are in the store again (pruned_at cleared), if `owner` holds the lease. */
   unprune(key: HistoryDayKey, owner: string): Promise<boolean>;
   /** Deletes the zone-day's entries with these keys, in one transaction; returns how many went. */

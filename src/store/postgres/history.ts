@@ -81,7 +81,7 @@ export class PostgresHistory implements HistoryStore {
     const r = await this.pool.query(
       `UPDATE history_days SET entries = $5, quarantined = $6, bytes = $7, checksum = $8,
          quarantine_checksum = $9, ledger_entries = $10, ledger_quarantined = $11, compacted_at = $12,
-         part = $13
+         part = $13, quarantine_part = $14
        WHERE source = $1 AND zone_id = $2 AND log_date = $3 AND lease_owner = $4`,
       [
         key.source,
@@ -97,6 +97,7 @@ export class PostgresHistory implements HistoryStore {
         rec.ledgerQuarantined,
         now,
         rec.part,
+        rec.quarantinePart,
       ],
     );
     return r.rowCount === 1;
@@ -124,6 +125,15 @@ export class PostgresHistory implements HistoryStore {
       arrays.map((a) => a.value),
     );
     return r.rowCount ?? 0;
+  }
+
+  async markLost(key: HistoryDayKey, owner: string, entries: number, now: number): Promise<boolean> {
+    const r = await this.pool.query(
+      `UPDATE history_days SET lost_entries = coalesce(lost_entries, 0) + $5, lost_at = $6
+       WHERE source = $1 AND zone_id = $2 AND log_date = $3 AND lease_owner = $4`,
+      [key.source, key.zone, key.day, owner, entries, now],
+    );
+    return r.rowCount === 1;
   }
 
   async unprune(key: HistoryDayKey, owner: string): Promise<boolean> {

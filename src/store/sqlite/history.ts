@@ -37,6 +37,7 @@ export class HistoryRepository {
   private readonly deleteQuarantine;
   private readonly unpruneStmt;
   private readonly forgetStmt;
+  private readonly lostStmt;
   private readonly restores = new Map<HistoryTable, Stmt>();
 
   /**
@@ -62,9 +63,12 @@ export class HistoryRepository {
     this.recordStmt = db.prepare(`UPDATE history_days SET entries = @entries, quarantined = @quarantined,
         bytes = @bytes, checksum = @checksum, quarantine_checksum = @quarantineChecksum,
         ledger_entries = @ledgerEntries, ledger_quarantined = @ledgerQuarantined, compacted_at = @now,
-        part = @part
+        part = @part, quarantine_part = @quarantinePart
       WHERE source = @source AND zone_id = @zone AND log_date = @day AND lease_owner = @owner`);
     this.forgetStmt = db.prepare('DELETE FROM history_days WHERE log_date < ?');
+    this.lostStmt =
+      db.prepare(`UPDATE history_days SET lost_entries = coalesce(lost_entries, 0) + ?, lost_at = ?
+      WHERE source = ? AND zone_id = ? AND log_date = ? AND lease_owner = ?`);
     this.unpruneStmt = db.prepare(`UPDATE history_days SET pruned_at = NULL
       WHERE source = ? AND zone_id = ? AND log_date = ? AND lease_owner = ?`);
     this.prunedStmt = db.prepare(`UPDATE history_days SET pruned_at = ?
@@ -121,6 +125,10 @@ export class HistoryRepository {
   /** Retention: the record of the days before `beforeDay` (their parts are removed with them). */
   forget(beforeDay: string): void {
     this.forgetStmt.run(beforeDay);
+  }
+
+  markLost(key: HistoryDayKey, owner: string, entries: number, now: number): boolean {
+    return this.lostStmt.run(entries, now, key.source, key.zone, key.day, owner).changes === 1;
   }
 
   unprune(key: HistoryDayKey, owner: string): boolean {

@@ -146,9 +146,7 @@ export function pruneTable(
     // Short transactions: the worker keeps writing while retention runs.
     for (;;) {
       const n = db
-        .transaction(() =>
-          terms.deleting(() => del.run(zone, beforeMs + DAY_MS, beforeDay, batch).changes),
-        )
+        .transaction(() => terms.deleting(() => del.run(zone, beforeMs + DAY_MS, beforeDay, batch).changes))
         .immediate();
       total += n;
       if (n < batch) break;

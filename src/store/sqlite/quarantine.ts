@@ -59,9 +59,7 @@ export class QuarantineRepository {
 
   /** Retention: the entries fetched for a day before `beforeDay`; returns how many went. */
   prune(beforeDay: string): number {
-    return this.db
-      .transaction(() => this.expire.run(beforeDay).changes)
-      .immediate();
+    return this.db.transaction(() => this.expire.run(beforeDay).changes).immediate();
   }
 
   list(filter: { source?: LogSource; zone?: number; day?: string } = {}): QuarantinedRow[] {

@@ -124,6 +124,7 @@ export function openSqliteStore(path: string, opts: ArchiveOptions = {}): Sqlite
       flush: new SqliteFlush(db),
       restore: (key, table, rows) => settle(() => history.restore(key, table, rows)),
       unprune: (key, owner) => settle(() => history.unprune(key, owner)),
+      markLost: (key, owner, entries, now) => settle(() => history.markLost(key, owner, entries, now)),
       deleteEntries: (key, keys) => settle(() => history.deleteEntries(key, keys)),
       deleteQuarantined: (key, keys) => settle(() => history.deleteQuarantined(key, keys)),
       reclaim: (_beforeDay, maxPages) => settle(() => history.reclaim(maxPages)),
