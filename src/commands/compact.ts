@@ -71,7 +71,7 @@ export function verifySummary(v: VerifyResult): string {
       f.outcome === 'rebuilt'
         ? 'written again from the store'
         : f.outcome === 'lost'
-          ? `LOST: ${thousands(f.lost)} entries of this pruned day are gone (the file is under ${DAMAGED_DIR}/)`
+          ? `LOST: ${thousands(f.lost)} entries of this pruned day are gone${f.problem === 'missing' ? '' : ` (the file is under ${DAMAGED_DIR}/)`}`
           : 'left as it is';
     lines.push(`  ${what}: ${done}`);
   }
