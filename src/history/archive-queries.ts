@@ -31,12 +31,6 @@ export interface ArchiveQueriesOptions extends Omit<HistoryViewsOptions, 'scope'
   duckdb?: DuckDbOptions;
   /** Opens each statement's DuckDB. @defaultValue openDuckDb */
   open?: OpenDuckDb;
-  /**
-   * A connection opened with `duckdb`'s settings that has run nothing but parsing (the engine choice's,
-   * engine-choice.ts): the first statement runs on it rather than on a DuckDB of its own, and closes it.
-   * @defaultValue none
-   */
-  connection?: DuckDBConnection;
 }
 
 /**
@@ -72,14 +66,8 @@ async function oneStatement(conn: DuckDBConnection, sql: string): Promise<void> 
 
 /** A QueryStore whose statements run on DuckDB over the whole archive (the module comment). */
 export function archiveQueries(opts: ArchiveQueriesOptions): QueryStore {
-  let handed = opts.connection ?? null;
-  const open = (): Promise<DuckDBConnection> => {
-    const conn = handed;
-    handed = null;
-    return conn !== null
-      ? Promise.resolve(conn)
-      : (opts.open ?? openDuckDb)(opts.duckdb ?? DEFAULT_DUCKDB_OPTIONS);
-  };
+  const open = (): Promise<DuckDBConnection> =>
+    (opts.open ?? openDuckDb)(opts.duckdb ?? DEFAULT_DUCKDB_OPTIONS);
   return { readOnly: (sql, ro, consume) => runOnHistory(opts, open, sql, ro, consume) };
 }
 

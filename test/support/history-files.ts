@@ -1,84 +1,76 @@
-// A stand-in for the compactor (histw's), for the query side's tests: writes one table-zone-day of the
-// store into the history's layout as the contract says (every column but id and time, sorted, zstd),
-// through DuckDB to a temporary name in the day's directory, then renamed over data.parquet. Swap in the
-// real compactor when it lands.
-import { mkdirSync, renameSync } from 'node:fs';
-import { DuckDBDataChunk } from '@duckdb/node-api';
-import { HISTORY_COLUMNS } from '../../src/store/history-columns.js';
-import { openDuckDb } from '../../src/history/duckdb.js';
-import {
-  dataFile,
-  dayDir,
-  tempFile,
-  type HistorySource,
-  type HistoryTable,
-} from '../../src/history/layout.js';
-import { sqlStringLiteral } from '../../src/history/statement-tables.js';
-import { removeTimeRangesBut, writeTimeRange } from '../../src/history/time-range.js';
+// The history as the worker and `edgelog compact` make it, for the readers' tests: one history pass
+// (flush, merge of the settled days, pruning past hotDays) over a harness's archive, and the reads a test
+// makes of it.
+import { join } from 'node:path';
+import { COMPACTION_PAGE_ROWS, SCRATCH_DIR, type HistoryDeps } from '../../src/history/compact-day.js';
+import { COMPACTION_DUCKDB_OPTIONS, openDuckDb } from '../../src/history/duckdb.js';
+import { historyPass, type PassSummary } from '../../src/history/history-pass.js';
+import { DEFAULT_PARQUET_OPTIONS } from '../../src/history/parquet-options.js';
+import type { DayFilter } from '../../src/history/plan.js';
+import { openStore } from '../../src/store/open-store.js';
 import { postgresQueries } from '../../src/store/postgres/postgres-store.js';
 import { sqliteReader } from '../../src/store/sqlite/reader.js';
-import type { QueryStore } from '../../src/store/store.js';
+import type { ArchiveStore, QueryStore } from '../../src/store/store.js';
 import type { Harness } from './harness.js';
 
-/** The harness's store, read as `edgelog query` reads it. */
+/** The harness's store, read as `edgelog query --engine store` reads it. */
 export function storeQueries(h: Pick<Harness, 'dbPath' | 'databaseUrl'>): QueryStore {
   return h.databaseUrl === undefined
     ? sqliteReader(h.dbPath).queries
     : postgresQueries({ url: h.databaseUrl });
 }
 
-/**
- * Writes the store's rows of one table-zone-day to `<root>/…/data.parquet`; returns how many. An entry
- * file gets its timestamp marker (time-range.ts) as the compactor makes it, unless `marker` is false.
- */
-export async function writeHistoryDay(
-  store: QueryStore,
-  root: string,
-  table: HistoryTable,
-  zone: number,
-  day: string,
-  source?: HistorySource,
-  { marker = true }: { marker?: boolean } = {},
-): Promise<number> {
-  const { columns, zoneColumn, sourceColumn } = HISTORY_COLUMNS[table];
-  const dir = dayDir(root, table, zone, day, source);
-  mkdirSync(dir, { recursive: true });
-  const names = columns.map(([n]) => n);
-  const where = `${zoneColumn} = ${zone} AND log_date = '${day}'${sourceColumn ? ` AND ${sourceColumn} = '${source}'` : ''}`;
-  const order = table === 'quarantined_entries' ? 'page, position' : 'timestamp, log_id';
-  const conn = await openDuckDb();
+/** The harness's history directory (the default: beside the SQLite file). */
+export const historyRoot = (h: Pick<Harness, 'dir'>): string => join(h.dir, 'history');
+
+export interface PassOn {
+  /** @defaultValue every day */
+  filter?: DayFilter;
+  /** history.hotDays: null keeps every row in the store. @defaultValue null */
+  hotDays?: number | null;
+  /** @defaultValue 3 */
+  originLookbackDays?: number;
+  /** @defaultValue the harness's NOW */
+  now?: () => number;
+  /** @defaultValue historyRoot(h) */
+  root?: string;
+  /** Called with the pass's dependencies before it runs (hooks, say). */
+  tune?: (deps: HistoryDeps) => void;
+}
+
+/** One history pass over the harness's archive, as `edgelog compact` runs it. */
+export async function compactArchive(
+  h: Pick<Harness, 'dir' | 'dbPath' | 'databaseUrl'>,
+  now: () => number,
+  opts: PassOn = {},
+): Promise<PassSummary> {
+  const store = await openStore({
+    path: h.dbPath,
+    url: h.databaseUrl ?? null,
+    readerUrl: null,
+    retentionDays: null,
+  } as Parameters<typeof openStore>[0]);
+  const root = opts.root ?? historyRoot(h);
+  const duck = await openDuckDb({ ...COMPACTION_DUCKDB_OPTIONS, tempDirectory: join(root, SCRATCH_DIR) });
   try {
-    await conn.run(`CREATE TABLE day (${columns.map(([n, t]) => `"${n}" ${t}`).join(', ')})`);
-    const appender = await conn.createAppender('day');
-    const types = columns.map((_, i) => appender.columnType(i));
-    let rows = 0;
-    await store.readOnly(
-      `SELECT ${names.join(', ')} FROM ${table} WHERE ${where}`,
-      { timeoutMs: null },
-      async (c) => {
-        for (let batch = await c.next(2048); batch.length > 0; batch = await c.next(2048)) {
-          const chunk = DuckDBDataChunk.create(types, batch.length);
-          chunk.setRows(batch as Array<Array<bigint | string | null>>);
-          appender.appendDataChunk(chunk);
-          rows += batch.length;
-        }
-      },
-    );
-    appender.closeSync();
-    const temp = tempFile(dir, `${process.pid}-${rows}`);
-    await conn.run(
-      `COPY (SELECT * FROM day ORDER BY ${order}) TO ${sqlStringLiteral(temp)} (FORMAT parquet, COMPRESSION zstd)`,
-    );
-    let made: string | null = null;
-    if (marker && table !== 'quarantined_entries' && rows > 0) {
-      const bounds = await conn.runAndReadAll('SELECT min(timestamp), max(timestamp) FROM day');
-      const [min, max] = bounds.getRows()[0] as [bigint, bigint];
-      made = writeTimeRange(dir, { min, max });
-    }
-    renameSync(temp, dataFile(root, table, zone, day, source));
-    removeTimeRangesBut(dir, made);
-    return rows;
+    const deps: HistoryDeps = {
+      store: store as ArchiveStore,
+      root,
+      duck,
+      owner: `test-${process.pid}`,
+      now: opts.now ?? now,
+      leaseMs: 60_000,
+      parquet: DEFAULT_PARQUET_OPTIONS,
+      pageRows: COMPACTION_PAGE_ROWS,
+    };
+    opts.tune?.(deps);
+    return await historyPass(deps, {
+      ...(opts.filter ? { filter: opts.filter } : {}),
+      hotDays: opts.hotDays ?? null,
+      originLookbackDays: opts.originLookbackDays ?? 3,
+    });
   } finally {
-    conn.closeSync();
+    duck.closeSync();
+    await store.close();
   }
 }
