@@ -13,7 +13,7 @@ import { openDatabase } from '../../src/store/sqlite/database.js';
 import type { Day } from '../../src/time/utc-day.js';
 import { memoryStdout } from '../report/fixture.js';
 import type { Harness } from '../support/harness.js';
-import { storeQueries, writeHistoryDay } from '../support/history-files.js';
+import { compactArchive, historyRoot } from '../support/history-files.js';
 import { describeStores, storeHarness, type StoreKind } from '../support/stores.js';
 
 const DAYS = ['2026-11-20', '2026-11-21', '2026-11-22'] as Day[];
@@ -27,9 +27,11 @@ async function archive(kind: StoreKind): Promise<{ h: Harness; configPath: strin
     Date.parse('2026-11-22T12:00:00Z'),
   );
   expect((await executeSync(engine, plan)).summary.ok).toBe(true);
-  const root = join(h.dir, 'history');
-  for (const zone of [101, 102])
-    await writeHistoryDay(storeQueries(h), root, 'origin_error_logs', zone, DAYS[0]!);
+  const root = historyRoot(h);
+  // Every day flushed into parts by the sync, the first merged as well.
+  expect(
+    (await compactArchive(h, () => Date.parse('2026-11-22T12:00:00Z'), { filter: { to: DAYS[0] } })).days,
+  ).toBe(3);
   const configPath = join(h.dir, 'edgelog.config.json');
   const database = h.databaseUrl ? { url: h.databaseUrl } : { path: h.dbPath };
   writeFileSync(configPath, JSON.stringify({ database, history: { path: root } }));
@@ -143,9 +145,13 @@ describe('edgelog export as CSV', () => {
   beforeAll(async () => {
     a = await archive('SQLite');
     const db = openDatabase(a.h.dbPath);
-    db.prepare(
-      `INSERT INTO origin_error_logs (pull_zone_id, log_id, log_date, timestamp, request_url) VALUES (101, 'evil', ?, ?, '=HYPERLINK("http://x")')`,
-    ).run(DAYS[2], Date.parse(`${DAYS[2]}T01:00:00Z`));
+    // As a page's transaction stores a row: with its write batch (above the flush watermark).
+    db.transaction(() => {
+      const batch = db.prepare('UPDATE write_batch SET last = last + 1 RETURNING last').pluck().get();
+      db.prepare(
+        `INSERT INTO origin_error_logs (pull_zone_id, log_id, log_date, timestamp, request_url, batch) VALUES (101, 'evil', ?, ?, '=HYPERLINK("http://x")', ?)`,
+      ).run(DAYS[2], Date.parse(`${DAYS[2]}T01:00:00Z`), batch);
+    })();
     db.close();
   }, 60_000);
   afterAll(async () => a?.h.close());

@@ -1,18 +1,19 @@
 // The history engine skips the days a statement's filter on `timestamp` or `time` cannot match, by the
-// timestamp markers beside the files (time-range.ts, file-parts.ts), and never a row: entries may carry
-// any timestamp, also one outside their log_date's day, and each is still counted exactly once. Checked
-// against the same SQL on the store (SQLite), on an archive whose days are all in history.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+// timestamps each part's name records (parts.ts, file-parts.ts), and never a row: entries may carry any
+// timestamp, also one outside their log_date's day, and each is still counted exactly once. Checked
+// against the same SQL on the store (SQLite), on an archive whose rows are all in parts (stored before
+// write batches, so the first flush converts them).
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { historyQueries } from '../../src/history/history-queries.js';
-import { dataFile } from '../../src/history/layout.js';
+import { archiveQueries } from '../../src/history/archive-queries.js';
+import { dayDir } from '../../src/history/layout.js';
 import { openArchive } from '../../src/store/sqlite/archive.js';
 import { openDatabase } from '../../src/store/sqlite/database.js';
 import { sqliteReader } from '../../src/store/sqlite/reader.js';
 import type { QueryStore, QueryValue } from '../../src/store/store.js';
-import { writeHistoryDay } from '../support/history-files.js';
+import { compactArchive } from '../support/history-files.js';
 
 const DAYS = ['2026-11-18', '2026-11-19', '2026-11-20'];
 const H = 3_600_000;
@@ -38,7 +39,7 @@ async function rowsOf(queries: QueryStore, sql: string): Promise<QueryValue[][]>
 const plain = (rows: QueryValue[][]) =>
   rows.map((r) => r.map((v) => (typeof v === 'bigint' ? Number(v) : v)));
 
-describe('history engine: days skipped by their timestamps, no row lost', () => {
+describe('the archive dialect: days skipped by their timestamps, no row lost', () => {
   let dir: string;
   let root: string;
   let store: QueryStore;
@@ -70,10 +71,13 @@ describe('history engine: days skipped by their timestamps, no row lost', () => 
     db.close();
     root = join(dir, 'history');
     store = sqliteReader(dbPath).queries;
-    for (const day of DAYS)
-      for (const zone of [7, 8])
-        expect(await writeHistoryDay(store, root, 'origin_error_logs', zone, day)).toBeGreaterThan(0);
-    history = historyQueries({ root, store });
+    const pass = await compactArchive(
+      { dir, dbPath, databaseUrl: undefined },
+      () => Date.parse('2026-11-22T12:00:00Z'),
+      { root },
+    );
+    expect(pass.flush?.parts).toBe(DAYS.length * 2);
+    history = archiveQueries({ root, store });
   }, 60_000);
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -126,6 +130,15 @@ describe('history engine: days skipped by their timestamps, no row lost', () => 
     }
   });
 
+  /** The part of a zone-day (one each here). */
+  const partOf = (zone: number, day: string) => {
+    const dir = dayDir(root, 'origin_error_logs', zone, day);
+    return join(
+      dir,
+      readdirSync(dir).find((n) => n.startsWith('part-'))!,
+    );
+  };
+
   it('guards the parts of the view only for a statement that may filter on `time` or `timestamp`', async () => {
     // The view's own text, read by the statement that made it (sqlite_master is no history table).
     const viewOf = async (where: string) => {
@@ -147,7 +160,7 @@ describe('history engine: days skipped by their timestamps, no row lost', () => 
   it('opens no file of a day the filter excludes', async () => {
     // Zone 8's file of 2026-11-19 made unreadable: a statement that needs it fails, one that filters its
     // day out by timestamp or time does not (the day's first file, zone 7's, is read only for the schema).
-    writeFileSync(dataFile(root, 'origin_error_logs', 8, '2026-11-19'), 'not parquet');
+    writeFileSync(partOf(8, '2026-11-19'), 'not parquet');
     const day20 = `timestamp >= ${start('2026-11-20')} AND timestamp < ${start('2026-11-20') + 13 * H}`;
     expect(plain(await rowsOf(history, `SELECT count(*) FROM origin_error_logs WHERE ${day20}`))).toEqual([
       [52],
@@ -167,7 +180,7 @@ describe('history engine: days skipped by their timestamps, no row lost', () => 
     // Zone 7's file of 2026-11-19 (no stray: its marker is the day), which DuckDB opens for the day's
     // schema when it binds the day's part, made unreadable: a statement whose WHERE bounds `timestamp` to later days leaves the day out of
     // the view, so nothing opens it; by `time` alone the day is bound (and dropped by the optimizer).
-    writeFileSync(dataFile(root, 'origin_error_logs', 7, '2026-11-19'), 'not parquet');
+    writeFileSync(partOf(7, '2026-11-19'), 'not parquet');
     const later = `timestamp >= ${start('2026-11-20') + 13 * H} AND timestamp < ${start('2026-11-20') + 14 * H}`;
     expect(plain(await rowsOf(history, `SELECT count(*) FROM origin_error_logs WHERE ${later}`))).toEqual([
       [5],

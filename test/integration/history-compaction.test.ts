@@ -1,7 +1,7 @@
-// Compaction of zone-days into the Parquet history and pruning after verification (issue 20), on SQLite
-// and PostgreSQL alike, against real files read back by a real DuckDB: each file holds exactly the rows
-// the store held for its zone-day, re-publication adds rows a later pass stored, pruning removes only
-// rows the files hold, and a re-fetch after pruning keeps every row the file had.
+// The history's pass on SQLite and PostgreSQL alike, against real files read back by a real DuckDB: the
+// flush writes the store's rows into parts, a settled zone-day's parts are merged into one verified part
+// holding exactly the rows the store held for it, a later pass's rows are merged in again, pruning
+// removes only rows the parts hold, and a row stored after pruning joins the day's rows.
 import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,7 +11,7 @@ import { entryShape, QUARANTINE_SHAPE } from '../../src/store/history-columns.js
 import type { HistoryDeps } from '../../src/history/compact-day.js';
 import { openDuckDb } from '../../src/history/duckdb.js';
 import { historyPass } from '../../src/history/history-pass.js';
-import { dataFile } from '../../src/history/layout.js';
+import { dayDir, type HistorySource, type HistoryTable } from '../../src/history/layout.js';
 import { DEFAULT_PARQUET_OPTIONS } from '../../src/history/parquet-options.js';
 import type { DayKey } from '../../src/store/store.js';
 import { testServer } from '../postgres/support/server.js';
@@ -59,6 +59,20 @@ async function fileRows(duck: DuckDBConnection, file: string, order: string): Pr
     `SELECT * FROM read_parquet('${file}', hive_partitioning = false) ORDER BY ${order}`,
   );
   return norm(reader.getRowObjects());
+}
+
+/** The one part of a merged table-zone-day (the test fails if there are others). */
+function dayPart(
+  root: string,
+  table: HistoryTable,
+  zone: number,
+  day: string,
+  source?: HistorySource,
+): string {
+  const dir = dayDir(root, table, zone, day, source);
+  const parts = readdirSync(dir).filter((n) => n.startsWith('part-'));
+  expect(parts).toHaveLength(1);
+  return join(dir, parts[0]!);
 }
 
 describeStores('history compaction', (kind: StoreKind) => {
@@ -109,7 +123,7 @@ describeStores('history compaction', (kind: StoreKind) => {
     const summary = await pass(null);
     expect(summary).toMatchObject({ days: 2, entries: 5500, quarantined: 2, busy: 0 });
 
-    const shieldFile = dataFile(root, 'shield_event_logs', 201, DAY);
+    const shieldFile = dayPart(root, 'shield_event_logs', 201, DAY);
     const stored = await tableRows(
       s.reader,
       'shield_event_logs',
@@ -126,7 +140,7 @@ describeStores('history compaction', (kind: StoreKind) => {
     expect(inOrder.getRows().map((r) => r[0])).toEqual(stored.map((r) => r.log_id));
     const quarantined = await fileRows(
       duck,
-      dataFile(root, 'quarantined_entries', 201, DAY, 'shield'),
+      dayPart(root, 'quarantined_entries', 201, DAY, 'shield'),
       'page, position',
     );
     expect(quarantined.map((r) => [r.page, r.position])).toEqual([
@@ -134,20 +148,19 @@ describeStores('history compaction', (kind: StoreKind) => {
       [2, 1001],
     ]);
     expect(Object.keys(quarantined[0]!)).toEqual(QUARANTINE_SHAPE.columns.map((c) => c.name));
-    expect(existsSync(dataFile(root, 'origin_error_logs', 11, DAY))).toBe(true);
-    // No temporary file is left beside a published one; one marker records the file's timestamps
-    // (time-range.ts), exactly its least and greatest.
+    expect(existsSync(dayPart(root, 'origin_error_logs', 11, DAY))).toBe(true);
+    // No temporary file and no merged part is left beside the merge's part, whose name records its
+    // batches and exactly its least and greatest timestamp (parts.ts).
     const bounds = await duck.runAndReadAll(
       `SELECT min(timestamp), max(timestamp) FROM read_parquet('${shieldFile}', hive_partitioning = false)`,
     );
     const [min, max] = bounds.getRows()[0]!;
     expect(readdirSync(join(root, 'shield_event_logs', 'zone=201', `day=${DAY}`))).toEqual([
-      `_timestamps_${String(min)}_${String(max)}`,
-      'data.parquet',
+      expect.stringMatching(new RegExp(`^part-0-\\d+_${String(min)}_${String(max)}\\.parquet$`)),
     ]);
-    // The quarantine has no timestamp: no marker.
+    // The quarantine has no timestamp: none in the name.
     expect(readdirSync(join(root, 'quarantined_entries', 'source=shield', 'zone=201', `day=${DAY}`))).toEqual(
-      ['data.parquet'],
+      [expect.stringMatching(/^part-0-\d+\.parquet$/)],
     );
 
     const recorded = await s.store.history.list({ source: 'shield' });
@@ -162,6 +175,7 @@ describeStores('history compaction', (kind: StoreKind) => {
         compacted_at: NOW,
         pruned_at: null,
         lease_owner: null,
+        part: shieldFile.split('/').at(-1),
       }),
     ]);
     expect(recorded[0]!.checksum).toMatch(/^3000:[0-9a-f]{16}$/);
@@ -201,6 +215,8 @@ describeStores('history compaction', (kind: StoreKind) => {
   it('one holder of a day at a time, on any host: a second claim is busy and cannot record or prune', async () => {
     const day: DayKey = { source: 'shield', zone: 999, day: '2026-11-01' };
     const rec = {
+      part: 'part-0-1.parquet',
+      quarantinePart: '',
       entries: 1,
       quarantined: 0,
       bytes: 1,
@@ -249,30 +265,43 @@ describeStores('history compaction', (kind: StoreKind) => {
   });
 
   it('keeps a day in the store when its file no longer matches what was recorded', async () => {
-    const day: DayKey = { source: 'origin', zone: 12, day: DAY };
-    await storeOriginPass(
-      s.store,
-      day,
-      Array.from({ length: 300 }, (_, i) => originEntry(i)),
-      clock,
-      600,
-    );
-    await s.store.ledger.finish(day, 'values-test', 'complete', clock, clock);
-    expect(await pass(null)).toMatchObject({ days: 1, entries: 300 });
+    // Zone 12's part will not match; zone 13's, merged beside it, is pruned all the same.
+    for (const zone of [12, 13]) {
+      const day: DayKey = { source: 'origin', zone, day: DAY };
+      await storeOriginPass(
+        s.store,
+        day,
+        Array.from({ length: 300 }, (_, i) => originEntry(i)),
+        clock,
+        600,
+      );
+      await s.store.ledger.finish(day, 'values-test', 'complete', clock, clock);
+    }
+    expect(await pass(null)).toMatchObject({ days: 2, entries: 600 });
     // Another file put in its place (a copy of a day with other rows).
-    copyFileSync(dataFile(root, 'origin_error_logs', 11, DAY), dataFile(root, 'origin_error_logs', 12, DAY));
-    await expect(pass(7)).rejects.toThrow(/no longer matches what was recorded/);
+    copyFileSync(dayPart(root, 'origin_error_logs', 11, DAY), dayPart(root, 'origin_error_logs', 12, DAY));
+    // That day is left in the store, said so; the others are pruned all the same.
+    const summary = await pass(7);
+    expect(summary.failed).toEqual([
+      expect.objectContaining({
+        zone: 12,
+        step: 'prune',
+        error: expect.stringMatching(/no longer match what the merge recorded/),
+      }),
+    ]);
+    expect(summary.pruned).toEqual({ days: 1, entries: 300, quarantined: 0 });
+    expect(await tableRows(s.reader, 'origin_error_logs', `pull_zone_id = 13`)).toEqual([]);
     expect(await tableRows(s.reader, 'origin_error_logs', `pull_zone_id = 12`)).toHaveLength(300);
     expect((await s.store.history.list({ zone: 12 }))[0]!.pruned_at).toBeNull();
   });
 
-  it('a re-fetch after pruning re-publishes the day with the rows of the old file kept', async () => {
-    // The API sent the day again with one entry more: only that one is new to the store.
+  it("a row stored after pruning joins the day: its part merged with the day's, every row kept", async () => {
+    // One entry more stored for the pruned day: the flush writes its part, the merge joins it in.
     await storeOriginPass(s.store, origin, [originEntry(5000)], clock, 600);
     await s.store.ledger.finish(origin, 'values-test', 'complete', clock, clock);
     const again = await pass(null);
     expect(again).toMatchObject({ days: 1, entries: 2601 });
-    const file = dataFile(root, 'origin_error_logs', 11, DAY);
+    const file = dayPart(root, 'origin_error_logs', 11, DAY);
     const ids = (await fileRows(duck, file, 'timestamp, log_id')).map((r) => r.log_id);
     expect(ids).toHaveLength(2601);
     expect(ids.at(-1)).toBe('o-5000');
@@ -281,10 +310,9 @@ describeStores('history compaction', (kind: StoreKind) => {
     );
     const ts = inOrder.getRows().map((r) => Number(r[0]));
     expect(ts).toEqual([...ts].sort((a, b) => a - b));
-    // The replacement's marker only: the old file's went once the new file was in place.
+    // The merged part alone: the parts it covers went once it was in place.
     expect(readdirSync(join(root, 'origin_error_logs', 'zone=11', `day=${DAY}`))).toEqual([
-      `_timestamps_${ts[0]}_${ts.at(-1)}`,
-      'data.parquet',
+      expect.stringMatching(new RegExp(`^part-0-\\d+_${ts[0]}_${ts.at(-1)}\\.parquet$`)),
     ]);
   });
 
@@ -308,7 +336,7 @@ describeStores('history compaction', (kind: StoreKind) => {
     expect(await pass(null)).toMatchObject({ entries: 2, quarantined: 1 });
     const stored = await tableRows(s.reader, 'shield_event_logs', `shield_zone_id = 203`);
     const shape = entryShape('shield');
-    const file = await fileRows(duck, dataFile(root, 'shield_event_logs', 203, DAY), 'timestamp, log_id');
+    const file = await fileRows(duck, dayPart(root, 'shield_event_logs', 203, DAY), 'timestamp, log_id');
     expect(file).toEqual(
       norm(stored).map((r) => Object.fromEntries(shape.columns.map((c) => [c.name, r[c.name]]))),
     );
@@ -316,7 +344,7 @@ describeStores('history compaction', (kind: StoreKind) => {
     expect(file[1]!.severity).toBeNull();
     const quarantined = await tableRows(s.reader, 'quarantined_entries', 'zone_id = 203');
     expect(quarantined).toHaveLength(1);
-    expect(await fileRows(duck, dataFile(root, 'quarantined_entries', 203, DAY, 'shield'), 'page')).toEqual(
+    expect(await fileRows(duck, dayPart(root, 'quarantined_entries', 203, DAY, 'shield'), 'page')).toEqual(
       norm(quarantined).map((r) =>
         Object.fromEntries(QUARANTINE_SHAPE.columns.map((c) => [c.name, r[c.name]])),
       ),

@@ -1,14 +1,14 @@
-// One day's file written from the store's JSON lines (src/history/day-file.ts) against a real DuckDB and
+// One part written from the store's JSON lines (src/history/part-file.ts) against a real DuckDB and
 // real files: a row of any size is read (DuckDB's JSON reader refuses a line longer than twice its
 // maximum_object_size, 16 MiB by default), and what the file holds verifies against the keys given: the
 // key checksum read back from a key file (key-readback.ts) is the one read as values, whatever the keys
 // hold, and a row whose text differs from its key is not published.
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checksumOf, publishDayFile, readFile } from '../../src/history/day-file.js';
+import { checksumOf, readFile, writePart, type PartInput } from '../../src/history/part-file.js';
 import { openDuckDb } from '../../src/history/duckdb.js';
 import { KeyChecksum, type KeyPart } from '../../src/history/checksum.js';
 import { fileKeyChecksum } from '../../src/history/key-readback.js';
@@ -45,7 +45,17 @@ function pages(...rows: HistoryValue[][]): AsyncIterable<HistoryPage> {
   };
 }
 
-describe('a day file', () => {
+/** A part of batches [1, 2) of `dir`. */
+const part = (dir: string, p: AsyncIterable<HistoryPage>): PartInput => ({
+  shape: SHIELD_SHAPE,
+  dir,
+  lo: 1n,
+  hi: 2n,
+  pages: p,
+  parquet: DEFAULT_PARQUET_OPTIONS.shield_event_logs,
+});
+
+describe('a part', () => {
   let duck: DuckDBConnection;
   let root: string;
   beforeAll(async () => {
@@ -61,23 +71,23 @@ describe('a day file', () => {
     // Three UTF-8 bytes per character: 36 MB in 12 million characters.
     const huge = '日'.repeat(12_000_000);
     const dir = join(root, 'shield_event_logs', 'zone=201', 'day=2026-11-20');
-    const file = await publishDayFile(duck, {
-      shape: SHIELD_SHAPE,
-      dir,
-      pages: pages(row('a', 1, 'small'), row('b', 2, huge), row('c', 3, 'small')),
-      parquet: DEFAULT_PARQUET_OPTIONS.shield_event_logs,
-    });
-    expect(file).toMatchObject({ rows: 3, kept: 0 });
+    const file = await writePart(
+      duck,
+      part(dir, pages(row('a', 1, 'small'), row('b', 2, huge), row('c', 3, 'small'))),
+    );
+    // Its batches and timestamps in its name; private to the archive's owner and group.
+    expect(file).toMatchObject({ rows: 3, name: 'part-1-2_1_3.parquet' });
+    expect(statSync(join(dir, file!.name)).mode & 0o777).toBe(0o640);
     const read = await duck.runAndReadAll(
-      `SELECT log_id, length(message) FROM ${readFile(join(dir, 'data.parquet'))} ORDER BY log_id`,
+      `SELECT log_id, length(message) FROM ${readFile(join(dir, file!.name))} ORDER BY log_id`,
     );
     expect(read.getRows()).toEqual([
       ['a', 5n],
       ['b', 12_000_000n],
       ['c', 5n],
     ]);
-    // The lines' temporary file is gone.
-    expect(readdirSync(dir).filter((n) => n.startsWith('data.parquet.'))).toEqual([]);
+    // The temporary files are gone.
+    expect(readdirSync(dir)).toEqual([file!.name]);
   });
 
   it('reads back the key checksum a reader sees, whatever the keys hold, as reading the keys as values does', async () => {
@@ -93,14 +103,9 @@ describe('a day file', () => {
       'x'.repeat(2_500_000),
     ];
     const dir = join(root, 'shield_event_logs', 'zone=201', 'day=2026-11-21');
-    const file = await publishDayFile(duck, {
-      shape: SHIELD_SHAPE,
-      dir,
-      pages: pages(...odd.map((id, i) => row(id, i, 'm'))),
-      parquet: DEFAULT_PARQUET_OPTIONS.shield_event_logs,
-    });
+    const file = await writePart(duck, part(dir, pages(...odd.map((id, i) => row(id, i, 'm')))));
     expect(file).toMatchObject({ rows: odd.length });
-    const path = join(dir, 'data.parquet');
+    const path = join(dir, file!.name);
     const slow = await checksumOf(duck, SHIELD_SHAPE, path);
     expect(slow).toBe(file!.checksum);
     expect(await fileKeyChecksum(duck, SHIELD_SHAPE, readFile(path), join(dir, 'keys.tmp'))).toBe(slow);
@@ -145,13 +150,8 @@ describe('a day file', () => {
     // The line says log_id 'B', the store's key column 'b': the file would hold a row the store has not.
     garbled[3] = String(garbled[3]).replace('"b"', '"B"');
     await expect(
-      publishDayFile(duck, {
-        shape: SHIELD_SHAPE,
-        dir,
-        pages: pages(row('a', 1, 'm'), garbled, row('c', 3, 'm')),
-        parquet: DEFAULT_PARQUET_OPTIONS.shield_event_logs,
-      }),
-    ).rejects.toThrow(/did not verify against the store/);
+      writePart(duck, part(dir, pages(row('a', 1, 'm'), garbled, row('c', 3, 'm')))),
+    ).rejects.toThrow(/did not verify against its rows/);
     expect(readdirSync(dir)).toEqual([]);
   });
 });
