@@ -62,9 +62,6 @@ export interface Engine {
   close(): Promise<void>;
 }
 
-/** Rows stored since the last flush that start one (history-runner.ts noteStored). */
-const FLUSH_ROWS = 50_000;
-
 /**
  * The sql rules' reads in the archive's dialect (history/rule-queries.ts), DuckDB loaded at the first
  * rule checked or run: a worker without sql rules never loads it for them.
@@ -206,7 +203,6 @@ export async function startEngine(config: Config, logger: Logger, opts: EngineOp
           owner: ownerId('history'),
           now,
           logger: logger.child({ component: 'history' }),
-          flushRows: FLUSH_ROWS,
           beforeCompact: () => pageThreads?.releaseIdle() ?? Promise.resolve(),
         });
   const ingestor = new DayIngestor({

@@ -35,10 +35,13 @@ export interface HistoryRunnerOptions {
   /** @defaultValue openDuckDb() */
   openDuck?: () => Promise<DuckDBConnection>;
   /** Rows stored that start a flush (noteStored). @defaultValue FLUSH_ROWS */
-  flushRows: number;
+  flushRows?: number;
   /** Called before each compaction: frees memory held elsewhere in the process (idle page threads). */
   beforeCompact?: () => Promise<unknown>;
 }
+
+/** Rows stored since the last flush that start one (noteStored). */
+export const FLUSH_ROWS = 50_000;
 
 export interface CompactJobResult {
   outcome: 'compacted' | 'not-settled' | 'busy';
@@ -105,7 +108,7 @@ export class HistoryRunner {
    */
   noteStored(n: number): void {
     this.stored += n;
-    if (this.stored < this.opts.flushRows || this.closed) return;
+    if (this.stored < (this.opts.flushRows ?? FLUSH_ROWS) || this.closed) return;
     this.flush().catch((err: unknown) =>
       this.opts.logger.warn(
         { err: err instanceof Error ? err.message : String(err) },
@@ -122,6 +125,8 @@ export class HistoryRunner {
     return this.serially(async () => {
       await this.opts.beforeCompact?.();
       const deps = await this.deps();
+      // The day's rows into parts first: a merge merges parts only.
+      await flushHistory(flushDeps(deps));
       const result: CompactJobResult = {
         outcome: 'not-settled',
         entries: 0,

@@ -1,11 +1,11 @@
 // The history job of `edgelog run` (issue 20): once a day settles, a compact job puts it into history
 // (and the sweep that rides on the plans finds the rest), on SQLite and PostgreSQL alike; the files equal
 // the simulator's oracle, read back by DuckDB. `edgelog sync` does not compact.
-import { existsSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { openDuckDb } from '../../src/history/duckdb.js';
-import { dataFile } from '../../src/history/layout.js';
+import { dayDir } from '../../src/history/layout.js';
 import { addDays, type Day } from '../../src/time/utc-day.js';
 import { NOW, TODAY, type Harness } from '../support/harness.js';
 import { describeStores, storeHarness } from '../support/stores.js';
@@ -29,7 +29,8 @@ describeStores('the history job of edgelog run', (store) => {
       settled.flatMap((d) => [`origin ${d}`, `shield ${d}`]).sort(),
     );
     const root = join(h.dir, 'history');
-    expect(existsSync(dataFile(root, 'origin_error_logs', 101, TODAY))).toBe(false);
+    // Today is flushed into parts, never merged: no record.
+    expect(rows.some((r) => r.log_date === TODAY)).toBe(false);
     const duck = await openDuckDb();
     try {
       for (const day of settled) {
@@ -42,7 +43,10 @@ describeStores('the history job of edgelog run', (store) => {
             .filter((e) => e.keyable)
             .map((e) => `${e.timestamp} ${e.logId}`)
             .sort();
-          const file = dataFile(root, table, zone, day);
+          const dir = dayDir(root, table, zone, day);
+          const parts = readdirSync(dir).filter((n) => n.startsWith('part-'));
+          expect(parts).toHaveLength(1);
+          const file = join(dir, parts[0]!);
           const got = await duck.runAndReadAll(
             `SELECT timestamp, log_id FROM read_parquet('${file}', hive_partitioning = false)`,
           );
@@ -60,7 +64,7 @@ describeStores('the history job of edgelog run', (store) => {
   });
 });
 
-it('edgelog sync (a private queue) does not compact', async () => {
+it('edgelog sync (a private queue) flushes its days into parts, and merges none', async () => {
   h = await storeHarness('SQLite', { entriesPerDay: 200 });
   const engine = await h.engine({ schedule: { finalizeDelay: '0s' } });
   const own = engine.privateRuntime(`sync-${Date.now()}`);
@@ -72,4 +76,6 @@ it('edgelog sync (a private queue) does not compact', async () => {
   expect(done!.result?.state).toBe('complete');
   await own.discard();
   expect(await engine.store.history.list()).toEqual([]);
+  const dir = dayDir(join(h.dir, 'history'), 'origin_error_logs', 101, addDays(TODAY, -1));
+  expect(readdirSync(dir).filter((n) => n.startsWith('part-'))).toHaveLength(1);
 });

@@ -3,13 +3,13 @@
 // to another worker then finds the day busy. The job must come back (LeaseBusyError: the runtime delays it
 // and tries again) rather than end as done, or the day waits for the next sweep, as long as
 // schedule.refreshEvery (an hour by default). Found by the two-workers-history fault scenario.
-import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { LeaseBusyError } from '../../src/errors/index.js';
 import { HistoryRunner } from '../../src/history/history-runner.js';
-import { dataFile } from '../../src/history/layout.js';
+import { dayDir } from '../../src/history/layout.js';
 import { silentLogger } from '../../src/logger.js';
 import type { DayKey } from '../../src/store/store.js';
 import { openSqlite, storeOriginPass, tableRows, type OpenedStore } from '../support/page-store.js';
@@ -135,7 +135,8 @@ it('a compact job for a day that is not settled (still fetched, its ledger not c
   runner = runnerOn(s, root, () => clock, { hotDays: 0, originLookbackDays: 10 });
   expect(await runner.compact(day)).toMatchObject({ outcome: 'not-settled', entries: 0 });
   expect((await s.store.history.list()).filter((d) => d.compacted_at !== null)).toEqual([]);
-  expect(existsSync(dataFile(root, 'origin_error_logs', day.zone, day.day))).toBe(false);
+  // Flushed into a part (the job flushes first), but not merged: no record.
+  expect(readdirSync(dayDir(root, 'origin_error_logs', day.zone, day.day))).toHaveLength(1);
   expect(await tableRows(s.reader, 'origin_error_logs', 'pull_zone_id = 13')).toHaveLength(30);
 });
 
@@ -144,9 +145,10 @@ it('a compact job for a day already compacted, its ledger unchanged since, does 
   const { day, s, root } = await settledDay(14, 30, () => clock);
   runner = runnerOn(s, root, () => clock);
   expect(await runner.compact(day)).toMatchObject({ outcome: 'compacted', entries: 30 });
-  const file = dataFile(root, 'origin_error_logs', day.zone, day.day);
-  const published = statSync(file).ino;
+  const dir = dayDir(root, 'origin_error_logs', day.zone, day.day);
+  const merged = readdirSync(dir);
+  expect(merged).toHaveLength(1);
   expect(await runner.compact(day)).toMatchObject({ outcome: 'not-settled', entries: 0 });
-  // Not replaced: a new publication renames a new file (a new inode) over it.
-  expect(statSync(file).ino).toBe(published);
+  // Not written again: the same part, alone.
+  expect(readdirSync(dir)).toEqual(merged);
 });
