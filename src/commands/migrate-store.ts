@@ -10,6 +10,9 @@ import { migrateStore, type MigrateStoreResult } from '../store/migrate-store/mi
 import { checkPassed, type Check } from '../store/migrate-store/verify.js';
 import { formatOption, jsonOption, outputFormat, printJson, type FormatOptions } from './args.js';
 import { readerConfig } from './reader-context.js';
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import type { ReaderConfig } from '../config/reader-config.js';
 
 export interface MigrateStoreIo {
   out: (text: string) => void;
@@ -44,8 +47,9 @@ function batchRowsArg(value: string): number {
 const HELP = `
 Copies every table of the SQLite archive into the PostgreSQL archive (migrated first; its day partitions
 made for the days copied): entries, quarantined entries, the ingestion ledger with its totals, API
-Guardian snapshots, alert state and notifications. The hourly rollups are counted from the entries as
-they are added. Rows the target holds already are skipped, so running it again adds nothing, and a run
+Guardian snapshots, alert state and notifications, the hourly rollups and term counts (the source's,
+which count the entries pruned into the history too) and the history's record. The history's parts stay
+where they are: the PostgreSQL configuration's history.path names their directory. Rows the target holds already are skipped, so running it again adds nothing, and a run
 that was interrupted is completed by running it again; a ledger day, an alert state or a notification
 that moved on in the source since (a later pass, a delivery) is brought up to date, and one that moved
 further in the target is kept. It ends by checking, zone-day by zone-day (key by key for the alert
@@ -117,11 +121,26 @@ export function migrateStoreCommand(io: MigrateStoreIo = defaultIo()): Command {
         if (shown.any) io.progress?.('\r\x1b[K');
       });
       if (format === 'json') printJson(result);
-      else io.out(renderResult(result));
+      else io.out(renderResult(result) + historyNote(opts.from, readerConfig(cmd)));
       if (!result.ok) {
         throw new MigrateStoreError(`the copy differs from the source: ${result.mismatches.join('\n')}`);
       }
     });
+}
+
+/**
+ * The history goes with the archive: its parts stay where they are, and the PostgreSQL configuration
+ * names their directory (config/history-path.ts refuses one that does not).
+ */
+export function historyNote(from: string, config: ReaderConfig): string {
+  const own =
+    resolve(config.database.path) === resolve(from) && config.history.path ? config.history.path : null;
+  const root = own ?? join(dirname(resolve(from)), 'history');
+  if (!existsSync(root)) return '';
+  return (
+    `history: the source's history is in ${root}: set history.path to it in the PostgreSQL ` +
+    'configuration (every worker and reader reads it from there; its parts are not copied)\n'
+  );
 }
 
 /** The text report: what was copied, what was checked, how long it took. */

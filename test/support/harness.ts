@@ -77,6 +77,8 @@ export async function harness(sim: SimulatorOptions = {}, opts: HarnessOptions =
         ...(opts.databaseUrl ? { url: opts.databaseUrl } : {}),
         ...extra.database,
       },
+      // Where the default puts it for SQLite; PostgreSQL's configuration must name it (history-path.ts).
+      history: { path: join(dir, 'history'), ...extra.history },
       pullZones: extra.pullZones ?? [101],
       shieldZones: extra.shieldZones ?? [201],
       log: { level: 'silent' },

@@ -34,42 +34,17 @@ function rollupConflict(t: EntryTable): string {
   return `ON CONFLICT (${t.zoneColumn}, hour, ${r.keys.join(', ')}) DO UPDATE SET count = ${r.table}.count + excluded.count`;
 }
 
-/**
- * The direct way's rollup: counts computed by the client, as arrays $1 zone, $2 hour, the keys…, count;
- * upserted in key order (two writers upserting the same keys lock them in the same order).
- */
-export function rollupArraysSql(t: EntryTable): string {
-  const r = t.rollup;
-  const types = ['bigint', 'bigint', ...r.keyTypes, 'bigint'];
-  const names = [t.zoneColumn, 'hour', ...r.keys];
-  const arrays = types.map((type, i) => `$${i + 1}::${type}[]`).join(', ');
-  return `INSERT INTO ${r.table} (${names.join(', ')}, count)
-    SELECT ${names.join(', ')}, n FROM unnest(${arrays}) AS u(${names.join(', ')}, n)
-    ORDER BY ${names.join(', ')}
-    ${rollupConflict(t)}`;
-}
-
 /** What the source's value of each copied column is written as: NULL for a cleared one. */
 function selectList(spec: TableSpec, cols: CopyColumns, alias = ''): string {
   return cols.names.map((c) => (spec.cleared?.includes(c) ? 'NULL' : `${alias}${c}`)).join(', ');
 }
 
-/**
- * The merge: one row, `inserted` and `updated` (bigint); for an entry table, the rows inserted instead
- * (zone, timestamp and the rollup's columns), which the caller counts into the rollup (storable.ts
- * decides a rollup's keys, once, for every writer).
- */
+/** The merge: one row, `inserted` and `updated` (bigint). */
 export function mergeSql(spec: TableSpec, cols: CopyColumns): string {
   const stage = stageName(spec);
   const list = cols.names.join(', ');
   const c = spec.conflict;
   const insert = `INSERT INTO ${spec.name} AS t (${list})`;
-  if (spec.entry) {
-    const t = spec.entry;
-    return `${insert} SELECT ${selectList(spec, cols)} FROM ${stage}
-    ON CONFLICT (${c.columns.join(', ')}) DO NOTHING
-    RETURNING ${entryReturned(t).join(', ')}`;
-  }
   if (c.kind === 'key') {
     return `WITH ins AS (
     ${insert} SELECT ${selectList(spec, cols)} FROM ${stage}
@@ -87,26 +62,20 @@ export function mergeSql(spec: TableSpec, cols: CopyColumns): string {
   }
   if (c.kind === 'ledger')
     throw new Error(`${spec.name} is merged by mergeLedgerBatch, not by one statement`);
-  const set = cols.names
-    .filter((n) => !c.columns.includes(n))
-    .map((n) => `${n} = excluded.${n}`)
-    .join(', ');
-  const by = c.by;
-  const progress = (r: string) => (typeof by === 'string' ? `${r}.${by}` : by(r));
+  const others = cols.names.filter((n) => !c.columns.includes(n));
+  const set = others.map((n) => `${n} = excluded.${n}`).join(', ');
+  // replace: the source's row wherever it differs; newest: where it got further.
+  const progress =
+    c.kind === 'replace' ? null : (r: string) => (typeof c.by === 'string' ? `${r}.${c.by}` : c.by(r));
+  const when =
+    progress === null
+      ? `(${others.map((n) => `t.${n}`).join(', ')}) IS DISTINCT FROM (${others.map((n) => `excluded.${n}`).join(', ')})`
+      : `${progress('t')} < ${progress('excluded')}`;
   // xmax is 0 in a row version this statement inserted, and set in one it updated.
   return `WITH up AS (
     ${insert} SELECT ${selectList(spec, cols)} FROM ${stage}
-    ON CONFLICT (${c.columns.join(', ')}) DO UPDATE SET ${set} WHERE ${progress('t')} < ${progress('excluded')}
+    ON CONFLICT (${c.columns.join(', ')}) DO UPDATE SET ${set} WHERE ${when}
     RETURNING (t.xmax = 0) AS fresh
   )
   SELECT count(*) FILTER (WHERE fresh)::bigint AS inserted, count(*) FILTER (WHERE NOT fresh)::bigint AS updated FROM up`;
-}
-
-/**
- * What an entry table's merge returns of each row inserted: zone, timestamp, the rollup's columns (in
- * this order, which rollupArrays reads), then the other columns its terms are taken from.
- */
-export function entryReturned(t: EntryTable): string[] {
-  const terms = TERM_COLUMNS[t.source];
-  return [...new Set([t.zoneColumn, 'timestamp', ...t.rollup.keys, terms.url, ...terms.plain])];
 }

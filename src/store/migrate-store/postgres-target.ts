@@ -8,23 +8,12 @@ import { from as copyFrom } from 'pg-copy-streams';
 import { MigrateStoreError } from '../../errors/index.js';
 import { redact } from '../../redact.js';
 import type { Day } from '../../time/utc-day.js';
-import { hourStart, RollupCounter } from '../hourly-rollup.js';
 import { displayDatabaseUrl, openPool, type PostgresOptions } from '../postgres/connection.js';
 import { migratePostgres } from '../postgres/migrate.js';
 import { daysOf } from '../postgres/partition-plan.js';
 import { Partitions } from '../postgres/partitions.js';
 import { sqlState, transaction, UNIQUE_VIOLATION } from '../postgres/transaction.js';
-import type { EntryTable } from '../entry-tables.js';
-import { rollupValue } from '../../values/storable.js';
-import {
-  copyDirectSql,
-  copyStageSql,
-  createStageSql,
-  entryReturned,
-  mergeSql,
-  rollupArraysSql,
-} from './copy-sql.js';
-import { returnedTermColumns, storeTerms } from '../postgres/terms.js';
+import { copyDirectSql, copyStageSql, createStageSql, mergeSql } from './copy-sql.js';
 import { mergeLedgerBatch } from './ledger-merge.js';
 import type { CopyColumns, TableSpec, TargetColumn, Total } from './tables.js';
 import { groupKey } from './verify.js';
@@ -67,6 +56,8 @@ export interface PostgresTarget {
     rows: RowsView,
     path: CopyPath,
   ): Promise<BatchWritten>;
+  /** Sets the target's write batches to go on after `last` (the source's last batch). */
+  continueBatches(last: bigint): Promise<void>;
   /** Rows (count) or a rollup's entries (sum of count) by the groups `groups` (SQL expressions). */
   groupTotals(table: string, groups: readonly string[], total: Total): Promise<Map<string, number>>;
   close(): Promise<void>;
@@ -148,26 +139,18 @@ export async function openPostgresTarget(opts: PostgresOptions): Promise<Postgre
     transaction(pool, async (c) => {
       await c.query(createStageSql(spec, cols));
       await copy(c, copyStageSql(spec, cols), text);
-      if (spec.entry) {
-        // The rows inserted come back, and are counted into the rollup here.
-        const { rows } = await c.query<unknown[]>({ text: mergeSql(spec, cols), rowMode: 'array' });
-        if (rows.length > 0) await c.query(rollupArraysSql(spec.entry), rollupArrays(spec.entry, rows));
-        await countTerms(c, spec.entry, rows);
-        return { path: 'merge' as const, inserted: rows.length, updated: 0 };
-      }
       const { rows } = await c.query<{ inserted: number; updated: number }>(mergeSql(spec, cols));
-      return { path: 'merge' as const, inserted: rows[0]!.inserted, updated: rows[0]!.updated };
+      return {
+        path: 'merge' as const,
+        inserted: Number(rows[0]!.inserted),
+        updated: Number(rows[0]!.updated),
+      };
     });
 
+  // The rollups and term counts are copied as rows of their own (tables.ts), not counted from these.
   const direct = (spec: TableSpec, cols: CopyColumns, text: string, view: RowsView) =>
     transaction(pool, async (c) => {
       await copy(c, copyDirectSql(spec, cols), text);
-      const t = spec.entry!;
-      // Zone, timestamp and the rollup's columns of each row, as the merge returns them.
-      const at = entryReturned(t).map((k) => view.index.get(k)!);
-      const rows = view.rows.map((r) => at.map((i) => r[i] ?? null));
-      await c.query(rollupArraysSql(t), rollupArrays(t, rows));
-      await countTerms(c, t, rows);
       return { path: 'direct' as const, inserted: view.rows.length, updated: 0 };
     });
 
@@ -207,6 +190,14 @@ export async function openPostgresTarget(opts: PostgresOptions): Promise<Postgre
       }
       return merge(spec, cols, text);
     },
+    async continueBatches(last) {
+      // The history goes by the source's batch numbers: the target's next ones come after them all.
+      await pool.query(
+        `SELECT setval('write_batch_seq', greatest($1::bigint, (SELECT last_value FROM write_batch_seq)), true)
+         WHERE $1::bigint > 0`,
+        [String(last)],
+      );
+    },
     async groupTotals(table, groups, total) {
       const list = groups.join(', ');
       const { rows } = await pool.query<unknown[]>({
@@ -225,42 +216,4 @@ export async function openPostgresTarget(opts: PostgresOptions): Promise<Postgre
 
 async function copy(c: pg.PoolClient, sql: string, text: string): Promise<void> {
   await pipeline(Readable.from([Buffer.from(text)]), c.query(copyFrom(sql)));
-}
-
-/** Counts new rows given as entryReturned(t) lists their columns into term_hourly, zone by zone. */
-async function countTerms(c: pg.PoolClient, t: EntryTable, rows: ReadonlyArray<readonly unknown[]>) {
-  const names = entryReturned(t);
-  const byZone = new Map<number, Array<Record<string, string | number | null>>>();
-  for (const row of rows) {
-    const zone = Number(row[0]);
-    const record = Object.fromEntries(names.map((n, i) => [n, row[i] as string | number | null]));
-    record.timestamp = Number(record.timestamp);
-    const list = byZone.get(zone);
-    if (list) list.push(record);
-    else byZone.set(zone, [record]);
-  }
-  for (const [zone, list] of byZone) await storeTerms(c, t.source, zone, returnedTermColumns(t.source, list));
-}
-
-/**
- * The rollup counts of new rows given as [zone, timestamp, each rollup column…]: arrays of zone, hour,
- * the keys…, count (storable.ts rollupValue makes each key, as storePage's writers do).
- */
-function rollupArrays(t: EntryTable, rows: ReadonlyArray<readonly unknown[]>): unknown[][] {
-  const counter = new RollupCounter<unknown[]>();
-  for (const row of rows) {
-    const parts = [
-      Number(row[0]),
-      hourStart(Number(row[1])),
-      ...t.rollup.empty.map((empty, k) => rollupValue(row[k + 2] as string | number | null, empty!)),
-    ];
-    // U+0000 cannot be in a stored key (storable.ts), so it separates the parts unambiguously.
-    counter.add(parts.join('\u0000'), parts);
-  }
-  const arrays: unknown[][] = [[], [], ...t.rollup.keys.map(() => []), []];
-  for (const { parts, count } of counter.entries()) {
-    parts.forEach((v, k) => arrays[k]!.push(v));
-    arrays[parts.length]!.push(count);
-  }
-  return arrays;
 }

@@ -32,6 +32,8 @@ export interface SqliteSource {
   readonly foreignTables: string[];
   /** Ledger rows whose lease is live at `now`: a worker may be writing the file. */
   liveLeases(now: number): number;
+  /** The last write batch taken (0 for an archive from before batches). */
+  lastBatch(): bigint;
   close(): void;
 }
 
@@ -105,6 +107,13 @@ export function openSqliteSource(file: string): SqliteSource {
         .prepare('SELECT count(*) FROM ingest_ledger WHERE lease_owner IS NOT NULL AND lease_until > ?')
         .pluck()
         .get(now) as number,
+    lastBatch: () => {
+      const has = db
+        .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'write_batch'")
+        .get();
+      if (has === undefined) return 0n;
+      return BigInt(db.prepare('SELECT last FROM write_batch').pluck().get() as number);
+    },
     close: () => db.close(),
   };
 }

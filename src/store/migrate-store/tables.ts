@@ -9,8 +9,14 @@
 //   order); the keys that make a row the same one are the entry key, the quarantine key, and a
 //   snapshot's zone and time.
 // - `time` of the entry tables: generated on both sides, never copied.
-// - the hourly rollups and term_hourly (with SQLite's term_watermark): not copied as rows but counted from the entries inserted, in the same
-//   transaction (as storePage counts them), so they stay exact whatever the target held before.
+// - the hourly rollups and term_hourly: copied as rows, the source's counts replacing the target's of the
+//   same key: they count every entry the source archived, also those pruned into the history (no longer
+//   in its entry tables). SQLite's term_watermark is its own.
+// - `batch` of the entry tables and the quarantine is copied as it is: the history (history.path, which
+//   the target's configuration names too) goes by those numbers, and the target's write_batch_seq is set
+//   past the source's last (postgres-target.ts continueBatches).
+// - history_days: copied (the history's record of each merged day, and whether it was pruned); the
+//   files stay where they are.
 // - schema_migrations: each side records its own dialect's files.
 import { DAY_MS } from '../../time/utc-day.js';
 import { ORIGIN_TABLE, SHIELD_TABLE, type EntryTable } from '../entry-tables.js';
@@ -31,7 +37,9 @@ export type ConflictRule =
    * The ledger: a day the target holds already is merged by the ledger rules (ledger-merge.ts), its
    * totals counted from the rows the target holds of it.
    */
-  | { kind: 'ledger'; columns: readonly string[] };
+  | { kind: 'ledger'; columns: readonly string[] }
+  /** A key, and the source's row replaces the target's (the rollups: the source's counts are the truth). */
+  | { kind: 'replace'; columns: readonly string[] };
 
 export interface TableSpec {
   name: string;
@@ -49,6 +57,8 @@ export interface TableSpec {
    * the source's groups, so rows of the target's own in other groups (other zones, days) do not count.
    */
   groups: readonly string[];
+  /** What the check compares in each group. @defaultValue 'rows' */
+  total?: Total;
 }
 
 /**
@@ -76,6 +86,32 @@ export const TABLES: readonly TableSpec[] = [
     skip: ['id'],
     partitionDay: 'log_date',
     groups: ['source', 'zone_id', 'log_date'],
+  },
+  ...[ORIGIN_TABLE, SHIELD_TABLE].map((t): TableSpec => ({
+    name: t.rollup.table,
+    conflict: { kind: 'replace', columns: [t.zoneColumn, 'hour', ...t.rollup.keys] },
+    skip: [],
+    groups: [t.zoneColumn, `hour - hour % ${DAY_MS}`],
+    total: 'sum(count)',
+  })),
+  {
+    name: 'term_hourly',
+    conflict: { kind: 'replace', columns: ['source', 'zone_id', 'field', 'value', 'hour'] },
+    skip: [],
+    groups: ['source', 'zone_id', 'field', `hour - hour % ${DAY_MS}`],
+    total: 'sum(count)',
+  },
+  {
+    name: 'history_days',
+    // A later merge (or pruning) of the day in the source wins; a lease is the source host's.
+    conflict: {
+      kind: 'newest',
+      columns: ['source', 'zone_id', 'log_date'],
+      by: (r) => `(coalesce(${r}.compacted_at, 0), coalesce(${r}.pruned_at, 0))`,
+    },
+    skip: [],
+    groups: ['source', 'zone_id', 'log_date'],
+    cleared: ['lease_owner', 'lease_until'],
   },
   {
     name: 'api_guardian_snapshots',
@@ -126,30 +162,14 @@ export const TABLES: readonly TableSpec[] = [
 
 /** Tables of the archive that are not copied as rows (and why), so an unknown table is noticed. */
 export const NOT_COPIED: Readonly<Record<string, string>> = {
-  origin_hourly: 'counted from the origin entries inserted',
-  shield_hourly: 'counted from the Shield entries inserted',
-  term_hourly: 'counted from the entries inserted',
-  term_watermark:
-    "SQLite's mark of the entries counted into term_hourly: the target counts every entry inserted",
+  term_watermark: "SQLite's mark of the entries counted into term_hourly (the counts are copied whole)",
   schema_migrations: 'each dialect records its own migrations',
-  history_days:
-    "the history's record: the files stay in history.path, and the target compacts its settled days " +
-    'again (a file is republished with every row it held: src/history/day-file.ts)',
+  write_batch: "SQLite's batch counter: the target's sequence is set past it",
+  history_flush: "the flush's lease; the history's own marker says what was flushed",
 };
 
 /** What a group's total is: its rows, or the sum of a rollup's counts. */
 export type Total = 'rows' | 'sum(count)';
-
-/**
- * The rollups, checked after the copy by (zone, day): in each of the source's zone-days the target's
- * counts must add up to its entries of that day (by their timestamps, as the hours count them).
- */
-export const ROLLUPS = [ORIGIN_TABLE, SHIELD_TABLE].map((t) => ({
-  table: t.rollup.table,
-  entryTable: t.table,
-  groups: [t.zoneColumn, `hour - hour % ${DAY_MS}`],
-  entryGroups: [t.zoneColumn, `timestamp - timestamp % ${DAY_MS}`],
-}));
 
 /** A target column: its name and SQL type. */
 export interface TargetColumn {
