@@ -6,7 +6,7 @@
 // after). No marker: nothing was ever flushed (0).
 import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { syncDir, writeEmptyFile } from '../file-modes.js';
+import { makeDirs, syncDir, writeEmptyFile } from '../file-modes.js';
 
 const PREFIX = '_flushed_';
 const MARKER = /^_flushed_(\d{1,19})$/;
@@ -45,6 +45,8 @@ export function readWatermark(root: string): bigint {
  * markers (a crash between leaves two: the greatest counts).
  */
 export function writeWatermark(root: string, below: bigint): void {
+  // The first flush of an empty archive writes no part: the root may not exist yet.
+  makeDirs(root);
   writeEmptyFile(join(root, flushMarkerName(below)));
   syncDir(root);
   for (const other of readdirSync(root)) {
