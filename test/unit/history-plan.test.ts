@@ -25,6 +25,7 @@ const ledger = (
   quarantined_entries: 1,
   lease_owner: null,
   lease_until: null,
+  retention_removed_at: null,
   ...extra,
 });
 
@@ -36,6 +37,7 @@ const compacted = (l: LedgerFacts, extra: Partial<HistoryFacts> = {}): HistoryFa
   pruned_at: null,
   ledger_entries: l.archived_entries,
   ledger_quarantined: l.quarantined_entries,
+  part: 'part-0-9_1_2.parquet',
   ...extra,
 });
 
@@ -68,6 +70,11 @@ describe('planCompaction', () => {
     ['an origin day still fetched', ledger('origin', '2026-11-23', 'partial'), false],
     ['an origin day no longer fetched', ledger('origin', '2026-11-22', 'failed'), true],
     ['a running day no longer fetched and held by no one', ledger('origin', '2026-11-20', 'running'), true],
+    [
+      'a day retention removed',
+      ledger('origin', '2026-11-20', 'complete', { retention_removed_at: NOW - 1 }),
+      false,
+    ],
   ])('%s: %s', (_name, row, wanted) => {
     expect(plan([row])).toEqual(wanted ? [`${row.source} ${row.log_date} settled`] : []);
   });
@@ -79,6 +86,8 @@ describe('planCompaction', () => {
     expect(plan([{ ...day, quarantined_entries: 2 }], [compacted(day)])).toEqual([
       'origin 2026-11-20 changed',
     ]);
+    // A record from before parts (no part named): merged again, into one part.
+    expect(plan([day], [compacted(day, { part: null })])).toEqual(['origin 2026-11-20 changed']);
     // A lease row of a compaction that never finished is not a compaction.
     expect(plan([day], [compacted(day, { compacted_at: null, ledger_entries: null })])).toEqual([
       'origin 2026-11-20 settled',

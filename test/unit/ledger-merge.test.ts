@@ -26,6 +26,7 @@ const day = (over: Partial<LedgerRow>): LedgerRow => ({
   lease_until: null,
   updated_at: 1_000,
   finished_at: 1_000,
+  retention_removed_at: null,
   ...over,
 });
 

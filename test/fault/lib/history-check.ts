@@ -1,11 +1,15 @@
 // What the history's fault scenarios check (test/fault/scenarios/history.ts, two-workers-history.ts): each
-// zone-day's rows whole, read from its published file where there is one (by DuckDB) and else from the
-// store, equal to the simulator's oracle; a pruned row always in its file; history_days claiming only what
-// the files hold; and on PostgreSQL, the day partitions pruning emptied gone.
+// zone-day's rows as a reader reads them — the live parts below the flush watermark (by DuckDB) and the
+// store's rows at or above it — equal to the simulator's oracle, each once; history_days claiming only
+// what its parts hold; and on PostgreSQL, the day partitions pruning emptied gone.
 import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { checksumOf } from '../../../src/history/day-file.js';
-import { dataFile, entryTable, isTempFile } from '../../../src/history/layout.js';
+import { readWatermark } from '../../../src/history/flush-marker.js';
+import { checksumOf } from '../../../src/history/part-file.js';
+import { dayDir, entryTable, isTempFile } from '../../../src/history/layout.js';
+import { liveParts } from '../../../src/history/parts.js';
+import { readDayDir } from '../../../src/history/published-days.js';
 import type { SimSource } from '../../../src/simulator/index.js';
 import { entryShape, QUARANTINE_SHAPE } from '../../../src/store/history-columns.js';
 import { addDays, dayOf } from '../../../src/time/utc-day.js';
@@ -16,6 +20,11 @@ export interface HistoryDayRef {
   source: SimSource;
   zone: number;
   day: string;
+}
+
+/** The live parts of a table-zone-day below the watermark (parts.ts), as paths. */
+function liveFiles(dir: string, below: bigint): string[] {
+  return liveParts(readDayDir(dir).parts, below).map((p) => join(dir, p.name));
 }
 
 /** What does not hold of the zone-days `refs` (an empty list when all does). */
@@ -36,7 +45,10 @@ export async function historyProblems(
     quarantined: number | null;
     quarantine_checksum: string | null;
     compacted_at: number | null;
+    part: string | null;
+    quarantine_part: string | null;
   }>('SELECT * FROM history_days');
+  const below = readWatermark(root);
   for (const ref of refs) {
     const name = `${ref.source} ${ref.zone} ${ref.day}`;
     const sim = scene.sim.entries(ref.source, ref.zone, ref.day as never, scene.now());
@@ -47,53 +59,55 @@ export async function historyProblems(
     const wantQuarantined = sim.length - want.length;
     const table = entryTable(ref.source);
     const zoneCol = ref.source === 'origin' ? 'pull_zone_id' : 'shield_zone_id';
+    // The store's rows a reader reads: those of a batch at or above the watermark (before the first
+    // flush, all of them).
+    const tail = below === 0n ? 'true' : `batch >= ${below}`;
     const stored = (
       await reader.all<{ k: string }>(
-        `SELECT timestamp || ' ' || log_id AS k FROM ${table} WHERE ${zoneCol} = ? AND log_date = ?`,
+        `SELECT timestamp || ' ' || log_id AS k FROM ${table} WHERE ${zoneCol} = ? AND log_date = ? AND ${tail}`,
         ref.zone,
         ref.day,
       )
-    )
-      .map((r) => r.k)
-      .sort();
-    const file = dataFile(root, table, ref.zone, ref.day);
-    const inFile = existsSync(file) ? await keysOf(duck, file) : null;
-    // Readable rows: the file's if published, else the store's; they must be the oracle's exactly.
-    const readable = inFile ?? stored;
+    ).map((r) => r.k);
+    const dir = dayDir(root, table, ref.zone, ref.day);
+    const files = below === 0n ? [] : liveFiles(dir, below);
+    const inParts: string[] = [];
+    for (const f of files) inParts.push(...(await keysOf(duck, f)));
+    const readable = [...inParts, ...stored].sort();
     if (!same(readable, want))
       found.push(
-        `${name}: ${inFile ? 'its file' : 'the store'} holds ${readable.length} rows, the oracle ${want.length}`,
+        `${name}: readers read ${readable.length} rows (${inParts.length} from ${files.length} parts, ${stored.length} from the store), ${new Set(readable).size} distinct; the oracle has ${want.length}`,
       );
-    // Rows pruned from the store are all in the file.
-    if (inFile === null && stored.length < want.length)
-      found.push(`${name}: rows left the store with no file`);
-    if (inFile !== null && stored.some((k) => !inFile.includes(k)) && stored.length !== want.length)
-      found.push(`${name}: the store holds rows its file lacks`);
-    const qFile = dataFile(root, 'quarantined_entries', ref.zone, ref.day, ref.source);
+    const qDir = dayDir(root, 'quarantined_entries', ref.zone, ref.day, ref.source);
     const qStored = await reader.all<{ n: number }>(
-      'SELECT count(*) AS n FROM quarantined_entries WHERE source = ? AND zone_id = ? AND log_date = ?',
+      `SELECT count(*) AS n FROM quarantined_entries WHERE source = ? AND zone_id = ? AND log_date = ? AND ${tail}`,
       ref.source,
       ref.zone,
       ref.day,
     );
-    const qReadable = existsSync(qFile) ? (await keysOf(duck, qFile, 'page')).length : Number(qStored[0]!.n);
+    let qReadable = Number(qStored[0]!.n);
+    for (const f of below === 0n ? [] : liveFiles(qDir, below))
+      qReadable += (await keysOf(duck, f, 'page')).length;
     if (qReadable !== wantQuarantined)
       found.push(`${name}: ${qReadable} quarantined entries readable, the oracle has ${wantQuarantined}`);
-    // What history_days claims is what the files hold.
+    // What history_days claims is what its parts hold.
     const row = recorded.find(
       (r) => r.source === ref.source && r.zone_id === ref.zone && r.log_date === ref.day,
     );
     if (row?.compacted_at != null) {
       if (
-        row.entries &&
-        (!existsSync(file) || (await checksumOf(duck, entryShape(ref.source), file)) !== row.checksum)
+        row.part &&
+        (!existsSync(join(dir, row.part)) ||
+          (await checksumOf(duck, entryShape(ref.source), join(dir, row.part))) !== row.checksum)
       )
-        found.push(`${name}: history_days claims a file that is missing or differs`);
+        found.push(`${name}: history_days claims a part that is missing or differs`);
       if (
-        row.quarantined &&
-        (!existsSync(qFile) || (await checksumOf(duck, QUARANTINE_SHAPE, qFile)) !== row.quarantine_checksum)
+        row.quarantine_part &&
+        (!existsSync(join(qDir, row.quarantine_part)) ||
+          (await checksumOf(duck, QUARANTINE_SHAPE, join(qDir, row.quarantine_part))) !==
+            row.quarantine_checksum)
       )
-        found.push(`${name}: history_days claims a quarantine file that is missing or differs`);
+        found.push(`${name}: history_days claims a quarantine part that is missing or differs`);
     }
   }
   return found;

@@ -1,21 +1,23 @@
-// The history under faults (issue 20): `edgelog compact` (which compacts, publishes and prunes) SIGKILLed
-// at random instants and started again; the history directory full (a small tmpfs) and read-only (that
-// tmpfs remounted read-only). What must hold, after every kill and fault and at the end:
-// - each zone-day's rows are whole: the file's where a data.parquet is published (read by DuckDB here),
-//   else the store's, equal the simulator's oracle exactly; and a pruned row is always in its file;
-// - history_days never claims a day whose file is missing or differs from what it recorded;
-// - no temporary file is ever matched by the readers' glob (only data.parquet is);
+// The history under faults (issues 20, 27): `edgelog compact` (which flushes the store's rows into parts,
+// merges each settled day's parts and prunes) SIGKILLed at random instants and started again; the history
+// directory full (a small tmpfs) and read-only (that tmpfs remounted read-only). What must hold, after
+// every kill and fault and at the end:
+// - each zone-day's rows as a reader reads them (its live parts below the flush watermark, read by
+//   DuckDB here, and the store's rows at or above it) equal the simulator's oracle exactly, each once;
+// - history_days never claims a part that is missing or differs from what it recorded;
+// - no temporary file is ever read as a part (parts.ts: only part-… names are);
 // - on PostgreSQL, once a compact completes, no day partition older than the ones made ahead is left
 //   empty (pruning drops what it emptied), and the pruned origin days' partitions are gone.
-// Each kill aims at one phase in turn (a day's files being written, a file published but its day not yet
-// recorded, pruning) or at a random instant, and is counted by the phase the archive shows it hit. On
+// Each kill aims at one phase in turn (a part being written, the flush done but days not yet merged,
+// pruning) or at a random instant, and is counted by the phase the archive shows it hit. The sync that
+// fills the archive keeps no history, so each compact flushes it first. On
 // either store; the full and read-only directory are about the history's disk and run where asked.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDuckDb } from '../../../src/history/duckdb.js';
-import { dataFile, entryTable, tableGlob } from '../../../src/history/layout.js';
+import { readWatermark } from '../../../src/history/flush-marker.js';
 import { lastUnfetchedDay } from '../../../src/history/plan.js';
 import type { SimSource } from '../../../src/simulator/index.js';
 import { pastDays } from '../lib/clock.js';
@@ -36,7 +38,7 @@ import { recordSecretScan, startReport } from '../lib/report.js';
 
 export interface HistoryScenarioOptions {
   seed: number;
-  /** SIGKILLs aimed (compaction, publication, pruning, a random instant, in turn). */
+  /** SIGKILLs aimed (a part being written, flushed, pruning, a random instant, in turn). */
   kills: number;
   entriesPerDay: number;
   /** The archive's store. @defaultValue 'sqlite' */
@@ -55,9 +57,9 @@ export interface HistoryReport extends ScenarioReport {
   phases: Record<Phase | 'after', number>;
 }
 
-export type Phase = 'compaction' | 'publication' | 'pruning';
+export type Phase = 'compaction' | 'flushed' | 'pruning';
 type Aim = Phase | 'random';
-const AIMS: readonly Aim[] = ['compaction', 'publication', 'pruning', 'random'];
+const AIMS: readonly Aim[] = ['compaction', 'flushed', 'pruning', 'random'];
 
 const RUN_BOUND_MS = 120_000;
 
@@ -73,7 +75,7 @@ export async function historyScenario(opts: HistoryScenarioOptions): Promise<His
   });
   const report: HistoryReport = {
     ...startReport(store === 'sqlite' ? 'history' : `history-${store}`, opts.seed),
-    phases: { compaction: 0, publication: 0, pruning: 0, after: 0 },
+    phases: { compaction: 0, flushed: 0, pruning: 0, after: 0 },
   };
   const duck = await openDuckDb();
   const mount = (opts.diskFaults ?? true) ? mountPoint() : undefined;
@@ -93,7 +95,8 @@ export async function historyScenario(opts: HistoryScenarioOptions): Promise<His
       schedule: { originLookbackDays: 1 },
     };
     const root = join(scene.dir, 'history');
-    scene.writeConfig({ ...base, history: { path: root, hotDays: 0 } });
+    // The sync keeps no history: the compacts flush what it stored.
+    scene.writeConfig({ ...base, history: { path: null } });
     for (const [source, from] of [
       ['origin', days[0]!],
       ['shield', days[1]!],
@@ -102,6 +105,7 @@ export async function historyScenario(opts: HistoryScenarioOptions): Promise<His
       report.runs++;
       if (sync.code !== 0) throw new Error(`the sync that fills the archive failed: ${sync.stderr}`);
     }
+    scene.writeConfig({ ...base, history: { path: root, hotDays: 0 } });
     /** `completed`: a compact just ran to its end (then the partitions pruning emptied must be gone). */
     const check = async (when: string, completed = false) => {
       const reader = await scene.reader();
@@ -144,7 +148,7 @@ export async function historyScenario(opts: HistoryScenarioOptions): Promise<His
 
     // SIGKILL at an instant of a compact aimed at one phase, a check, a compact that completes the
     // work, a check (chained: the next kill's compact takes up the work).
-    const aims = { compaction: 0, publication: 0, pruning: 0, random: 0 };
+    const aims = { compaction: 0, flushed: 0, pruning: 0, random: 0 };
     for (let i = 0; i < opts.kills; i++) {
       const aim = AIMS[i % AIMS.length]!;
       // Chained, the day the killed compact held stays leased a while: the next one waits it out, so as
@@ -173,9 +177,9 @@ export async function historyScenario(opts: HistoryScenarioOptions): Promise<His
     const { phases } = report;
     report.notes.push(
       `${report.kills} of ${opts.kills} SIGKILLs landed in a running compact (aimed: ${aims.compaction} at ` +
-        `compaction, ${aims.publication} at publication, ${aims.pruning} at pruning, ${aims.random} at ` +
-        `random); they hit ${phases.compaction} while a day's files were written, ${phases.publication} ` +
-        `with a file published and its day not yet recorded, ${phases.pruning} while pruning, ` +
+        `a part being written, ${aims.flushed} after the flush, ${aims.pruning} at pruning, ${aims.random} at ` +
+        `random); they hit ${phases.compaction} while a part was written, ${phases.flushed} ` +
+        `with the flush done and a day not yet merged, ${phases.pruning} while pruning, ` +
         `${phases.after} once the work was done`,
     );
 
@@ -218,9 +222,7 @@ export async function historyScenario(opts: HistoryScenarioOptions): Promise<His
     if (final.pruned !== cold)
       report.problems.push(`${final.pruned} days pruned at the end, ${cold} expected`);
     const temps = countTemps(root);
-    report.notes.push(
-      `${temps} temporary files left by killed writers (never matched by ${tableGlob('…', 'origin_error_logs')})`,
-    );
+    report.notes.push(`${temps} temporary files left by killed writers (never read as parts: parts.ts)`);
     recordSecretScan(report, await scene.scanSecrets());
     return report;
   } finally {
@@ -313,8 +315,8 @@ interface AimContext {
 
 /**
  * Waits for the compact to reach the phase aimed at (or to end), then a random while within it:
- * compaction, a temporary or part file being written; publication, the k-th entry file just renamed into
- * place (the day's quarantine file and its record come after it); pruning, every day recorded.
+ * compaction, a part (the flush's or a merge's) being written; flushed, the flush's watermark just written
+ * (the merges come next); pruning, every day recorded.
  */
 async function aimAt(aim: Aim, c: AimContext): Promise<void> {
   const until = async (what: string, seen: () => boolean | Promise<boolean>, everyMs: number) => {
@@ -331,19 +333,14 @@ async function aimAt(aim: Aim, c: AimContext): Promise<void> {
     case 'random':
       return sleep(c.rng.int(200, Math.max(300, c.fullMs)));
     case 'compaction':
-      // At once, or nearly: a small day's file is written, verified and renamed in tens of ms, and under
-      // load a longer wait landed the kill after the rename (a full npm test saw 'publication' twice and
-      // no 'compaction' with 0–150 ms).
+      // At once, or nearly: a small day's part is written, verified and renamed in tens of ms, and under
+      // load a longer wait landed the kill after the rename.
       await until('a file being written', () => countTemps(c.root) > 0, 5);
       return sleep(c.rng.int(0, 10));
-    case 'publication': {
-      const files = c.refs.map((r) => dataFile(c.root, entryTable(r.source), r.zone, r.day));
-      const published = () => files.filter((f) => existsSync(f)).length;
-      const before = published();
-      const k = c.rng.int(1, Math.max(1, c.refs.length - before));
-      await until(`entry file ${before + k} published`, () => published() >= before + k, 2);
-      return;
-    }
+    case 'flushed':
+      // The watermark written: the flush is done, the merges come next.
+      await until('the flush done', () => readWatermark(c.root) > 0n, 2);
+      return sleep(c.rng.int(0, 20));
     case 'pruning': {
       const reader = await c.scene.reader();
       try {
@@ -373,11 +370,7 @@ async function phaseHit(
     );
     const isRecorded = (r: HistoryDayRef) =>
       recorded.some((h) => h.source === r.source && h.zone_id === r.zone && h.log_date === r.day);
-    const published = (r: HistoryDayRef) =>
-      existsSync(dataFile(root, entryTable(r.source), r.zone, r.day)) ||
-      existsSync(dataFile(root, 'quarantined_entries', r.zone, r.day, r.source));
-    if (refs.some((r) => published(r) && !isRecorded(r))) return 'publication';
-    if (refs.some((r) => !isRecorded(r))) return 'compaction';
+    if (refs.some((r) => !isRecorded(r))) return readWatermark(root) > 0n ? 'flushed' : 'compaction';
     const { pruned } = await countStates(reader);
     const cold = refs.filter((r) => r.day <= lastUnfetchedDay(r.source, Date.now(), 1)).length;
     if (pruned < cold) return 'pruning';

@@ -13,7 +13,7 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { openDuckDb } from '../../../src/history/duckdb.js';
-import { dataFile, entryTable } from '../../../src/history/layout.js';
+import { dayDir, entryTable } from '../../../src/history/layout.js';
 import { lastUnfetchedDay } from '../../../src/history/plan.js';
 import { parseOwner } from '../../../src/ingest/lease-owner.js';
 import { addDays, dayOf } from '../../../src/time/utc-day.js';
@@ -49,6 +49,8 @@ const LEASE = '10s';
 
 interface FirstSeen {
   compactedAt: number;
+  /** The part it recorded, and that file's inode. */
+  part: string | null;
   inode: number | null;
 }
 
@@ -110,11 +112,16 @@ export async function twoWorkersHistoryScenario(
         pruned_at: number | null;
         lease_owner: string | null;
         lease_until: number | null;
+        part: string | null;
       }>('SELECT * FROM history_days');
       for (const r of rows) {
         const ref = refs.find((x) => keyOf(x) === keyOf({ ...r, zone: r.zone_id, day: r.log_date }));
         if (!ref || r.compacted_at === null || firstSeen.has(keyOf(ref))) continue;
-        firstSeen.set(keyOf(ref), { compactedAt: Number(r.compacted_at), inode: inodeOf(root, ref) });
+        firstSeen.set(keyOf(ref), {
+          compactedAt: Number(r.compacted_at),
+          part: r.part,
+          inode: inodeOf(root, ref, r.part),
+        });
       }
       return rows;
     };
@@ -237,9 +244,9 @@ export async function twoWorkersHistoryScenario(
         report.problems.push(
           `${key} was recorded again (compacted_at ${first.compactedAt} → ${now.compacted_at})`,
         );
-      const inode = inodeOf(root, ref);
+      const inode = inodeOf(root, ref, first.part);
       if (first.inode !== null && inode !== first.inode)
-        report.problems.push(`${key}: its file was replaced after it was first published`);
+        report.problems.push(`${key}: its part was replaced after it was first published`);
     }
     report.problems.push(...(await historyProblems(duck, after, scene, root, refs)));
     if (scene.store === 'postgres')
@@ -260,10 +267,11 @@ export async function twoWorkersHistoryScenario(
   }
 }
 
-/** The inode of the zone-day's entry file, or null while it has none (a new file is a new inode). */
-function inodeOf(root: string, ref: HistoryDayRef): number | null {
+/** The inode of the zone-day's merged entry part, or null while it has none (a new file is a new inode). */
+function inodeOf(root: string, ref: HistoryDayRef, part: string | null): number | null {
+  if (!part) return null;
   try {
-    return statSync(dataFile(root, entryTable(ref.source), ref.zone, ref.day)).ino;
+    return statSync(join(dayDir(root, entryTable(ref.source), ref.zone, ref.day), part)).ino;
   } catch {
     return null;
   }
