@@ -17,9 +17,10 @@ import { fileURLToPath } from 'node:url';
 import { ORIGIN_SHAPE } from '../src/store/history-columns.js';
 import { historyPage, pageColumns } from '../src/store/history-page.js';
 import type { HistoryPage, HistoryValue } from '../src/store/history-store.js';
-import { publishDayFile } from '../src/history/day-file.js';
+import { writePart } from '../src/history/part-file.js';
+import { writeWatermark } from '../src/history/flush-marker.js';
 import { COMPACTION_DUCKDB_OPTIONS, openDuckDb } from '../src/history/duckdb.js';
-import { historyQueries } from '../src/history/history-queries.js';
+import { archiveQueries } from '../src/history/archive-queries.js';
 import { createHistoryViews } from '../src/history/history-views.js';
 import { dayDir } from '../src/history/layout.js';
 import { DEFAULT_PARQUET_OPTIONS } from '../src/history/parquet-options.js';
@@ -49,7 +50,7 @@ export const HISTORY_BENCH_QUERIES = {
 } as const;
 type QueryName = keyof typeof HISTORY_BENCH_QUERIES;
 
-/** A synchronous iterable as the async one publishDayFile reads (better-sqlite3 reads synchronously). */
+/** A synchronous iterable as the async one writePart reads (better-sqlite3 reads synchronously). */
 function asAsync<T>(items: Iterable<T>): AsyncIterable<T> {
   return {
     [Symbol.asyncIterator]: () => {
@@ -60,8 +61,9 @@ function asAsync<T>(items: Iterable<T>): AsyncIterable<T> {
 }
 
 /**
- * The history of the generated archive, written exactly as compaction writes it (cached): one file per
- * zone-day through publishDayFile (the compactor's Parquet options, verification, timestamp marker).
+ * The history of the generated archive, written exactly as a merge writes it (cached): one part per
+ * zone-day through writePart (the Parquet options, verification, its batches and timestamps in its name),
+ * all below the flush watermark: the store of the history side holds none of these rows.
  */
 async function historyOf(archivePath: string, root: string): Promise<void> {
   if (existsSync(join(root, '.complete'))) return;
@@ -93,11 +95,14 @@ async function historyOf(archivePath: string, root: string): Promise<void> {
     for (let d = 0; d < ARCHIVE_DAYS; d++) {
       const day = addDays(first, d);
       for (let zone = 1; zone <= ARCHIVE_ZONES; zone++) {
-        const file = await publishDayFile(conn, {
+        const file = await writePart(conn, {
           shape: ORIGIN_SHAPE,
           dir: dayDir(root, 'origin_error_logs', zone, day),
+          lo: 0n,
+          hi: 1n,
           pages: asAsync(pages(zone, day)),
           parquet: DEFAULT_PARQUET_OPTIONS.origin_error_logs,
+          sorted: false,
           scratchDir: join(root, '.scratch'),
         });
         rows += file?.rows ?? 0;
@@ -111,6 +116,7 @@ async function historyOf(archivePath: string, root: string): Promise<void> {
     db.close();
   }
   rmSync(join(root, '.scratch'), { recursive: true, force: true });
+  writeWatermark(root, 1n);
   writeFileSync(join(root, '.complete'), '');
 }
 
@@ -177,8 +183,8 @@ const ratio = (a: number, b: number) => Number((a / b).toPrecision(3));
 async function main(): Promise<void> {
   say(`archive of ${ROWS} origin rows (${ARCHIVE_ZONES} zones × ${ARCHIVE_DAYS} days)…`);
   const archivePath = generatedArchive(DIR, ROWS, say);
-  // `-compacted`: written by publishDayFile (an older cache beside it was written otherwise).
-  const root = join(DIR, `history-${ROWS}-compacted`);
+  // `-parts`: written by writePart (older caches beside it were written otherwise).
+  const root = join(DIR, `history-${ROWS}-parts`);
   await historyOf(archivePath, root);
   const emptyStore = join(DIR, 'history-store-empty.db');
   for (const suffix of ['', '-wal', '-shm']) rmSync(emptyStore + suffix, { force: true });
@@ -197,7 +203,7 @@ async function main(): Promise<void> {
   );
 
   const sqlite = new Database(archivePath, { readonly: true });
-  const queries = historyQueries({ root, store: sqliteReader(emptyStore).queries });
+  const queries = archiveQueries({ root, store: sqliteReader(emptyStore).queries });
   const onHistory = (sql: string) => runStoreQuery(queries, sql, { format: 'csv', timeoutMs: 0 }, nullOutput);
   const select1 = await warm(() => onHistory('SELECT 1'));
   say(`history engine, fixed cost per query (fresh DuckDB, no table): ${r1(select1)} ms`);

@@ -9,7 +9,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { appendStoreRows } from './store-append.js';
 import { StoreQueryError } from '../store/store-query-error.js';
-import type { QueryStore, QueryValue } from '../store/store.js';
+import type { QueryStore } from '../store/store.js';
 import { HISTORY_COLUMNS } from '../store/history-columns.js';
 import type { HistoryTable } from './layout.js';
 import { fileParts } from './file-parts.js';

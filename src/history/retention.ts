@@ -7,7 +7,7 @@ import { rmSync } from 'node:fs';
 import { HistoryError } from '../errors/index.js';
 import type { PruneResult } from '../store/store.js';
 import { HISTORY_TABLES } from '../store/history-columns.js';
-import { addDays, dayOf, type Day } from '../time/utc-day.js';
+import { addDays, dayOf } from '../time/utc-day.js';
 import { withDayLease, type HistoryDeps } from './compact-day.js';
 import { listDays } from './published-days.js';
 
@@ -33,7 +33,7 @@ export async function expireArchive(deps: RetentionDeps, beforeMs: number): Prom
       },
     );
   try {
-    const lastDay = addDays(dayOf(beforeMs), -1) as Day;
+    const lastDay = addDays(dayOf(beforeMs), -1);
     let directories = 0;
     let busy = 0;
     for (const table of HISTORY_TABLES) {

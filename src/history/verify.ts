@@ -19,7 +19,7 @@ import { dayDir, entryTable, type HistoryTable } from './layout.js';
 import { checksumOf } from './part-file.js';
 import { writePart } from './part-file.js';
 import { liveParts, type Part } from './parts.js';
-import { listDays, readDayDir } from './published-days.js';
+import { listDays } from './published-days.js';
 
 /** Where damaged parts are moved, under the root (no reader lists it). */
 export const DAMAGED_DIR = '.damaged';

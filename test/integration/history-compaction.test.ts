@@ -286,7 +286,7 @@ describeStores('history compaction', (kind: StoreKind) => {
       expect.objectContaining({
         zone: 12,
         step: 'prune',
-        error: expect.stringMatching(/no longer match what the merge recorded/),
+        error: expect.stringMatching(/no longer match what the merge recorded/) as unknown,
       }),
     ]);
     expect(summary.pruned).toEqual({ days: 1, entries: 300, quarantined: 0 });

@@ -15,7 +15,6 @@ import { reportCommand } from '../../src/commands/report.js';
 import type { Engine } from '../../src/engine.js';
 import { expireArchive } from '../../src/history/retention.js';
 import { openStore } from '../../src/store/open-store.js';
-import type { ArchiveStore } from '../../src/store/store.js';
 import { executeSync } from '../../src/sync/execute-sync.js';
 import { syncPlan } from '../../src/sync/sync-plan.js';
 import { addDays, DAY_MS, dayOf, dayStartMs, type Day } from '../../src/time/utc-day.js';
@@ -105,11 +104,11 @@ async function apply(w: World, s: Step): Promise<void> {
     expect(pass.failed).toEqual([]);
   } else {
     const cutoff = dayStartMs(today) - s.keep * DAY_MS;
-    const store = (await openStore({
+    const store = await openStore({
       path: w.h.dbPath,
       url: w.h.databaseUrl ?? null,
       readerUrl: null,
-    } as Parameters<typeof openStore>[0])) as ArchiveStore;
+    } as Parameters<typeof openStore>[0]);
     try {
       await expireArchive(
         { store, root: historyRoot(w.h), owner: 'retention-test', now: () => w.clock, leaseMs: 60_000 },
@@ -152,8 +151,8 @@ const ROLLUP = { origin: 'origin_hourly', shield: 'shield_hourly' } as const;
 async function check(w: World, steps: readonly Step[]): Promise<void> {
   const why = JSON.stringify(steps);
   for (const source of ['origin', 'shield'] as const) {
-    const expected = Object.fromEntries(
-      [...w.oracle[source]].map(([d, keys]) => [d, keys.size]).filter(([, n]) => n !== 0),
+    const expected: Record<string, number> = Object.fromEntries(
+      [...w.oracle[source]].map(([d, keys]) => [d, keys.size] as const).filter(([, n]) => n !== 0),
     );
     const z = ZONES[source];
     // query, in the archive's dialect: each entry once.
@@ -164,7 +163,9 @@ async function check(w: World, steps: readonly Step[]): Promise<void> {
       'ndjson',
       `SELECT log_date, count(*) AS n, count(DISTINCT (timestamp, log_id)) AS keys FROM ${TABLE[source]} WHERE ${ZONE_COLUMN[source]} = ${z} GROUP BY log_date`,
     );
-    const byDay = Object.fromEntries(rows.map((r) => [r.log_date, r.n]));
+    const byDay: Record<string, unknown> = Object.fromEntries(
+      rows.map((r) => [String(r.log_date), r.n] as const),
+    );
     expect(byDay, `query, ${source}, after ${why}`).toEqual(expected);
     for (const r of rows) expect(r.keys, `query keys, ${source}, after ${why}`).toBe(r.n);
     // The rollups and the ledger, in the same dialect.
@@ -204,7 +205,7 @@ async function check(w: World, steps: readonly Step[]): Promise<void> {
       '--format',
       'ndjson',
     );
-    const total = Object.values(expected).reduce((a: number, b) => a + Number(b), 0);
+    const total = Object.values(expected).reduce((a, b) => a + b, 0);
     expect(exported.length, `export, ${source}, after ${why}`).toBe(total);
     expect(new Set(exported.map((r) => `${String(r.timestamp)} ${String(r.log_id)}`)).size).toBe(total);
     // the origin report (from the rollups).

@@ -10,7 +10,7 @@ import type { DayFilter } from '../../src/history/plan.js';
 import { openStore } from '../../src/store/open-store.js';
 import { postgresQueries } from '../../src/store/postgres/postgres-store.js';
 import { sqliteReader } from '../../src/store/sqlite/reader.js';
-import type { ArchiveStore, QueryStore } from '../../src/store/store.js';
+import type { QueryStore } from '../../src/store/store.js';
 import type { Harness } from './harness.js';
 
 /** The harness's store, read as `edgelog query --engine store` reads it. */
@@ -54,7 +54,7 @@ export async function compactArchive(
   const duck = await openDuckDb({ ...COMPACTION_DUCKDB_OPTIONS, tempDirectory: join(root, SCRATCH_DIR) });
   try {
     const deps: HistoryDeps = {
-      store: store as ArchiveStore,
+      store: store,
       root,
       duck,
       owner: `test-${process.pid}`,

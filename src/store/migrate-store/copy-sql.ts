@@ -2,15 +2,11 @@
 // migrate-store.ts for the order of the steps).
 //
 // A batch goes one of two ways:
-// - direct (entry tables, while every row is new): COPY straight into the entry table, its rollup
-//   counted by the client from the batch; the unique key makes the COPY fail whole when any row is there
-//   already, and the batch is then merged instead;
+// - direct (entry tables, while every row is new): COPY straight into the entry table; the unique key
+//   makes the COPY fail whole when any row is there already, and the batch is then merged instead;
 // - merge: COPY into a temporary staging table, then one INSERT … SELECT that skips (or, for the
-//   `newest` rule, updates) the rows already there and says how many it inserted; for an entry table it
-//   returns the rows it inserted, and the client counts them into the rollup in the same transaction.
-import type { EntryTable } from '../entry-tables.js';
+//   `newest` and `replace` rules, updates) the rows already there and says how many it inserted.
 import type { CopyColumns, TableSpec } from './tables.js';
-import { TERM_COLUMNS } from '../postgres/terms.js';
 
 const stageName = (spec: TableSpec) => `edgelog_migrate_${spec.name}`;
 
@@ -27,11 +23,6 @@ export function copyStageSql(spec: TableSpec, cols: CopyColumns): string {
 /** The direct way: COPY into the table itself. */
 export function copyDirectSql(spec: TableSpec, cols: CopyColumns): string {
   return `COPY ${spec.name} (${cols.names.join(', ')}) FROM STDIN`;
-}
-
-function rollupConflict(t: EntryTable): string {
-  const r = t.rollup;
-  return `ON CONFLICT (${t.zoneColumn}, hour, ${r.keys.join(', ')}) DO UPDATE SET count = ${r.table}.count + excluded.count`;
 }
 
 /** What the source's value of each copied column is written as: NULL for a cleared one. */

@@ -13,7 +13,7 @@
 // fills the archive keeps no history, so each compact flushes it first. On
 // either store; the full and read-only directory are about the history's disk and run where asked.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDuckDb } from '../../../src/history/duckdb.js';
