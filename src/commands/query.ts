@@ -9,6 +9,7 @@ import { historyPath } from '../config/history-path.js';
 import { readerServer } from '../config/reader-config.js';
 import { UsageError } from '../errors/usage-error.js';
 import { readerConfig } from './reader-context.js';
+import { untilSignal } from './signals.js';
 import type { OpenDuckDb } from '../history/duckdb.js';
 import type { DuckDBConnection } from '@duckdb/node-api';
 
@@ -140,10 +141,22 @@ export function queryCommand(
             roleWarning: (warning) => warn(`edgelog: warning: ${warning}\n`),
           });
           const { queries } = reader;
+          // SIGINT or SIGTERM: the statement is cancelled on the server before the process ends, as the
+          // signal would have ended it (a process that just exits leaves the server running it).
+          const stop = untilSignal();
+          const abort = new AbortController();
+          let signal: NodeJS.Signals | undefined;
+          void stop.promise.then((s) => {
+            signal = s;
+            abort.abort();
+          });
           try {
-            await runStoreQuery(queries, sql, { ...request, timeoutMs }, streamOutput(stdout));
+            const opts = { ...request, timeoutMs, signal: abort.signal };
+            await runStoreQuery(queries, sql, opts, streamOutput(stdout));
           } finally {
+            stop.dispose();
             await reader.close();
+            if (signal !== undefined) process.kill(process.pid, signal);
           }
           return;
         }

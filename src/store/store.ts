@@ -511,6 +511,11 @@ export interface QueryCursor {
 export interface ReadOnlyQueryOptions {
   /** Each read of the statement is stopped after this long; null for none. */
   timeoutMs: number | null;
+  /**
+   * Stops the statement (on PostgreSQL, cancelled on the server, not only abandoned by the client); the
+   * query then fails with StoreQueryError `stopped`. @defaultValue none
+   */
+  signal?: AbortSignal | undefined;
 }
 
 export interface QueryStore {
