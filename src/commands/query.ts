@@ -9,7 +9,6 @@ import { historyPath } from '../config/history-path.js';
 import { readerServer } from '../config/reader-config.js';
 import { UsageError } from '../errors/usage-error.js';
 import { readerConfig } from './reader-context.js';
-import { untilSignal } from './signals.js';
 import type { OpenDuckDb } from '../history/duckdb.js';
 import type { DuckDBConnection } from '@duckdb/node-api';
 
@@ -132,9 +131,10 @@ export function queryCommand(
         }
         if (server !== null) {
           // PostgreSQL, loaded only here: a SQLite query does not pay for pg at start-up.
-          const [{ openReader }, { runStoreQuery }] = await Promise.all([
+          const [{ openReader }, { runStoreQuery }, { untilSignal }] = await Promise.all([
             import('../store/open-reader.js'),
             import('../query/run-store-query.js'),
+            import('./signals.js'),
           ]);
           const reader = await openReader(config.database, {
             applicationName: 'edgelog query',
