@@ -6,6 +6,7 @@ import type pinoModule from 'pino';
 import type { DestinationStream, Logger } from 'pino';
 import { colorWanted, formatLogText } from './format/log-line.js';
 import { stderrLine, type RedrawnLine } from './format/progress.js';
+import { safeJson } from './format/terminal-text.js';
 import { redact } from './redact.js';
 
 export type { Logger } from 'pino';
@@ -60,8 +61,11 @@ export function createLogger(opts: LoggerOptions = {}): Logger {
       base: { pid: process.pid },
       redact: { paths: REDACT_PATHS, censor: '[REDACTED]' },
       serializers: { err: pino.stdSerializers.err },
-      // The last line of defence: a secret quoted anywhere in a line (an echoed key in an error message).
-      hooks: { streamWrite: redact },
+      // The last line of defence: a secret quoted anywhere in a line (an echoed key in an error message)
+      // is scrubbed; then what JSON leaves raw and a terminal acts on (C1, bidi controls, U+2028/2029 in
+      // an archived label: `pm2 logs` shows the lines) is escaped as the commands' JSON output escapes it.
+      // Redaction first: a secret's JSON form is matched as JSON.stringify writes it.
+      hooks: { streamWrite: (line) => safeJson(redact(line)) },
     },
     destination,
   );

@@ -101,6 +101,9 @@ export class AlertEvaluator {
     const silences = this.deps.silences
       ? (await this.deps.silences.list({ endedAfter: this.deps.now() })).map(silenceFromRow)
       : [];
+    // One grouping time for the whole pass: the zones of one rule judged together share a group even
+    // when the clock crosses a window's end between them (seen as two payloads for one `alerts check`).
+    const passAt = this.deps.now();
     for (const rule of config.alerts.rules) {
       if (rule.type === 'sql') {
         // Not tied to a source or zone: judged on the schedule and by `alerts check`, not after each day.
@@ -114,7 +117,7 @@ export class AlertEvaluator {
       if (scope.source && scope.source !== source) continue;
       for (const zone of this.zonesOf(rule)) {
         if (scope.zone !== undefined && scope.zone !== zone) continue;
-        results.push(await this.evaluateOne(rule, source, zone, silences));
+        results.push(await this.evaluateOne(rule, source, zone, silences, passAt));
       }
     }
     return results;
@@ -139,9 +142,10 @@ export class AlertEvaluator {
     source: string,
     zone: number,
     silences: readonly Silence[],
+    passAt: number,
   ): Promise<Evaluation> {
     for (let attempt = 1; ; attempt++) {
-      const done = await this.tryEvaluate(rule, source, zone, silences);
+      const done = await this.tryEvaluate(rule, source, zone, silences, passAt);
       if (done.saved) return done.evaluation;
       if (attempt >= SAVE_ATTEMPTS) {
         // Others keep moving the state on: they made the transitions; this one notifies nothing.
@@ -159,6 +163,8 @@ export class AlertEvaluator {
     source: string,
     zone: number,
     silences: readonly Silence[],
+    /** When the evaluation pass began: the notices' group (notice-groups.ts). */
+    passAt: number,
   ): Promise<{ saved: boolean; evaluation: Evaluation }> {
     const { repo, config } = this.deps;
     const now = this.deps.now();
@@ -199,7 +205,7 @@ export class AlertEvaluator {
               summary: notify === 'firing' ? m.summary.firing : m.summary.resolved,
               details: { ...m.details, state: next.state },
               fingerprint: fp,
-              group: noticeGroup(rule.name, now, config.alerts.groupWait),
+              group: noticeGroup(rule.name, passAt, config.alerts.groupWait),
             };
             return { hook, notice };
           });

@@ -19,6 +19,7 @@ import { seriesLabels, silencing, type Silence } from './silences.js';
 import { seriesFingerprint, sqlRows, zoneOf, type SeriesRow } from './sql-rows.js';
 import { transition, type Condition } from './state-machine.js';
 import { safeText } from '../format/terminal-text.js';
+import { cutText, MAX_LABEL_CHARS, MAX_RESULT_CHARS, MAX_SUMMARY_CHARS } from './label-bounds.js';
 
 export interface SeriesEvaluation {
   rule: string;
@@ -81,10 +82,17 @@ export class SqlRuleEvaluator {
       const result = await this.deps.queries.run(rule.sql, {
         timeoutMs: rule.timeout,
         maxRows: rule.maxRows,
+        maxValueChars: MAX_LABEL_CHARS,
+        maxResultChars: MAX_RESULT_CHARS,
       });
       const parsed = sqlRows(result.columns, result.rows);
       for (const problem of parsed.problems) logger.warn({ rule: rule.name }, `sql rule: ${problem}`);
-      if (result.more)
+      if (result.sizeBound)
+        logger.warn(
+          { rule: rule.name, rows: result.rows.length, maxChars: MAX_RESULT_CHARS },
+          'sql rule: rows beyond the size bound left out (their labels together are too long)',
+        );
+      else if (result.more)
         logger.warn({ rule: rule.name, maxRows: rule.maxRows }, 'sql rule: rows beyond maxRows left out');
       rows = parsed.series;
     } catch (err) {
@@ -170,11 +178,20 @@ export class SqlRuleEvaluator {
               status: notify,
               ...noticeSpan(notify, next, prev, now),
               severity: rule.severity,
-              summary:
+              summary: cutText(
                 notify === 'firing'
                   ? `${what}${value === null ? '' : ` (value ${value})`}`
                   : `${what}: no longer returned`,
-              details: { ...(value === null ? {} : { value: String(value) }), state: next.state },
+                MAX_SUMMARY_CHARS,
+              ),
+              details: {
+                ...(value === null ? {} : { value: String(value) }),
+                state: next.state,
+                // What the bounds cut (label-bounds.ts): receivers are told the text is not whole.
+                ...(row?.trimmed
+                  ? { trimmed: `${row.trimmed.join(', ')} cut to ${MAX_LABEL_CHARS} characters` }
+                  : {}),
+              },
               fingerprint: fp,
               labels,
             };

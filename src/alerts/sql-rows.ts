@@ -3,12 +3,15 @@
 // the same row on the next run is the same alert, and a row that is gone is an alert that resolved.
 import { createHash } from 'node:crypto';
 import type { QueryValue } from '../store/store.js';
+import { cutText, MAX_LABEL_CHARS, MAX_LABEL_NAME_CHARS, MAX_LABELS } from './label-bounds.js';
 
 export interface SeriesRow {
   /** Canonical JSON of the labels (keys sorted): the state's key. */
   series: string;
   labels: Record<string, string>;
   value: number | null;
+  /** The labels whose values were cut to MAX_LABEL_CHARS (absent: none), for the notice to say so. */
+  trimmed?: string[];
 }
 
 export interface SqlRows {
@@ -26,6 +29,28 @@ export function labelText(v: QueryValue): string {
   return String(v);
 }
 
+/**
+ * The columns kept as labels (MAX_LABELS at most, names cut to MAX_LABEL_NAME_CHARS), the first of
+ * two with one name; what was left out is said.
+ */
+function labelColumns(columns: readonly string[], problems: string[]): Array<[number, string]> {
+  const seen = new Set<string>();
+  const use: Array<[number, string]> = [];
+  columns.forEach((c, i) => {
+    const name = cutText(c, MAX_LABEL_NAME_CHARS);
+    if (name !== c)
+      problems.push(`column name ${JSON.stringify(name)} cut to ${MAX_LABEL_NAME_CHARS} characters`);
+    if (seen.has(name)) problems.push(`column "${name}" appears twice: the first is used`);
+    else if (c !== VALUE_COLUMN && seen.size - (seen.has(VALUE_COLUMN) ? 1 : 0) >= MAX_LABELS)
+      problems.push(`column "${name}" left out: a row keeps ${MAX_LABELS} labels at most`);
+    else {
+      seen.add(name);
+      use.push([i, name]);
+    }
+  });
+  return use;
+}
+
 function numberOf(v: QueryValue): number | null {
   if (typeof v === 'number') return Number.isFinite(v) ? v : null;
   if (typeof v === 'bigint') return Number(v);
@@ -41,35 +66,40 @@ export function seriesKey(labels: Readonly<Record<string, string>>): string {
 
 export function sqlRows(columns: readonly string[], rows: ReadonlyArray<readonly QueryValue[]>): SqlRows {
   const problems: string[] = [];
-  const seen = new Set<string>();
-  const use: number[] = [];
-  columns.forEach((c, i) => {
-    if (seen.has(c)) problems.push(`column "${c}" appears twice: the first is used`);
-    else {
-      seen.add(c);
-      use.push(i);
-    }
-  });
+  const use = labelColumns(columns, problems);
   const valueAt = columns.indexOf(VALUE_COLUMN);
   const series: SeriesRow[] = [];
   const keys = new Set<string>();
+  let cut = 0;
   for (const row of rows) {
     // No prototype: a column named `__proto__` is a label, not a prototype to set (and lose the value).
     const labels = Object.create(null) as Record<string, string>;
-    for (const i of use) if (i !== valueAt) labels[columns[i]!] = labelText(row[i] ?? null);
+    const trimmed: string[] = [];
+    for (const [i, name] of use) {
+      if (i === valueAt) continue;
+      const text = labelText(row[i] ?? null);
+      labels[name] = cutText(text, MAX_LABEL_CHARS);
+      if (labels[name] !== text) trimmed.push(name);
+    }
     const key = seriesKey(labels);
     if (keys.has(key)) {
-      problems.push(`two rows with the same labels ${key}: the first is used`);
+      problems.push(`two rows with the same labels ${brief(key)}: the first is used`);
       continue;
     }
     keys.add(key);
+    if (trimmed.length > 0) cut++;
     const value = valueAt >= 0 ? numberOf(row[valueAt] ?? null) : null;
     if (valueAt >= 0 && value === null && row[valueAt] !== null)
-      problems.push(`the value of ${key} is not a number`);
-    series.push({ series: key, labels, value });
+      problems.push(`the value of ${brief(key)} is not a number`);
+    series.push({ series: key, labels, value, ...(trimmed.length > 0 ? { trimmed } : {}) });
   }
+  if (cut > 0)
+    problems.push(`${cut} row${cut === 1 ? '' : 's'} with a label over ${MAX_LABEL_CHARS} characters: cut`);
   return { series, problems };
 }
+
+/** A series key as a problem names it: its start, however long its labels. */
+const brief = (key: string) => cutText(key, 200);
 
 /** An alert of a sql rule: the same for the same rule and labels, across restarts and machines. */
 export function seriesFingerprint(rule: string, series: string): string {

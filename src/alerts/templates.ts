@@ -8,7 +8,8 @@ import { ConfigError } from '../errors/index.js';
 import type { Delivery, RenderText } from './notice-request.js';
 
 export type { RenderText } from './notice-request.js';
-import { slackEscape, type Notice } from './payload.js';
+import { slackEscape, slackGroupPayload, slackPayload, type Notice } from './payload.js';
+import { cutText, MAX_RENDERED_CHARS } from './label-bounds.js';
 
 /** Renders a hook's text for a delivery (synchronously: noticeRequest is pure). */
 
@@ -118,9 +119,17 @@ export async function compileTemplates(
     } catch (err) {
       throw new ConfigError(`${where}: ${(err as Error).message}`, { cause: err });
     }
-    // At run time a variable a notice lacks (a figure another kind of rule has) prints as nothing.
-    const render: RenderText = (d, hookName) =>
-      String(engine.renderSync(parsed, templateVars(d, hookName), { strictVariables: false })).trim();
+    // At run time a variable a notice lacks (a figure another kind of rule has) prints as nothing. A
+    // render that fails (its time or memory bound, on archived text of any size) still sends the notice.
+    const render: RenderText = (d, hookName) => {
+      try {
+        return boundedText(
+          String(engine.renderSync(parsed, templateVars(d, hookName), { strictVariables: false })).trim(),
+        );
+      } catch (err) {
+        return templateFailed(hook.type === 'slack', d, hookName, err);
+      }
+    };
     try {
       // At start-up, strictly: a misspelt name fails now, not in a notice. Figures differ per rule: any
       // name under `details` stands.
@@ -136,4 +145,27 @@ export async function compileTemplates(
     out.set(name, render);
   }
   return out;
+}
+
+/** A rendered text within MAX_RENDERED_CHARS; a longer one is cut, and says so. */
+export function boundedText(text: string): string {
+  if (text.length <= MAX_RENDERED_CHARS) return text;
+  const note = ` [cut by edgelog: ${text.length} characters, over the bound of ${MAX_RENDERED_CHARS}]`;
+  return cutText(text, MAX_RENDERED_CHARS - note.length) + note;
+}
+
+/**
+ * The text sent when a hook's template fails on a notice: what failed, then the default text (Slack's
+ * message; a webhook's alerts keep their summaries, this is their description), so the alert is not lost.
+ */
+export function templateFailed(slack: boolean, d: Delivery, hook: string, err: unknown): string {
+  const reason = err instanceof Error ? err.message.split('\n')[0]! : String(err);
+  const said = `[edgelog: the template of hook ${hook} failed (${cutText(reason, 200)}); the default text follows]`;
+  const [first] = d.notices;
+  const text = !slack
+    ? d.notices.map((n) => n.summary).join('\n')
+    : d.notices.length === 1 && first
+      ? slackPayload(first).text
+      : slackGroupPayload(d.notices).text;
+  return boundedText(`${slack ? slackEscape(said) : said} ${text}`);
 }

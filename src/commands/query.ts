@@ -107,15 +107,29 @@ export function queryCommand(
         await warnPruned(config, warn);
         if (readerServer(config.database) !== null) {
           // PostgreSQL, loaded only here: a SQLite query does not pay for pg at start-up.
-          const [{ openReader }, { runStoreQuery }] = await Promise.all([
+          const [{ openReader }, { runStoreQuery }, { untilSignal }] = await Promise.all([
             import('../store/open-reader.js'),
             import('../query/run-store-query.js'),
+            import('./signals.js'),
           ]);
           const reader = await openReader(config.database, { applicationName: 'edgelog query', roleWarning });
+          const { queries } = reader;
+          // SIGINT or SIGTERM: the statement is cancelled on the server before the process ends, as the
+          // signal would have ended it (a process that just exits leaves the server running it).
+          const stop = untilSignal();
+          const abort = new AbortController();
+          let signal: NodeJS.Signals | undefined;
+          void stop.promise.then((s) => {
+            signal = s;
+            abort.abort();
+          });
           try {
-            await runStoreQuery(reader.queries, sql, { ...request, timeoutMs }, streamOutput(stdout));
+            const opts = { ...request, timeoutMs, signal: abort.signal };
+            await runStoreQuery(queries, sql, opts, streamOutput(stdout));
           } finally {
+            stop.dispose();
             await reader.close();
+            if (signal !== undefined) process.kill(process.pid, signal);
           }
           return;
         }
@@ -135,7 +149,8 @@ async function warnPruned(config: ReaderConfig, warn: WarningLine): Promise<void
   ]);
   const reader = await openReader(config.database, { applicationName: 'edgelog query' });
   try {
-    const span = await prunedSpan(reader.queries);
+    // An archive from before the history (no history_days) has no pruned day to tell of.
+    const span = await prunedSpan(reader.queries).catch(() => null);
     if (span !== null)
       warn(
         `edgelog: note: --engine store reads the store alone: ${span.days} day(s) from ${span.from} to ${span.to} ` +

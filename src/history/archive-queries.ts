@@ -13,9 +13,10 @@ import { StoreQueryError } from '../store/store-query-error.js';
 import type { QueryCursor, QueryStore, QueryValue, ReadOnlyQueryOptions } from '../store/store.js';
 import { sqlValue } from './duckdb-values.js';
 import { DEFAULT_DUCKDB_OPTIONS, openDuckDb, type DuckDbOptions, type OpenDuckDb } from './duckdb.js';
+import { closeGuarded, lockDownDuckDb, privateSpill } from './duckdb-guard.js';
 import { createHistoryViews, type HistoryViewsOptions } from './history-views.js';
 import { guardsMayHelp, timestampBounds } from './statement-bounds.js';
-import { historyTablesIn, serializedSql, sqlStringLiteral, tablesIn } from './statement-tables.js';
+import { historyTablesIn, serializedSql, tablesIn } from './statement-tables.js';
 import { ARCHIVE_VIEWS, ARCHIVE_VIEW_NAMES } from './archive-views.js';
 import { STORE_TABLE_NAMES } from '../store/archive-tables.js';
 import { HISTORY_TABLES } from './layout.js';
@@ -42,9 +43,9 @@ export async function checkArchiveStatement(sql: string, open: OpenDuckDb = open
   try {
     await conn.run(`SET TimeZone = 'UTC'`);
     await oneStatement(conn, sql);
-    await parsed(conn, sql);
+    const tree = await parsed(conn, sql);
     await createEmptyArchive(conn);
-    await lockDown(conn, []);
+    await lockDownDuckDb(conn, [], tree);
     const prepared = await conn.prepare(sql).catch((err: unknown) => {
       throw queryFailure(err);
     });
@@ -119,7 +120,7 @@ async function runOnHistory<T>(
     try {
       result = await budget.run(() => started(current, opts, sql, budget));
     } catch (err) {
-      current.closeSync();
+      closeGuarded(current);
       const gone = vanishedFile(err, opts.root);
       if (gone !== null && attempt < ATTEMPTS) continue;
       throw gone !== null ? raced(gone, err) : queryFailure(err);
@@ -129,7 +130,7 @@ async function runOnHistory<T>(
     } catch (err) {
       throw queryFailure(err);
     } finally {
-      current.closeSync();
+      closeGuarded(current);
     }
   }
 }
@@ -141,6 +142,7 @@ async function started(
   sql: string,
   budget: WorkBudget,
 ): Promise<DuckDBResult> {
+  await privateSpill(conn, opts.root);
   await conn.run(`SET TimeZone = 'UTC'`);
   // The view's files are opened when it is made, again when the statement is prepared, and when it
   // runs: their metadata is read once.
@@ -156,7 +158,7 @@ async function started(
   for (const v of views) for (const t of v.reads) if (!copied.includes(t)) copied.push(t);
   await copyStoreTables(conn, opts.store, copied, budget);
   for (const v of views) await conn.run(`CREATE VIEW main.${v.name} AS ${v.sql}`);
-  await lockDown(conn, files);
+  await lockDownDuckDb(conn, files, tree);
   // Run at once rather than prepared first: DuckDB binds a prepared statement over Parquet files
   // again when it runs, and binding the view's files is most of a short statement's time. It is a
   // SELECT already (parsed: DuckDB serializes nothing else), and DuckDB is locked down; the type
@@ -203,13 +205,6 @@ async function parsed(conn: DuckDBConnection, sql: string): Promise<unknown[]> {
     );
   }
   return tree.statements;
-}
-
-/** After the views exist: DuckDB may read the history's files and nothing else, and stays so. */
-async function lockDown(conn: DuckDBConnection, files: readonly string[]): Promise<void> {
-  if (files.length > 0) await conn.run(`SET allowed_paths = [${files.map(sqlStringLiteral).join(', ')}]`);
-  await conn.run('SET enable_external_access = false');
-  await conn.run('SET lock_configuration = true');
 }
 
 /** The streaming result as a cursor of store-like values, each fetch on the budget. */

@@ -10,7 +10,9 @@ export interface DuckDbOptions {
   threads: number;
   /**
    * Where DuckDB spills what does not fit in memory_limit (it cannot be changed once used).
-   * @defaultValue DuckDB's own (".tmp" in the working directory)
+   * @defaultValue none: nothing spills until a directory is set (duckdb-guard.ts privateSpill). Never
+   * DuckDB's own, `.tmp` in the working directory: DuckDB may read its temp directory whatever else it
+   * is refused, and other files live there
    */
   tempDirectory?: string;
   /**
@@ -73,7 +75,6 @@ export async function openDuckDb(opts: DuckDbOptions = DEFAULT_DUCKDB_OPTIONS): 
     await connection.run(`SET allocator_flush_threshold = '${opts.allocatorFlush.threshold}'`);
     await connection.run(`SET allocator_bulk_deallocation_flush_threshold = '${opts.allocatorFlush.bulk}'`);
   }
-  if (opts.tempDirectory !== undefined)
-    await connection.run(`SET temp_directory = '${opts.tempDirectory.replaceAll("'", "''")}'`);
+  await connection.run(`SET temp_directory = '${(opts.tempDirectory ?? '').replaceAll("'", "''")}'`);
   return connection;
 }

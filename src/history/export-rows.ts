@@ -7,6 +7,7 @@ import type { Output } from '../format/output.js';
 import { ENCODERS, type EncoderOptions } from '../format/row-encoders.js';
 import { sqlValue } from './duckdb-values.js';
 import { DEFAULT_DUCKDB_OPTIONS, openDuckDb, type DuckDbOptions } from './duckdb.js';
+import { closeGuarded, privateSpill } from './duckdb-guard.js';
 import { createHistoryViews, type HistoryViewsOptions } from './history-views.js';
 import type { HistoryTable } from './layout.js';
 import { sqlStringLiteral } from './statement-tables.js';
@@ -34,6 +35,7 @@ const CHUNK = 64 * 1024;
 export async function exportRows(req: ExportRequest, target: ExportTarget): Promise<number> {
   const conn = await openDuckDb(req.duckdb ?? DEFAULT_DUCKDB_OPTIONS);
   try {
+    await privateSpill(conn, req.root);
     await conn.run(`SET TimeZone = 'UTC'`);
     const budget = new WorkBudget(null, () => conn.interrupt());
     await createHistoryViews(conn, { ...req, scope: req.scope }, [req.table], budget);
@@ -42,7 +44,7 @@ export async function exportRows(req: ExportRequest, target: ExportTarget): Prom
     if (target.format === 'parquet') return await copyToParquet(conn, select, target.file);
     return await streamText(conn, select, target);
   } finally {
-    conn.closeSync();
+    closeGuarded(conn);
   }
 }
 

@@ -21,6 +21,8 @@ const CHUNK = 64 * 1024;
 export interface StoreQueryOptions extends Omit<QueryOptions, 'check'> {
   /** Working time the query may take, ms; 0 for no bound. */
   timeoutMs: number;
+  /** Stops the query (PostgreSQL: its statement cancelled on the server). @defaultValue none */
+  signal?: AbortSignal | undefined;
 }
 
 /** Runs `sql` through `queries` and writes the result to `out` (see runQuery for the formats). */
@@ -88,7 +90,8 @@ export async function runStoreQuery(
     return { columns, rows: count, more };
   };
   try {
-    return await queries.readOnly(sql, { timeoutMs: opts.timeoutMs > 0 ? opts.timeoutMs : null }, consume);
+    const bound = { timeoutMs: opts.timeoutMs > 0 ? opts.timeoutMs : null, signal: opts.signal };
+    return await queries.readOnly(sql, bound, consume);
   } catch (err) {
     if (!(err instanceof StoreQueryError)) throw err;
     if (err.kind === 'timeout') throw new QueryTimeoutError(opts.timeoutMs, written);

@@ -2,7 +2,8 @@
 // QueryError / QueryTimeoutError (src/query/), which the store does not import (it is the lower layer).
 import { EdgelogError } from '../errors/index.js';
 
-export type StoreQueryFailure = 'refused' | 'failed' | 'timeout';
+/** `stopped`: the caller's signal ended it (its statement cancelled on the server). */
+export type StoreQueryFailure = 'refused' | 'failed' | 'timeout' | 'stopped';
 
 export class StoreQueryError extends EdgelogError {
   override name = 'StoreQueryError';

@@ -511,6 +511,11 @@ export interface QueryCursor {
 export interface ReadOnlyQueryOptions {
   /** Each read of the statement is stopped after this long; null for none. */
   timeoutMs: number | null;
+  /**
+   * Stops the statement (on PostgreSQL, cancelled on the server, not only abandoned by the client); the
+   * query then fails with StoreQueryError `stopped`. @defaultValue none
+   */
+  signal?: AbortSignal | undefined;
 }
 
 export interface QueryStore {
@@ -530,8 +535,23 @@ export interface QueryStore {
 export interface RowsResult {
   columns: string[];
   rows: QueryValue[][];
-  /** Rows beyond maxRows were left unread. */
+  /** Rows beyond maxRows, or beyond maxResultChars, were left unread. */
   more: boolean;
+  /** Rows were left unread for their size (maxResultChars), not their number. */
+  sizeBound?: boolean;
+}
+
+/** A sql rule's run: its time and the size of what it may hand back (label-bounds.ts in alerts/). */
+export interface RuleRunOptions {
+  timeoutMs: number;
+  maxRows: number;
+  /**
+   * A text value longer than this is cut to this many characters and one more (so the caller tells it
+   * was longer); bytes to half as many. Bounds what one row of archived text costs. @defaultValue none
+   */
+  maxValueChars?: number;
+  /** Characters of all values kept (after cutting); the rows past it are left unread. @defaultValue none */
+  maxResultChars?: number;
 }
 
 /**
@@ -542,7 +562,7 @@ export interface RowsResult {
 export interface RuleQueries {
   /** Throws StoreQueryError (`refused` or `failed`) unless `sql` parses and only reads. Runs nothing. */
   check(sql: string): Promise<void>;
-  run(sql: string, opts: { timeoutMs: number; maxRows: number }): Promise<RowsResult>;
+  run(sql: string, opts: RuleRunOptions): Promise<RowsResult>;
 }
 
 // --- Migrations, retention -----------------------------------------------------------------------------

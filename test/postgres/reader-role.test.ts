@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PARTITION_LOCK } from '../../src/store/postgres/partitions.js';
 import { openPostgresStore } from '../../src/store/postgres/postgres-store.js';
 import type { ArchiveStore } from '../../src/store/store.js';
 import { runCli, writeConfig, type CliResult } from '../support/cli.js';
@@ -37,8 +38,14 @@ function forThisServer(statement: string, names: { reader: string; database: str
   return statement
     .replaceAll(/\bedgelog_reader\b/g, names.reader)
     .replaceAll(/\bDATABASE edgelog\b/g, `DATABASE ${names.database}`)
-    .replaceAll(/\bFOR ROLE edgelog\b/g, `FOR ROLE ${names.worker}`);
+    .replaceAll(/\bFOR ROLE edgelog\b/g, `FOR ROLE ${names.worker}`)
+    .replaceAll(/\bTO edgelog$/g, `TO ${names.worker}`);
 }
+
+/** Every advisory lock function on a bigint key (the worker's keys are bigints). */
+const ADVISORY_LOCKS = ['', 'try_'].flatMap((t) =>
+  ['', 'xact_'].flatMap((x) => ['', '_shared'].map((sh) => `pg_${t}advisory_${x}lock${sh}`)),
+);
 
 describe.skipIf(server === null)('a role for readers (the README recipe)', () => {
   let db: TestDatabase;
@@ -47,6 +54,8 @@ describe.skipIf(server === null)('a role for readers (the README recipe)', () =>
   let dir: string;
   let readerUrl: string;
   const reader = `edgelog_reader_${randomBytes(4).toString('hex')}`;
+  const workerRole = `edgelog_worker_${randomBytes(4).toString('hex')}`;
+  const otherRole = `edgelog_other_${randomBytes(4).toString('hex')}`;
   const laterDay = new Date(NOW + 30 * DAY_MS).toISOString().slice(0, 10);
 
   beforeAll(async () => {
@@ -79,7 +88,9 @@ describe.skipIf(server === null)('a role for readers (the README recipe)', () =>
     // Roles belong to the server, not the database: dropped after it (its grants went with it).
     const admin = new pg.Client({ connectionString: server!.url });
     await admin.connect();
-    await admin.query(`DROP ROLE IF EXISTS ${reader}`).finally(() => admin.end());
+    await admin
+      .query(`DROP ROLE IF EXISTS ${reader}, ${workerRole}, ${otherRole}`)
+      .finally(() => admin.end());
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -192,5 +203,62 @@ describe.skipIf(server === null)('a role for readers (the README recipe)', () =>
     });
     expect(alerts.stderr).toBe('');
     expect(JSON.parse(alerts.stdout)).toEqual({ rules: [], states: [], series: [], notices: [] });
+  });
+
+  it("cannot take edgelog's advisory locks, so a reader's session cannot stop a new day partition", async () => {
+    const session = new pg.Client({ connectionString: readerUrl });
+    await session.connect();
+    try {
+      const taken: string[] = [];
+      for (const fn of ADVISORY_LOCKS) {
+        const tried = await session.query(`SELECT ${fn}($1)`, [PARTITION_LOCK]).then(
+          () => 'taken',
+          (e: unknown) => (e as Error).message,
+        );
+        if (!/^permission denied for function pg_/.test(tried)) taken.push(`${fn}: ${tried}`);
+        await session.query('ROLLBACK').catch(() => {});
+      }
+      expect(taken).toEqual([]);
+      // With the reader's session open, the worker makes a day partition at once.
+      const day = new Date(NOW + 40 * DAY_MS).toISOString().slice(0, 10);
+      const key = { source: 'shield' as const, zone: 201, day };
+      const started = Date.now();
+      await store.ledger.claim(key, 'w', NOW, LEASE, true);
+      await store.storePage(
+        key,
+        'w',
+        shieldPage(shieldRows(1, 300, Date.parse(`${day}T00:00:00Z`)), 1, null, 1),
+        NOW,
+        LEASE,
+      );
+      expect(Date.now() - started).toBeLessThan(5_000);
+    } finally {
+      await session.end();
+    }
+  });
+
+  it("the recipe's grant gives a worker role that is no superuser the advisory locks; other roles have none", async () => {
+    const grant = readmeRecipe().find((l) => /^GRANT EXECUTE ON FUNCTION pg_advisory/.test(l));
+    expect(grant).toBeDefined();
+    await worker.query(`CREATE ROLE ${workerRole} LOGIN`);
+    await worker.query(`CREATE ROLE ${otherRole} LOGIN`);
+    await worker.query(grant!.replace(/\bTO edgelog$/, `TO ${workerRole}`));
+    const as = async (role: string) => {
+      const u = new URL(db.url);
+      u.username = role;
+      const c = new pg.Client({ connectionString: u.href });
+      await c.connect();
+      try {
+        await c.query('BEGIN');
+        return await c.query('SELECT pg_advisory_xact_lock($1)', [PARTITION_LOCK]).then(
+          () => 'taken',
+          (e: unknown) => (e as Error).message,
+        );
+      } finally {
+        await c.end();
+      }
+    };
+    expect(await as(workerRole)).toBe('taken');
+    expect(await as(otherRole)).toMatch(/^permission denied for function pg_advisory_xact_lock/);
   });
 });

@@ -6,10 +6,16 @@
 // refused by the server before anything runs) inside DECLARE … CURSOR, which takes SELECT, VALUES and
 // WITH … SELECT (EXPLAIN runs as it is). For a second lock on top, point `edgelog query` at a role that may
 // only read (database.readerUrl): a superuser's read-only transaction still reads server files.
+//
+// statement_timeout is the server's bound, but the statement may lift it: a second connection cancels a
+// statement past its bound, or at once when the caller stops (server-cancel.ts); and the server checks
+// every second that the client is still there (client_connection_check_interval, PostgreSQL 14+), so a
+// killed client's statement ends too.
 import pg from 'pg';
 import { StoreQueryError } from '../store-query-error.js';
 import type { QueryCursor, QueryStore, QueryValue, ReadOnlyQueryOptions } from '../store.js';
 import { readerRole, type ReaderRole } from './reader-role.js';
+import { ServerCancel } from './server-cancel.js';
 import { sqlState } from './transaction.js';
 
 // Values as SQLite's query path gives them: integers as bigint (every digit), floats as numbers, bytes
@@ -79,6 +85,17 @@ export function withoutLeadingComments(sql: string): string {
     else return s;
   }
 }
+/**
+ * The session's backend (for a cancel from outside), and the server told to look for a client gone
+ * away every second while a statement runs (the setting is PostgreSQL 14's; older servers skip it).
+ */
+const SESSION_SQL = `SELECT pg_backend_pid() AS pid,
+  CASE WHEN current_setting('server_version_num')::int >= 140000
+    THEN set_config('client_connection_check_interval', '1000', true) END AS checks`;
+
+/** What a statement runs with: the query's options and the session's outside cancel. */
+type Bounded = ReadOnlyQueryOptions & { cancel: ServerCancel };
+
 const READ_ONLY_SQL_TRANSACTION = '25006';
 const QUERY_CANCELED = '57014';
 
@@ -112,14 +129,18 @@ export class PostgresQueries implements QueryStore {
     // A connection that dies emits 'error' (the query in flight fails as well); unheard, it would crash.
     client.on('error', () => {});
     await client.connect();
+    let cancel: ServerCancel | undefined;
     try {
       await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+      const { rows } = await client.query<{ pid: bigint }>(SESSION_SQL);
+      cancel = new ServerCancel(this.config, Number(rows[0]!.pid), opts.signal);
       if (this.opts.onRole) this.opts.onRole(await readerRole(client));
       if (opts.timeoutMs !== null && opts.timeoutMs > 0) {
         await client.query(`SET LOCAL statement_timeout = ${Math.floor(opts.timeoutMs)}`);
       }
-      if (explain) return await consume(await explainCursor(client, statement, opts));
-      await run(client, `DECLARE ${CURSOR} NO SCROLL CURSOR FOR ${statement}`, opts);
+      const bounded = { ...opts, cancel };
+      if (explain) return await consume(await explainCursor(client, statement, bounded));
+      await run(client, `DECLARE ${CURSOR} NO SCROLL CURSOR FOR ${statement}`, bounded);
       let columns: string[] | null = null;
       const cursor: QueryCursor = {
         get columns() {
@@ -127,13 +148,14 @@ export class PostgresQueries implements QueryStore {
           return columns;
         },
         next: async (max) => {
-          const r = await run(client, `FETCH ${Math.max(1, Math.floor(max))} FROM ${CURSOR}`, opts);
+          const r = await run(client, `FETCH ${Math.max(1, Math.floor(max))} FROM ${CURSOR}`, bounded);
           columns ??= r.fields.map((f) => f.name);
           return r.rows as QueryValue[][];
         },
       };
       return await consume(cursor);
     } finally {
+      cancel?.dispose();
       // Nothing a query did is kept; the connection is closed, so no setting it changed outlives it.
       await client.query('ROLLBACK').catch(() => {});
       await client.end().catch(() => {});
@@ -142,11 +164,7 @@ export class PostgresQueries implements QueryStore {
 }
 
 /** EXPLAIN cannot be a cursor's query: its few rows are read at once (ANALYZE of a write still fails). */
-async function explainCursor(
-  client: pg.Client,
-  statement: string,
-  opts: ReadOnlyQueryOptions,
-): Promise<QueryCursor> {
+async function explainCursor(client: pg.Client, statement: string, opts: Bounded): Promise<QueryCursor> {
   const r = await run(client, statement, opts);
   let rows = r.rows as QueryValue[][];
   return {
@@ -160,17 +178,21 @@ async function explainCursor(
 }
 
 /** One statement by the extended protocol, rows as arrays; the server's refusals as StoreQueryError. */
-async function run(
-  client: pg.Client,
-  text: string,
-  opts: ReadOnlyQueryOptions,
-): Promise<pg.QueryArrayResult> {
+async function run(client: pg.Client, text: string, opts: Bounded): Promise<pg.QueryArrayResult> {
+  const { cancel } = opts;
+  const stopped = (cause?: unknown) =>
+    new StoreQueryError('stopped', 'query stopped: its statement was cancelled on the server', { cause });
+  // Stopped between reads (the rows in hand were being written out): no further statement is sent.
+  if (cancel.cancelled() === 'stopped') throw stopped();
   try {
-    return await client.query({ text, rowMode: 'array', queryMode: 'extended' } as pg.QueryArrayConfig);
+    return await cancel.bounded(opts.timeoutMs, () =>
+      client.query({ text, rowMode: 'array', queryMode: 'extended' } as pg.QueryArrayConfig),
+    );
   } catch (err) {
     const state = sqlState(err);
     const message = (err as Error).message;
-    if (state === QUERY_CANCELED) {
+    if (cancel.cancelled() === 'stopped') throw stopped(err);
+    if (state === QUERY_CANCELED || cancel.cancelled() === 'timeout') {
       throw new StoreQueryError('timeout', `query stopped after ${opts.timeoutMs} ms (statement timeout)`, {
         cause: err,
       });

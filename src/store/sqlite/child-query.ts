@@ -7,7 +7,7 @@
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { StoreQueryError } from '../store-query-error.js';
-import type { QueryValue, RowsResult } from '../store.js';
+import type { QueryValue, RowsResult, RuleRunOptions } from '../store.js';
 
 // Integers travel as {b: digits}, bytes as {x: hex}: JSON holds neither exactly.
 const SOURCE = `
@@ -30,11 +30,23 @@ process.stdin.on('end', () => {
       const columns = stmt.columns().map((c) => c.name);
       const rows = [];
       let more = false;
+      let sizeBound = false;
+      let chars = 0;
+      // As rule-queries.ts boundedValue: a value cut to maxValue characters and one more, bytes to half.
+      const cut = (v) => {
+        // A copy, not a slice: V8's slice of a long string keeps the long string (values/detached-text.ts).
+        if (typeof v === 'string') { if (v.length > q.maxValue + 1) v = Buffer.from(v.slice(0, q.maxValue + 1), 'utf16le').toString('utf16le'); chars += v.length; return v; }
+        if (Buffer.isBuffer(v)) { const n = Math.floor(q.maxValue / 2) + 1; if (v.length > n) v = Buffer.from(v.subarray(0, n)); chars += v.length * 2; return v; }
+        chars += 8;
+        return v;
+      };
       for (const r of stmt.raw(true).safeIntegers(true).iterate()) {
         if (rows.length === q.maxRows) { more = true; break; }
-        rows.push(r.map(enc));
+        const row = r.map(cut).map(enc);
+        if (chars > q.maxResult) { more = true; sizeBound = true; break; }
+        rows.push(row);
       }
-      out = { columns, rows, more };
+      out = { columns, rows, more, sizeBound };
     }
     db.close();
   } catch (e) {
@@ -60,11 +72,7 @@ function decode(v: Decoded): QueryValue {
  * Runs `sql` on the SQLite file at `path` in a child process and returns up to `maxRows` rows; the child
  * is killed after `timeoutMs`. Failures are StoreQueryErrors: `refused`, `failed` or `timeout`.
  */
-export function childQuery(
-  path: string,
-  sql: string,
-  opts: { timeoutMs: number; maxRows: number },
-): Promise<RowsResult> {
+export function childQuery(path: string, sql: string, opts: RuleRunOptions): Promise<RowsResult> {
   return new Promise<RowsResult>((resolve, reject) => {
     const child = spawn(process.execPath, ['-e', SOURCE], { stdio: ['pipe', 'pipe', 'pipe'] });
     let out = '';
@@ -86,7 +94,14 @@ export function childQuery(
         reject(new StoreQueryError('timeout', `query stopped after ${opts.timeoutMs} ms`));
         return;
       }
-      let r: { refused?: string; failed?: string; columns?: string[]; rows?: Decoded[][]; more?: boolean };
+      let r: {
+        refused?: string;
+        failed?: string;
+        columns?: string[];
+        rows?: Decoded[][];
+        more?: boolean;
+        sizeBound?: boolean;
+      };
       try {
         r = JSON.parse(out) as typeof r;
       } catch {
@@ -97,8 +112,25 @@ export function childQuery(
       }
       if (r.refused) reject(new StoreQueryError('refused', r.refused));
       else if (r.failed !== undefined) reject(new StoreQueryError('failed', `query failed: ${r.failed}`));
-      else resolve({ columns: r.columns!, rows: r.rows!.map((row) => row.map(decode)), more: r.more! });
+      else
+        resolve({
+          columns: r.columns!,
+          rows: r.rows!.map((row) => row.map(decode)),
+          more: r.more!,
+          ...(r.sizeBound ? { sizeBound: true } : {}),
+        });
     });
-    child.stdin.end(JSON.stringify({ driver, path, sql, maxRows: opts.maxRows }));
+    // JSON has no Infinity: a bound not given is the largest a string may be.
+    const unbounded = 2 ** 29;
+    child.stdin.end(
+      JSON.stringify({
+        driver,
+        path,
+        sql,
+        maxRows: opts.maxRows,
+        maxValue: opts.maxValueChars ?? unbounded,
+        maxResult: opts.maxResultChars ?? unbounded,
+      }),
+    );
   });
 }
