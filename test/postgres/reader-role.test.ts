@@ -94,9 +94,13 @@ describe.skipIf(server === null)('a role for readers (the README recipe)', () =>
     rmSync(dir, { recursive: true, force: true });
   });
 
-  /** `edgelog query` as a reader on a host that has the worker's URL and the reader's. */
+  /**
+   * `edgelog query --engine store` as a reader on a host that has the worker's URL and the reader's:
+   * PostgreSQL's own SQL on the reader's connection (the archive's dialect runs in DuckDB, which reaches
+   * none of these functions: the test after these).
+   */
   const query = (sql: string, env: NodeJS.ProcessEnv = {}): Promise<CliResult> =>
-    runCli(['query', sql, '--format', 'ndjson'], {
+    runCli(['query', '--engine', 'store', sql, '--format', 'ndjson'], {
       cwd: dir,
       env: { EDGELOG_DATABASE_URL: db.url, EDGELOG_READER_DATABASE_URL: readerUrl, ...env },
     });
@@ -113,10 +117,13 @@ describe.skipIf(server === null)('a role for readers (the README recipe)', () =>
   });
 
   it('an analyst host with only the reader URL reads the same', async () => {
-    const r = await runCli(['query', 'SELECT current_user AS "user"', '--format', 'ndjson'], {
-      cwd: dir,
-      env: { EDGELOG_READER_DATABASE_URL: readerUrl },
-    });
+    const r = await runCli(
+      ['query', '--engine', 'store', 'SELECT current_user AS "user"', '--format', 'ndjson'],
+      {
+        cwd: dir,
+        env: { EDGELOG_READER_DATABASE_URL: readerUrl },
+      },
+    );
     expect(r.stderr).toBe('');
     expect(r.stdout).toBe(`{"user":"${reader}"}\n`);
   });
@@ -145,7 +152,7 @@ describe.skipIf(server === null)('a role for readers (the README recipe)', () =>
   });
 
   it('query as the worker, a superuser, works and says so on stderr in one line', async () => {
-    const r = await runCli(['query', 'SELECT 1 AS one', '--format', 'ndjson'], {
+    const r = await runCli(['query', '--engine', 'store', 'SELECT 1 AS one', '--format', 'ndjson'], {
       cwd: dir,
       env: { EDGELOG_DATABASE_URL: db.url },
     });
@@ -178,12 +185,38 @@ describe.skipIf(server === null)('a role for readers (the README recipe)', () =>
     }
   });
 
+  it("the archive's dialect reads the store through the reader's connection, and nothing else", async () => {
+    const config = writeConfig(dir, { history: { path: join(dir, 'history') } }, 'archive.json');
+    const env = { EDGELOG_READER_DATABASE_URL: readerUrl };
+    const r = await runCli(
+      [
+        '--config',
+        config,
+        'query',
+        '--format',
+        'ndjson',
+        `SELECT (SELECT count(*) FROM shield_event_logs) AS n, (SELECT count(*) FROM ingest_ledger) AS days`,
+      ],
+      { cwd: dir, env },
+    );
+    expect(r.stderr).toBe('');
+    expect(JSON.parse(r.stdout)).toEqual({ n: 7, days: 2 });
+    // The server's functions are not there: the statement runs in DuckDB.
+    const refused = await runCli(['--config', config, 'query', "SELECT pg_read_file('postgresql.conf')"], {
+      cwd: dir,
+      env,
+    });
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toMatch(/query failed: Catalog Error: Scalar Function with name pg_read_file/);
+  });
+
   it('report, status and alerts list read as the reader role too', async () => {
     // The worker's URL names a role that does not exist: only the reader's connection can answer, and
     // the reader may not write (a migration, a partition or a lease tried would fail).
     const config = writeConfig(dir, {
       shieldZones: [201],
       redis: { url: 'redis://127.0.0.1:1', embedded: false },
+      history: { path: join(dir, 'history') },
     });
     const nobody = new URL(db.url);
     nobody.username = 'no_such_role_here';

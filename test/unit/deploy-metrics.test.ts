@@ -102,12 +102,13 @@ describe('deploy/', () => {
     }
   });
 
-  it('prometheus-rules.yml alerts on a stale zone, days at risk, Redis down and the worker down, with metrics the registry serves', () => {
+  it('prometheus-rules.yml alerts on a stale zone, days at risk, lost history entries, Redis down and the worker down, with metrics the registry serves', () => {
     const text = read('prometheus-rules.yml');
     const alerts = [...text.matchAll(/^\s*- alert: (\S+)$/gm)].map((m) => m[1]);
     expect(alerts).toEqual([
       'EdgelogZoneStale',
       'EdgelogZoneDaysAtRisk',
+      'EdgelogHistoryEntriesLost',
       'EdgelogRedisDown',
       'EdgelogWorkerDown',
       'EdgelogMetricsAbsent',
@@ -116,8 +117,9 @@ describe('deploy/', () => {
     expect(exprs).toHaveLength(alerts.length);
     expect(exprs[0]).toMatch(/^edgelog_zone_ingestion_lag_seconds > /);
     expect(exprs[1]).toBe('edgelog_zone_dates_at_risk > 0');
-    expect(exprs[3]).toBe('up{job="edgelog"} == 0');
-    expect(exprs[4]).toMatch(/^absent\(edgelog_[a-z_]+\{job="edgelog"\}\)$/);
+    expect(exprs[2]).toBe('edgelog_history_lost_entries > 0');
+    expect(exprs[4]).toBe('up{job="edgelog"} == 0');
+    expect(exprs[5]).toMatch(/^absent\(edgelog_[a-z_]+\{job="edgelog"\}\)$/);
     for (const e of exprs.filter((x) => !x.startsWith('up{'))) {
       const found = e.match(METRIC) ?? [];
       expect(found.length, e).toBeGreaterThan(0);
