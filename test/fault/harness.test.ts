@@ -51,7 +51,8 @@ describeStores('archive checks', (store) => {
     await damage(h, [
       ['DELETE FROM shield_event_logs WHERE id IN (SELECT id FROM shield_event_logs LIMIT 2)'],
       [
-        `INSERT INTO shield_event_logs (shield_zone_id, log_id, log_date, timestamp) VALUES (201, 'not-served', ?, ?)`,
+        // batch: as a page's transaction stores a row (a PostgreSQL row refuses to go in without one).
+        `INSERT INTO shield_event_logs (shield_zone_id, log_id, log_date, timestamp, batch) VALUES (201, 'not-served', ?, ?, 1)`,
         DAY,
         notServed,
       ],

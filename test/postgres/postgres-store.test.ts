@@ -59,6 +59,7 @@ describe.skipIf(server === null)('PostgreSQL store', () => {
       '0006_silences.sql',
       '0007_new_terms_and_sql_alerts.sql',
       '0008_sql_alert_silences.sql',
+      '0009_write_batches.sql',
     ]);
     expect(recorded.every((r) => /^[0-9a-f]{64}$/.test(r.checksum as string))).toBe(true);
     const again = await store.migrate();
@@ -72,7 +73,7 @@ describe.skipIf(server === null)('PostgreSQL store', () => {
       const results = await Promise.all(pools.map((p) => migratePostgres(p)));
       const applied = results.flat().filter((r) => r.status === 'applied');
       expect(results.flat().filter((r) => r.status === 'failed')).toEqual([]);
-      expect(applied.map((r) => r.id).sort()).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+      expect(applied.map((r) => r.id).sort()).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
       const { rows } = await pools[0]!.query<{ n: number }>(
         'SELECT count(*)::int AS n FROM schema_migrations',
       );

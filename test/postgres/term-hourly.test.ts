@@ -498,7 +498,7 @@ describe('SQLite: term counts derived from the entries past a watermark', () => 
         migrate(db)
           .filter((r) => r.status === 'applied')
           .map((r) => r.name),
-      ).toEqual(['0011_terms_from_entries.sql']);
+      ).toEqual(['0011_terms_from_entries.sql', '0012_write_batches.sql']);
       expect(db.prepare('SELECT field, value, count FROM term_hourly ORDER BY value').raw().all()).toEqual([
         ['country', 'DE', 5],
         ['country', 'FR', 1],
