@@ -127,8 +127,10 @@ function withRetryHook(base: IngestMetrics, onRetry: (() => void) | undefined): 
 export async function startEngine(config: Config, logger: Logger, opts: EngineOptions = {}): Promise<Engine> {
   const now = opts.now ?? Date.now;
   registerConfigSecrets(config);
-  // Before anything opens: a hook's template that does not parse or render stops the start, naming it.
+  // Before anything opens: a hook's template that does not parse or render stops the start, naming it,
+  // and so does a history.path a PostgreSQL archive cannot share (config/history-path.ts).
   const templates = await compileTemplates(config.alerts.hooks);
+  const root = historyPath(config);
   const metrics = opts.metrics ? (await import('./monitoring/index.js')).createMetrics(config) : undefined;
   const recorder: IngestMetrics = withRetryHook(metrics?.recorder ?? NO_METRICS, opts.onRetry);
   // First, so that the threads load their modules while the rest starts up.
@@ -154,7 +156,7 @@ export async function startEngine(config: Config, logger: Logger, opts: EngineOp
   const sqlRules = new SqlRuleEvaluator({
     config,
     series: archive.alertSeries,
-    queries: sqlRuleQueries(historyPath(config), archive),
+    queries: sqlRuleQueries(root, archive),
     logger: alertLogger,
     now,
   });
@@ -190,7 +192,6 @@ export async function startEngine(config: Config, logger: Logger, opts: EngineOp
     await pageThreads?.close();
     pageThreads = undefined;
   }
-  const root = historyPath(config);
   const history =
     root === null
       ? undefined

@@ -10,6 +10,7 @@ import { existsSync } from 'node:fs';
 import { normalize, sep } from 'node:path';
 import { StatementType, type DuckDBConnection, type DuckDBResult } from '@duckdb/node-api';
 import { StoreQueryError } from '../store/store-query-error.js';
+import { EdgelogError } from '../errors/edgelog-error.js';
 import type { QueryCursor, QueryStore, QueryValue, ReadOnlyQueryOptions } from '../store/store.js';
 import { sqlValue } from './duckdb-values.js';
 import { DEFAULT_DUCKDB_OPTIONS, openDuckDb, type DuckDbOptions, type OpenDuckDb } from './duckdb.js';
@@ -80,8 +81,9 @@ const READ_ONLY = 'query refused: edgelog query runs one SELECT statement (the a
 const DOCS = 'docs/SQL.md';
 
 /** DuckDB's failures as the store's query errors; a file access it refused is a refusal. */
-function queryFailure(err: unknown): StoreQueryError {
-  if (err instanceof StoreQueryError) return err;
+function queryFailure(err: unknown): EdgelogError {
+  // The store's own failures (a file it cannot open, a server it cannot reach) say what they are.
+  if (err instanceof EdgelogError) return err;
   const text = message(err);
   if (/^Permission Error/.test(text))
     return new StoreQueryError('refused', `query refused: ${text.split('\n')[0]}`, { cause: err });

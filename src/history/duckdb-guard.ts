@@ -11,6 +11,7 @@
 //   repeat`), which would reach the built-in past them.
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { tmpdir } from 'node:os';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { StoreQueryError } from '../store/store-query-error.js';
 import { sqlStringLiteral } from './statement-tables.js';
@@ -43,9 +44,16 @@ export async function privateSpill(conn: DuckDBConnection, root: string | null):
     await conn.run(`SET temp_directory = ''`);
     return;
   }
-  const parent = join(root, QUERY_SPILL_DIR);
-  mkdirSync(parent, { recursive: true, mode: 0o700 });
-  const dir = mkdtempSync(join(parent, 'q-'));
+  let dir: string;
+  try {
+    const parent = join(root, QUERY_SPILL_DIR);
+    mkdirSync(parent, { recursive: true, mode: 0o700 });
+    dir = mkdtempSync(join(parent, 'q-'));
+  } catch {
+    // A reader may read a history it may not write (another host's mount, a read-only directory): its
+    // spill goes to a private directory of the system's temporary one instead.
+    dir = mkdtempSync(join(tmpdir(), 'edgelog-query-'));
+  }
   spills.set(conn, dir);
   await conn.run(`SET temp_directory = ${sqlStringLiteral(dir)}`);
 }

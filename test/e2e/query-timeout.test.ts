@@ -1,4 +1,6 @@
-// `edgelog query` on a runaway statement, as a user runs it: bounded by --limit and --timeout.
+// `edgelog query` on a runaway statement, as a user runs it: bounded by --limit and --timeout. The store's
+// own engine on SQLite (--engine store: a statement inside one SQLite step cannot be interrupted from the
+// main thread), and the archive's dialect (DuckDB, interrupted from outside).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -33,11 +35,29 @@ function runShell(line: string, cwd: string): Promise<{ stdout: string; stderr: 
 
 async function query(...args: string[]) {
   const started = performance.now();
-  const r = await runCli(['-c', config, 'query', ...args], { cwd: dir });
+  const r = await runCli(['-c', config, 'query', '--engine', 'store', ...args], { cwd: dir });
   return { ...r, seconds: (performance.now() - started) / 1000 };
 }
 
-describe('edgelog query on an endless result', () => {
+describe("edgelog query in the archive's dialect on a runaway statement", () => {
+  it('stops at --timeout with one line and exit status 1 (DuckDB is interrupted)', async () => {
+    const started = performance.now();
+    const r = await runCli(
+      ['-c', config, 'query', 'SELECT count(*) FROM range(10000000000000)', '--timeout', '1s'],
+      {
+        cwd: dir,
+      },
+    );
+    const seconds = (performance.now() - started) / 1000;
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^edgelog: query stopped after 1s \(--timeout\)/);
+    expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(seconds).toBeLessThan(10);
+  });
+});
+
+describe('edgelog query --engine store on an endless result', () => {
   it('table: the first 1,000 rows and a footer, at once', async () => {
     const r = await query(ENDLESS);
     expect(r.stderr).toBe('');
@@ -71,6 +91,8 @@ describe('edgelog query on an endless result', () => {
       '-c',
       config,
       'query',
+      '--engine',
+      'store',
       `SELECT count(*) FROM (${ENDLESS})`,
       '--timeout',
       '1s',
@@ -100,7 +122,9 @@ describe('edgelog query on an endless result', () => {
   it('a signal stops a query stuck in its statement (it runs in the CLI process itself)', async () => {
     const sql = `SELECT count(*) FROM (${ENDLESS})`;
     // Within the test's own time: a signal that did not stop it would meet the watchdog's SIGKILL.
-    const { child, done } = startCli(['-c', config, 'query', sql, '--timeout', '20s'], { cwd: dir });
+    const { child, done } = startCli(['-c', config, 'query', '--engine', 'store', sql, '--timeout', '20s'], {
+      cwd: dir,
+    });
     await waitFor('the query to open the archive', () => (hasOpen(child.pid!, archive) ? true : undefined), {
       timeoutMs: 20_000,
       everyMs: 10,

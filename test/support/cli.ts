@@ -39,10 +39,17 @@ export function childEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   return { ...env, ...extra };
 }
 
-/** Writes a configuration file and returns its path. */
+/**
+ * Writes a configuration file and returns its path. A PostgreSQL archive's configuration names its
+ * history (config/history-path.ts): `<dir>/history` unless the test gives one.
+ */
 export function writeConfig(dir: string, config: ConfigInput, name = 'edgelog.config.json'): string {
   const path = join(dir, name);
-  writeFileSync(path, JSON.stringify(config, null, 2));
+  const history =
+    config.database?.url && config.history?.path === undefined
+      ? { history: { ...config.history, path: join(dir, 'history') } }
+      : {};
+  writeFileSync(path, JSON.stringify({ ...config, ...history }, null, 2));
   return path;
 }
 

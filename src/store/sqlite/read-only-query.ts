@@ -1,8 +1,9 @@
 // Ad-hoc read-only statements on the SQLite archive (QueryStore): each on a read-only connection of its
-// own, with `query_only` on, refused unless the statement reads and returns rows.
+// own (read-only.ts: also in a directory the reader may not write, with what it cannot open said plainly),
+// with `query_only` on, refused unless the statement reads and returns rows.
 import { StoreQueryError } from '../store-query-error.js';
 import type { QueryCursor, QueryValue } from '../store.js';
-import { openDatabase } from './database.js';
+import { openReadOnlyConnection } from './read-only.js';
 
 // An async function turns a synchronous throw into a rejected promise.
 // eslint-disable-next-line @typescript-eslint/require-await
@@ -14,10 +15,9 @@ export async function readOnlyQuery<T>(
   sql: string,
   consume: (cursor: QueryCursor) => Promise<T>,
 ): Promise<T> {
-  const db = openDatabase(path, { readonly: true });
+  const { db } = openReadOnlyConnection(path);
   let iterator: IterableIterator<QueryValue[]> | undefined;
   try {
-    db.pragma('query_only = ON');
     let stmt;
     try {
       stmt = db.prepare(sql);
