@@ -19,6 +19,7 @@ import type { Harness } from '../support/harness.js';
 import { parsePromText, sampleValue } from '../support/prom-text.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
 import { describeStores, storeHarness } from '../support/stores.js';
+import { expireAll } from '../support/history-files.js';
 import { at, clock } from '../support/clock.js';
 
 const RULE = 'odd-599s';
@@ -168,7 +169,7 @@ describeStores('silences of a sql rule', (store) => {
     // Now the whole rule is silenced, and both rows go away (retention drops every entry).
     await silence(engine, 'all', 11.6, 13, []);
     c.set(at(12));
-    await engine.store.prune(at(24));
+    await expireAll(h, engine.store, at(24), at(12));
     const inside = await engine.alerts.check({ source: 'sql' });
     expect(inside.map((r) => [r.zone, r.state, r.notified, r.silencedBy.length > 0]).sort()).toEqual([
       [101, 'resolved', null, true],

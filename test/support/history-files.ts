@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { COMPACTION_PAGE_ROWS, SCRATCH_DIR, type HistoryDeps } from '../../src/history/compact-day.js';
 import { COMPACTION_DUCKDB_OPTIONS, openDuckDb } from '../../src/history/duckdb.js';
 import { historyPass, type PassSummary } from '../../src/history/history-pass.js';
+import { expireArchive } from '../../src/history/retention.js';
 import { DEFAULT_PARQUET_OPTIONS } from '../../src/history/parquet-options.js';
 import type { DayFilter } from '../../src/history/plan.js';
 import { openStore } from '../../src/store/open-store.js';
@@ -73,4 +74,17 @@ export async function compactArchive(
     duck.closeSync();
     await store.close();
   }
+}
+
+/** Retention over the whole archive (store and history), as the worker's maintenance job runs it. */
+export async function expireAll(
+  h: Pick<Harness, 'dir'>,
+  store: Parameters<typeof expireArchive>[0]['store'],
+  beforeMs: number,
+  now: number,
+): Promise<void> {
+  await expireArchive(
+    { store, root: historyRoot(h), owner: `test-retention-${process.pid}`, now: () => now, leaseMs: 60_000 },
+    beforeMs,
+  );
 }
