@@ -3,7 +3,7 @@
 // evaluates a sample alert rule, and shows what landed with sample queries.
 import { Command } from 'commander';
 import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { DEFAULT_CONFIG_FILE, type ConfigInput } from '../config/index.js';
 import { DEFAULT_DATABASE_PATH } from '../config/defaults.js';
 import { startEngine, type Engine } from '../engine.js';
@@ -38,11 +38,13 @@ function demoHint(
   postgres: string | null,
   configured: boolean,
   env: NodeJS.ProcessEnv,
+  history: string,
 ): string {
-  if (postgres) return `EDGELOG_DATABASE_URL=${redactedUrl(postgres)} `;
+  // The demo's history is its own: the readers are told where (EDGELOG_HISTORY).
+  if (postgres) return `EDGELOG_DATABASE_URL=${redactedUrl(postgres)} EDGELOG_HISTORY=${history} `;
   if (database === DEFAULT_DATABASE_PATH && !configured) return '';
   // EDGELOG_DB sets aside a URL from a file, not one from the environment (config/file.ts).
-  return `${env.EDGELOG_DATABASE_URL ? 'EDGELOG_DATABASE_URL= ' : ''}EDGELOG_DB=${database} `;
+  return `${env.EDGELOG_DATABASE_URL ? 'EDGELOG_DATABASE_URL= ' : ''}EDGELOG_DB=${database} EDGELOG_HISTORY=${history} `;
 }
 
 function redactedUrl(text: string): string {
@@ -75,7 +77,15 @@ export function demoCommand(): Command {
       const configured = configuredArchive(cmd, process.env);
       const database = opts.database ?? (configured ? 'data/demo.db' : DEFAULT_DATABASE_PATH);
       const postgres = POSTGRES_URL.test(database) ? database : null;
-      const hint = demoHint(database, postgres, configured !== null, process.env);
+      // Its history is its own too: beside its archive file (data/history for the default one), apart
+      // for a demo archive of its own (absolute for PostgreSQL, whose history.path must be).
+      const history =
+        configured === null && !postgres
+          ? join(dirname(database), 'history')
+          : postgres
+            ? resolve(dirname(DEFAULT_DATABASE_PATH), 'demo-history')
+            : join(dirname(database), 'demo-history');
+      const hint = demoHint(database, postgres, configured !== null, process.env, history);
       const sim = new Simulator({
         entriesPerDay: opts.entries,
         pageSize: 500,
@@ -100,12 +110,7 @@ export function demoCommand(): Command {
         database: postgres ? { url: postgres } : { path: database, url: null },
         // The demo's history is its own too: beside its archive file (data/history for the default one),
         // never a configured history.path.
-        history: {
-          path:
-            configured === null && !postgres
-              ? join(dirname(database), 'history')
-              : join(dirname(postgres ? DEFAULT_DATABASE_PATH : database), 'demo-history'),
-        },
+        history: { path: history },
         pullZones: [
           { id: 101, name: 'demo-cdn' },
           { id: 102, name: 'demo-video' },

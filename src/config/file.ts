@@ -113,7 +113,17 @@ function applyEnv(input: ConfigInput, env: NodeJS.ProcessEnv): ConfigInput {
   if (env.REDIS_URL) out.redis = { ...out.redis, url: env.REDIS_URL };
   // EDGELOG_DB names a SQLite archive: it sets aside the PostgreSQL URLs from the file (the environment
   // beats the file), though not those from EDGELOG_DATABASE_URL and EDGELOG_READER_DATABASE_URL.
-  if (env.EDGELOG_DB) out.database = { ...out.database, path: env.EDGELOG_DB, url: null, readerUrl: null };
+  if (env.EDGELOG_DB) {
+    out.database = { ...out.database, path: env.EDGELOG_DB, url: null, readerUrl: null };
+    // Another archive: its history is beside it (history-path.ts), not the one the file names.
+    if (out.history) {
+      const { path: _theFiles, ...rest } = out.history;
+      out.history = rest;
+    }
+  }
+  // The history's directory (with EDGELOG_DB, the demo's own); "null" keeps none.
+  if (env.EDGELOG_HISTORY)
+    out.history = { ...out.history, path: env.EDGELOG_HISTORY === 'null' ? null : env.EDGELOG_HISTORY };
   if (env.EDGELOG_DATABASE_URL) out.database = { ...out.database, url: env.EDGELOG_DATABASE_URL };
   if (env.EDGELOG_READER_DATABASE_URL)
     out.database = { ...out.database, readerUrl: env.EDGELOG_READER_DATABASE_URL };

@@ -108,7 +108,7 @@ describe('edgelog alerts', () => {
             {
               name: 'odd-rows',
               type: 'sql',
-              sql: "SELECT 101 AS zone, 'evil' || char(27) || '[31m' AS kind UNION ALL SELECT 102, 'calm'",
+              sql: "SELECT 101 AS zone, 'evil' || chr(27) || '[31m' AS kind UNION ALL SELECT 102, 'calm'",
               hooks: [],
             },
             { name: 'origin-stale', type: 'flatline', source: 'origin', maxAge: '90m' },

@@ -1,5 +1,6 @@
 // A worker killed mid-day with SIGKILL, then run again, ends with exactly the oracle: none lost, none
 // twice. On each store: SQLite always, PostgreSQL when a server answers (a skip line otherwise).
+import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import type { SyncSummary } from '../../src/sync/sync-summary.js';
 import type { LedgerRow } from '../../src/store/ledger-types.js';
@@ -45,6 +46,7 @@ describeStores('crash safety', (store) => {
       api: { ...h.urls, accessKey: h.sim.accessKey, retryBaseDelay: '10ms' },
       redis: { url: redisUrl(), prefix: h.prefix, embedded: false },
       database: { path: h.dbPath },
+      history: { path: join(h.dir, 'history') },
       shieldZones: [201],
       log: { level: 'warn' },
     });

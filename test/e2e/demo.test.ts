@@ -1,5 +1,5 @@
 // `edgelog demo`, the README's first command, as a newcomer runs it.
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -85,9 +85,9 @@ describeStores('edgelog demo', (store) => {
       expect(r.stdout).toMatch(/\n {2}compacted \d+ zone-days in [^\n]*B per entry\)\n/);
       const history = join(dir, 'data', db ? 'demo-history' : 'history');
       const oldest = addDays(dayOf(Date.now()), -2);
-      expect(
-        existsSync(join(history, 'shield_event_logs', 'zone=201', `day=${oldest}`, 'data.parquet')),
-      ).toBe(true);
+      // The oldest day merged into one part.
+      const oldestDir = join(history, 'shield_event_logs', 'zone=201', `day=${oldest}`);
+      expect(readdirSync(oldestDir).filter((n) => /^part-.*\.parquet$/.test(n))).toHaveLength(1);
       const perDay = tables.get(
         'Shield events per day, answered from the history (and the rows not yet in it):',
       );
@@ -107,11 +107,15 @@ describeStores('edgelog demo', (store) => {
       expect(states).toHaveLength(12);
       expect(states.filter((state) => state === 'partial').length).toBeGreaterThanOrEqual(4);
       expect(states.every((state) => state === 'partial' || state === 'complete')).toBe(true);
-      const statusEnv = url ? { ...env, EDGELOG_DATABASE_URL: url.href } : env;
+      const statusEnv = url
+        ? { ...env, EDGELOG_DATABASE_URL: url.href, EDGELOG_HISTORY: join(dir, 'data', 'demo-history') }
+        : env;
       const status = await runCli(['status'], { cwd: dir, env: statusEnv });
       expect(status.code).toBe(0);
       expect(status.stdout).toMatch(/^origin +101 +\d{4}-\d\d-\d\dT/m);
-      const hint = db ? `EDGELOG_DATABASE_URL=postgres://postgres@127.0.0.1:5432/${db.name} ` : '';
+      const hint = db
+        ? `EDGELOG_DATABASE_URL=postgres://postgres@127.0.0.1:5432/${db.name} EDGELOG_HISTORY=${join(dir, 'data', 'demo-history')} `
+        : '';
       expect(r.stdout).toContain(`  ${hint}npx edgelog status\n`);
     } finally {
       await db?.drop();
@@ -148,10 +152,17 @@ describePostgres('edgelog demo beside a configured archive', (_store, server) =>
       const states = await ledgerStates(cwd, undefined, 'demo.db');
       expect(states).toHaveLength(12);
       // The hint reads the demo's archive although EDGELOG_DATABASE_URL is set.
-      expect(r.stdout).toContain('  EDGELOG_DATABASE_URL= EDGELOG_DB=data/demo.db npx edgelog status\n');
+      expect(r.stdout).toContain(
+        '  EDGELOG_DATABASE_URL= EDGELOG_DB=data/demo.db EDGELOG_HISTORY=data/demo-history npx edgelog status\n',
+      );
       const status = await runCli(['status'], {
         cwd,
-        env: { ...env, EDGELOG_DATABASE_URL: '', EDGELOG_DB: 'data/demo.db' },
+        env: {
+          ...env,
+          EDGELOG_DATABASE_URL: '',
+          EDGELOG_DB: 'data/demo.db',
+          EDGELOG_HISTORY: 'data/demo-history',
+        },
       });
       expect(status.code).toBe(0);
       expect(status.stdout).toMatch(/^shield +201 +\d{4}-\d\d-\d\dT/m);
