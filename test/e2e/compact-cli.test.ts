@@ -1,6 +1,6 @@
 // `edgelog compact` as a user runs it: the summary (entries, bytes, bytes per entry), --json, the files
 // in history.path, and clear errors when history is off or its directory cannot be written.
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -85,9 +85,8 @@ describe('edgelog sync on a terminal', () => {
     expect(screen).toContain('\x1b[32mINFO \x1b[0m ');
     // As the terminal shows it: the progress line, when drawn, is cleared before a log line.
     // eslint-disable-next-line no-control-regex
-    const plain = screenLines(raw)
-      .join('\n')
-      .replace(/\x1b\[[\d;]*m/g, '');
+    const colour = /\x1b\[[\d;]*m/g;
+    const plain = screenLines(raw).join('\n').replace(colour, '');
     expect(plain).toMatch(/^\d\d:\d\d:\d\d INFO {2}day fetched component=ingest source=shield zone=201 /m);
     expect(screen).not.toContain('{"level"');
   });
