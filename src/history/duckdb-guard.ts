@@ -99,7 +99,9 @@ export function qualifiedFunction(node: unknown): string | null {
   }
   if (node === null || typeof node !== 'object') return null;
   const o = node as Record<string, unknown>;
-  if (o.class === 'FUNCTION' && (o.schema || o.catalog))
+  // `main.f` is the default schema (where the bounded macros are; DuckDB writes a row constructor
+  // `(a, b)` as main.row): only another schema or a catalog reaches past them.
+  if (o.class === 'FUNCTION' && (o.catalog || (o.schema && o.schema !== 'main')))
     return [o.catalog, o.schema, o.function_name].filter(Boolean).join('.');
   for (const v of Object.values(o)) {
     const found = qualifiedFunction(v);

@@ -106,6 +106,8 @@ describe('the history engine locked down', () => {
     expect(result.peak).toBeLessThan(512 * 1024 ** 2);
     // A repeat within the bound still works; the built-in named by schema (past the bound) is refused.
     expect((await query(`SELECT length(repeat('ab', 10)) AS n`)).stdout).toBe('{"n":20}\n');
+    // A row constructor parses as main.row: the default schema is not a reach past the bound.
+    expect((await query(`SELECT (1, 'a') = (1, 'a') AS same`)).stdout).toBe('{"same":1}\n');
     const qualified = await watchedQuery(
       'SELECT length(system.main.repeat(log, 4000000)) FROM origin_error_logs',
     );
