@@ -19,6 +19,7 @@ import { resolveRedis, type ResolvedRedis } from './redis/resolve.js';
 import { openStore } from './store/open-store.js';
 import { historyPath } from './config/history-path.js';
 import { HistoryRunner } from './history/history-runner.js';
+import { refusePrunedDay } from './history/thaw.js';
 import { ownerId } from './ingest/day-ingestor.js';
 import type { AlertsStore, ArchiveStore, RuleQueries } from './store/store.js';
 import type { DayKey } from './store/ledger-types.js';
@@ -215,7 +216,9 @@ export async function startEngine(config: Config, logger: Logger, opts: EngineOp
         }
       : {}),
     store: history ? flushingStore(archive, history) : archive,
-    ...(history ? { beforePass: async (key: DayKey) => void (await history.thaw(key)) } : {}),
+    beforePass: history
+      ? async (key: DayKey) => void (await history.thaw(key))
+      : (key: DayKey) => refusePrunedDay(archive.history, key),
     logger: logger.child({ component: 'ingest' }),
     now,
     pageCap: config.api.pageCap,

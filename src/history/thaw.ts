@@ -7,8 +7,8 @@
 // Under the day's history lease, so that no pruning of the day runs meanwhile; a pass that finds the
 // lease taken waits for it (LeaseBusyError: its job comes back shortly).
 import { join } from 'node:path';
-import { LeaseBusyError } from '../errors/index.js';
-import type { HistoryDayKey, HistoryValue } from '../store/history-store.js';
+import { ConfigError, LeaseBusyError } from '../errors/index.js';
+import type { HistoryDayKey, HistoryStore, HistoryValue } from '../store/history-store.js';
 import { entryShape, QUARANTINE_SHAPE, type HistoryTableShape } from '../store/history-columns.js';
 import { withDayLease, type HistoryDeps } from './compact-day.js';
 import { readWatermark } from './flush-marker.js';
@@ -80,4 +80,20 @@ export async function thawDay(deps: HistoryDeps, key: HistoryDayKey): Promise<Th
       deps.now() + deps.leaseMs,
     );
   return done;
+}
+
+/**
+ * A worker with no history (history.path null) cannot put a pruned day's rows back: it refuses to fetch
+ * the day, rather than archive every entry of it a second time.
+ */
+export async function refusePrunedDay(history: HistoryStore, key: HistoryDayKey): Promise<void> {
+  const rec = (await history.list({ source: key.source, zone: key.zone })).find(
+    (r) => r.log_date === key.day,
+  );
+  if (rec?.pruned_at == null) return;
+  throw new ConfigError(
+    `${key.source} zone ${key.zone} ${key.day} was moved to the history and pruned from the store; ` +
+      'this worker has no history (history.path is null), so it cannot fetch the day again without ' +
+      'archiving its entries twice: give it the history.path of the workers that keep the history',
+  );
 }

@@ -107,22 +107,22 @@ export class PostgresHistory implements HistoryStore {
     if (rows.length === 0) return 0;
     const shape = table === 'quarantined_entries' ? QUARANTINE_SHAPE : entryShape(sourceOf(table));
     // The partitions pruning may have dropped: the rows' days (entries) or the day fetched (quarantine).
-    if (table === 'quarantined_entries') await this.partitions.ensureDays([], [key.day as Day]);
-    else {
-      const at = shape.columns.findIndex((c) => c.name === 'timestamp');
-      await this.partitions.ensureDays(daysOf(rows.map((r) => Number(r[at]))), []);
-    }
+    const at = shape.columns.findIndex((c) => c.name === 'timestamp');
+    const [days, quarantineDays] =
+      table === 'quarantined_entries' ? [[], [key.day as Day]] : [daysOf(rows.map((r) => Number(r[at]))), []];
     const cols = shape.columns.map((c) => c.name);
     // One array per column: a statement of any number of rows, its parameters fixed.
     const arrays = shape.columns.map((c, i) => ({
       value: rows.map((r) => (r[i] === null || r[i] === undefined ? null : String(r[i]))),
       type: c.kind === 'int' ? 'bigint' : 'text',
     }));
-    const r = await this.pool.query(
-      `INSERT INTO ${table} (${cols.join(', ')}, batch)
-       SELECT *, 0 FROM unnest(${arrays.map((a, i) => `$${i + 1}::${a.type}[]`).join(', ')})
-       ON CONFLICT (${shape.key.join(', ')}) DO NOTHING`,
-      arrays.map((a) => a.value),
+    const r = await this.partitions.writing(days, quarantineDays, () =>
+      this.pool.query(
+        `INSERT INTO ${table} (${cols.join(', ')}, batch)
+         SELECT *, 0 FROM unnest(${arrays.map((a, i) => `$${i + 1}::${a.type}[]`).join(', ')})
+         ON CONFLICT (${shape.key.join(', ')}) DO NOTHING`,
+        arrays.map((a) => a.value),
+      ),
     );
     return r.rowCount ?? 0;
   }

@@ -37,7 +37,7 @@ import { storableText } from './unstorable.js';
 import { returnedTermColumns, storeTerms } from './terms.js';
 import { batchTermColumns } from '../terms.js';
 import type { Partitions } from './partitions.js';
-import { NO_PARTITION, Rollback, UNIQUE_VIOLATION, sqlState, transaction } from './transaction.js';
+import { Rollback, UNIQUE_VIOLATION, sqlState, transaction } from './transaction.js';
 import type { Day } from '../../time/utc-day.js';
 
 type Path = 'copy' | 'merge';
@@ -66,31 +66,24 @@ export class PageWriter {
     }
     const t = ENTRY_TABLES[key.source];
     const stats = batchStats(page.batch);
-    // Entry partitions for the rows' days; the quarantine's for the day fetched, where its entries go.
-    const days = () =>
-      this.partitions.ensureDays([key.day as Day, ...daysOf(page.batch.timestamp)], [key.day as Day]);
-    await days();
     const dayId = `${key.source}|${key.zone}|${key.day}`;
-    let path: Path = this.mergeDays.has(dayId) ? 'merge' : 'copy';
-    for (let attempt = 0; ; attempt++) {
-      try {
-        const result = await this.attempt(t, key, owner, page, stats, now, leaseMs, path);
-        if (result.kind === 'stored') this.remember(dayId, result.inserted < page.batch.logId.length);
-        return result;
-      } catch (err) {
-        if (path === 'copy' && sqlState(err) === UNIQUE_VIOLATION) {
-          path = 'merge'; // some row was archived already: the COPY stored nothing
-          continue;
+    // Entry partitions for the rows' days; the quarantine's for the day fetched, where its entries go.
+    const result = await this.partitions.writing(
+      [key.day as Day, ...daysOf(page.batch.timestamp)],
+      [key.day as Day],
+      async () => {
+        const path: Path = this.mergeDays.has(dayId) ? 'merge' : 'copy';
+        try {
+          return await this.attempt(t, key, owner, page, stats, now, leaseMs, path);
+        } catch (err) {
+          // Some row was archived already: the COPY stored nothing.
+          if (path !== 'copy' || sqlState(err) !== UNIQUE_VIOLATION) throw err;
+          return await this.attempt(t, key, owner, page, stats, now, leaseMs, 'merge');
         }
-        if (sqlState(err) === NO_PARTITION && attempt < 2) {
-          // A partition this process knew of was dropped (retention elsewhere): make it again.
-          this.partitions.forget();
-          await days();
-          continue;
-        }
-        throw err;
-      }
-    }
+      },
+    );
+    if (result.kind === 'stored') this.remember(dayId, result.inserted < page.batch.logId.length);
+    return result;
   }
 
   private remember(dayId: string, metArchived: boolean): void {

@@ -18,7 +18,7 @@ import {
   retentionPlan,
   type Partition,
 } from './partition-plan.js';
-import { sqlState, transaction } from './transaction.js';
+import { NO_PARTITION, sqlState, transaction } from './transaction.js';
 
 /** pg_advisory_xact_lock key of partition changes ('edgelog partitions'). */
 export const PARTITION_LOCK = 0x65_64_67_70;
@@ -69,6 +69,27 @@ export class Partitions {
       }
     });
     for (const p of missing) this.known.add(p.name);
+  }
+
+  /**
+   * Runs `write` (rows into the partitions of `days` and `quarantineDays`, as ensureDays) once they
+   * exist; when one this process knew of was dropped meanwhile (retention or pruning in another
+   * process), makes it again and writes again.
+   */
+  async writing<T>(
+    days: readonly Day[],
+    quarantineDays: readonly Day[],
+    write: () => Promise<T>,
+  ): Promise<T> {
+    for (let attempt = 0; ; attempt++) {
+      await this.ensureDays(days, quarantineDays);
+      try {
+        return await write();
+      } catch (err) {
+        if (sqlState(err) !== NO_PARTITION || attempt >= 2) throw err;
+        this.forget();
+      }
+    }
   }
 
   /** Forgets what this process knew (a partition was dropped elsewhere): the next ensure looks again. */
