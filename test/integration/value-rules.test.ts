@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiGuardianMetrics } from '../../src/api/index.js';
+import { archiveQueries } from '../../src/history/archive-queries.js';
 import { decodeShieldPage } from '../../src/ingest/decode-page.js';
 import { migrateStore } from '../../src/store/migrate-store/migrate-store.js';
 import { openStore } from '../../src/store/open-store.js';
@@ -21,6 +22,7 @@ import type { Day } from '../../src/time/utc-day.js';
 import type { DayKey } from '../../src/store/store.js';
 import { createTestDatabase, testServer } from '../postgres/support/server.js';
 import { openReader } from '../support/archive-reader.js';
+import { compactArchive, storeQueries } from '../support/history-files.js';
 import {
   ledgerOf,
   openPostgres,
@@ -314,6 +316,44 @@ describeStores('values at the limits', (kind) => {
     ]);
     const rows = await tableRows(s.reader, 'origin_error_logs', 'pull_zone_id = 18');
     expect(rows.map((r) => r.log_id)).toEqual(['before', 'after']);
+  });
+
+  // A zone id of 16 digits lost its history (the listing of zone directories matched 15), and a timestamp
+  // of 8.64e15 read as NULL `time` on SQLite's SQL and as the year 275760 on the history's.
+  it('10: a 16-digit zone id and the last timestamp read the same before the history holds them and after', async () => {
+    const zone = Number.MAX_SAFE_INTEGER;
+    const k = key('shield', zone);
+    const ends = [at(5), Date.UTC(9999, 11, 31, 23, 59, 59, 999), 8.64e15];
+    const page = ends.map((timestamp, i) => entry({ logId: `z${i}`, timestamp }));
+    await storeShieldPass(s.store, k, [page], NOW);
+    const dir = mkdtempSync(join(tmpdir(), 'edgelog-ends-'));
+    const where =
+      kind === 'SQLite' ? { dbPath: s.where, databaseUrl: undefined } : { dbPath: '', databaseUrl: s.where };
+    const queries = archiveQueries({ root: join(dir, 'history'), store: storeQueries(where) });
+    const read = () =>
+      queries.readOnly(
+        `SELECT shield_zone_id, log_id, timestamp, "time", log_date FROM shield_event_logs WHERE shield_zone_id = ${zone} ORDER BY timestamp`,
+        { timeoutMs: 30_000 },
+        (c) => c.next(10),
+      );
+    try {
+      const hot = await read();
+      expect(hot.map((r) => r.map((v) => (typeof v === 'bigint' ? String(v) : v)))).toEqual([
+        [String(zone), 'z0', String(at(5)), new Date(at(5)).toISOString(), DAY],
+        [String(zone), 'z1', String(ends[1]), '9999-12-31T23:59:59.999Z', DAY],
+        [String(zone), 'z2', String(ends[2]), '275760-09-13 00:00:00', DAY],
+      ]);
+      const pass = await compactArchive({ dir, ...where }, () => NOW + 7 * 86_400_000, {
+        root: join(dir, 'history'),
+        hotDays: 0,
+        filter: { zones: [zone] },
+      });
+      expect(pass.failed).toEqual([]);
+      expect(pass.pruned.entries).toBe(3);
+      expect(await read()).toEqual(hot);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
