@@ -48,15 +48,6 @@ export function writeEmptyFile(path: string, mode = HISTORY_FILE_MODE): void {
   }
 }
 
-/**
- * Creates `path` empty and private (PRIVATE_FILE_MODE) for another writer to fill: DuckDB's COPY opens an
- * existing file without changing its mode, where it would create a new one readable by everyone the
- * umask lets. Throws when it exists (a temporary name is unique).
- */
-export function reservePrivateFile(path: string): void {
-  closeSync(openSync(path, 'wx', PRIVATE_FILE_MODE));
-}
-
 /** fsync of a directory: the names made or renamed in it are durable once it returns. */
 export function syncDir(path: string): void {
   const fd = openSync(path, 'r');

@@ -1,21 +1,9 @@
 // `edgelog export`: one table's entries of a range of UTC days, from the history and the rows not yet in
 // it (each entry once, as `edgelog query` reads them), as Parquet, NDJSON or CSV, to a file or stdout;
 // streamed, so there is no row cap and memory stays flat.
-import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import {
-  chmodSync,
-  createReadStream,
-  createWriteStream,
-  existsSync,
-  linkSync,
-  mkdtempSync,
-  renameSync,
-  rmSync,
-  unlinkSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
-import { basename, dirname, join, resolve } from 'node:path';
+import { createWriteStream, existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { Command, Option } from 'commander';
 import { historyPath } from '../config/history-path.js';
 import { UsageError } from '../errors/usage-error.js';
@@ -25,6 +13,7 @@ import { OutputClosedError, streamOutput, type Stdout } from '../format/output.j
 import type { Day } from '../time/utc-day.js';
 import { dayArg, idListArg } from './args.js';
 import { readerConfig } from './reader-context.js';
+import { writeVia } from './write-via.js';
 
 const EXPORT_FORMATS = ['parquet', 'ndjson', 'csv'] as const;
 type ExportFormat = (typeof EXPORT_FORMATS)[number];
@@ -135,51 +124,4 @@ export function exportCommand(
       }
       stderr(`edgelog: exported ${thousands(rows)} rows of ${table} to ${file ?? 'stdout'}\n`);
     });
-}
-
-/**
- * Writes through a temporary file: beside `file` (then linked in place, so an existing file is never
- * replaced unless `force`, and a reader never sees a part), or, with no file, in the temp directory
- * and then copied to stdout.
- */
-async function writeVia(
-  file: string | null,
-  force: boolean,
-  write: (temp: string) => Promise<number>,
-  stdout?: Stdout,
-): Promise<number> {
-  if (file === null) {
-    const dir = mkdtempSync(join(tmpdir(), 'edgelog-export-'));
-    try {
-      const temp = join(dir, 'export.parquet');
-      const rows = await write(temp);
-      for await (const chunk of createReadStream(temp)) {
-        if (!stdout!.write(chunk as Buffer)) await once(stdout!, 'drain');
-      }
-      return rows;
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  }
-  const temp = join(dirname(file), `.${basename(file)}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`);
-  try {
-    const rows = await write(temp);
-    // Entries hold what clients sent (cookies, tokens): the file is the owner's alone, as a backup is.
-    chmodSync(temp, 0o600);
-    if (force) renameSync(temp, file);
-    else {
-      try {
-        linkSync(temp, file);
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code === 'EEXIST')
-          throw new UsageError(
-            `${file} appeared meanwhile: choose another --output, or --force to replace it`,
-          );
-        throw err;
-      }
-    }
-    return rows;
-  } finally {
-    if (existsSync(temp)) unlinkSync(temp);
-  }
 }

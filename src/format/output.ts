@@ -14,7 +14,7 @@ export class OutputClosedError extends EdgelogError {
 }
 
 /** Writes to a stream, honouring backpressure; an EPIPE-style error closes the output instead of crashing. */
-export function streamOutput(stream: Writable): Output {
+export function streamOutput(stream: Writable): { write(chunk: string | Uint8Array): Promise<void> } {
   let failure: Error | null = null;
   // A pipe closed by the reader emits 'error' asynchronously; without a listener the process would crash.
   stream.on('error', (err) => (failure ??= err));

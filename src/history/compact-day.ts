@@ -31,7 +31,7 @@ export interface HistoryDeps {
   pageRows: number;
   /** Rows appended so far, for progress. */
   onRows?: (n: number) => void;
-  /** Where the fault tests stop the process: right before a file is renamed into place, and before a delete. */
+  /** Where the fault tests stop the process: before a part is renamed into place (a flush's or a merge's), before a delete. */
   hooks?: {
     beforePublish?: (table: HistoryTable) => Promise<void> | void;
     beforeDelete?: (table: HistoryTable) => Promise<void> | void;
@@ -59,7 +59,14 @@ export function flushDeps(deps: HistoryDeps): FlushDeps {
     parquet: deps.parquet,
     pageRows: deps.pageRows,
     scratchDir: join(deps.root, SCRATCH_DIR),
-    ...(deps.hooks?.beforeFlushMarker ? { hooks: { beforeMarker: deps.hooks.beforeFlushMarker } } : {}),
+    ...(deps.hooks
+      ? {
+          hooks: {
+            ...(deps.hooks.beforePublish ? { beforePublish: deps.hooks.beforePublish } : {}),
+            ...(deps.hooks.beforeFlushMarker ? { beforeMarker: deps.hooks.beforeFlushMarker } : {}),
+          },
+        }
+      : {}),
   };
 }
 

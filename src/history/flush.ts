@@ -46,7 +46,10 @@ export interface FlushDeps {
   /** Where DuckDB spills (made private if missing). */
   scratchDir?: string;
   /** Where the fault tests stop the process: before each part is published, and before the marker. */
-  hooks?: { beforePublish?: () => Promise<void> | void; beforeMarker?: () => Promise<void> | void };
+  hooks?: {
+    beforePublish?: (table: HistoryTable) => Promise<void> | void;
+    beforeMarker?: () => Promise<void> | void;
+  };
 }
 
 export interface FlushResult {
@@ -102,7 +105,7 @@ export async function flushHistory(deps: FlushDeps): Promise<FlushResult> {
           ...(deps.scratchDir ? { scratchDir: deps.scratchDir } : {}),
           beforePublish: async () => {
             await lease.keep(true);
-            await deps.hooks?.beforePublish?.();
+            await deps.hooks?.beforePublish?.(table);
           },
         });
         if (old !== null) legacy.push(dir);

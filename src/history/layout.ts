@@ -1,7 +1,8 @@
 // Where the Parquet history keeps each table's rows: one directory per table, partitioned Hive-style by
-// zone and UTC day, exactly one file per table-zone-day. A file is published by writing a temporary name
-// in the same directory and renaming it over DATA_FILE, so a reader sees the old file or the new one,
-// never a part; readers match DATA_FILE only, so a temporary file is never read as data.
+// zone and UTC day, holding that table-zone-day's parts (parts.ts; DATA_FILE is the one file an earlier
+// edgelog kept per day, converted at the first flush). A part is written in a private temporary
+// directory beside it and renamed into place, so a reader sees it whole or not at all; readers match
+// part names only, so a temporary file is never read as data.
 import { join } from 'node:path';
 
 import type { HistorySource, HistoryTable } from '../store/history-columns.js';
@@ -49,7 +50,7 @@ export function dayDir(
 /** The published file of one table-zone-day. */
 export const dataFile = (...args: Parameters<typeof dayDir>): string => join(dayDir(...args), DATA_FILE);
 
-/** A temporary name beside DATA_FILE, unique to this writer (`token`: e.g. pid and a random suffix). */
+/** A temporary name in a day directory, unique to this writer (`token`: e.g. its pid; mkdtemp adds the rest). */
 export const tempFile = (dir: string, token: string): string => join(dir, `${TEMP_PREFIX}${token}`);
 
 export const isTempFile = (name: string): boolean => name.startsWith(TEMP_PREFIX);

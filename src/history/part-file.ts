@@ -8,10 +8,10 @@
 //
 // Everything written is its owner's, and the group's to read (file-modes.ts): the temporary files are
 // made private before DuckDB fills them (it keeps the mode of a file it overwrites).
-import { randomBytes } from 'node:crypto';
 import {
   chmodSync,
   closeSync,
+  mkdtempSync,
   fsyncSync,
   openSync,
   readdirSync,
@@ -23,7 +23,7 @@ import {
 import { join } from 'node:path';
 import type { DuckDBBlobValue, DuckDBConnection } from '@duckdb/node-api';
 import { HistoryError } from '../errors/index.js';
-import { HISTORY_FILE_MODE, makeDirs, PRIVATE_DIR_MODE, reservePrivateFile, syncDir } from '../file-modes.js';
+import { HISTORY_FILE_MODE, makeDirs, PRIVATE_DIR_MODE, syncDir } from '../file-modes.js';
 import type { HistoryPage } from '../store/history-store.js';
 import type { HistoryTableShape } from '../store/history-columns.js';
 import { KeyChecksum, type KeyPart } from './checksum.js';
@@ -115,10 +115,18 @@ export async function writePart(duck: DuckDBConnection, input: PartInput): Promi
   } catch (cause) {
     throw writeError(dir, cause);
   }
-  const token = `${process.pid}-${randomBytes(6).toString('hex')}`;
-  const temp = tempFile(dir, token);
-  const lines = tempFile(dir, `${token}.rows`);
-  const kept = tempFile(dir, `${token}.kept`);
+  // The temporary files (the day's raw rows among them) live in a directory of their own that only the
+  // owner may enter: DuckDB's COPY makes its file anew, as open as the umask lets, and a day directory
+  // an earlier edgelog made may be open to others.
+  let work: string;
+  try {
+    work = mkdtempSync(tempFile(dir, `${process.pid}-`));
+  } catch (cause) {
+    throw writeError(dir, cause);
+  }
+  const temp = join(work, 'part');
+  const lines = join(work, 'rows');
+  const kept = join(work, 'kept');
   try {
     const expected = new KeyChecksum();
     let longest = 0;
@@ -151,13 +159,11 @@ export async function writePart(duck: DuckDBConnection, input: PartInput): Promi
     if (expected.count === 0) return null;
     const all = `(${relations.map((r) => `SELECT * FROM ${r}`).join(' UNION ALL ')})`;
     const source = input.sorted ? `(SELECT * FROM ${all} ORDER BY ${input.shape.order.join(', ')})` : all;
-    reservePrivateFile(temp);
     await duck.run(`COPY ${source} TO ${quote(temp)} (${parquetOptionsSql(input.parquet)})`);
     rmSync(lines, { force: true });
     syncFile(temp);
     // Read back as a reader will see it: the key checksum of what the file holds (key-readback.ts).
-    const keys = tempFile(dir, `${token}.keys`);
-    reservePrivateFile(keys);
+    const keys = join(work, 'keys');
     const found = await fileKeyChecksum(duck, shape, readFile(temp), keys);
     if (found !== expected.digest()) {
       throw new HistoryError(
@@ -173,12 +179,10 @@ export async function writePart(duck: DuckDBConnection, input: PartInput): Promi
     syncDir(dir);
     return { name, rows: expected.count, bytes: statSync(join(dir, name)).size, checksum: expected.digest() };
   } catch (cause) {
-    rmSync(temp, { force: true });
     if (cause instanceof HistoryError || !isDiskError(cause)) throw cause;
     throw writeError(dir, cause);
   } finally {
-    rmSync(lines, { force: true });
-    rmSync(kept, { force: true });
+    rmSync(work, { recursive: true, force: true });
   }
 }
 
@@ -203,7 +207,6 @@ async function carryOver(
   expected: KeyChecksum,
 ): Promise<number> {
   const on = shape.key.map((k) => `old."${k}" = p."${k}"`).join(' AND ');
-  reservePrivateFile(part);
   await duck.run(
     `COPY (SELECT old.* FROM ${readFile(file)} AS old WHERE NOT EXISTS (SELECT 1 FROM ${fresh} AS p WHERE ${on})) ` +
       `TO ${quote(part)} (FORMAT parquet)`,
@@ -286,7 +289,7 @@ function removeStaleTemps(dir: string): void {
     if (!isTempFile(name)) continue;
     const path = join(dir, name);
     try {
-      if (now - statSync(path).mtimeMs > STALE_TEMP_MS) rmSync(path, { force: true });
+      if (now - statSync(path).mtimeMs > STALE_TEMP_MS) rmSync(path, { recursive: true, force: true });
     } catch {
       // Gone meanwhile: its writer finished.
     }

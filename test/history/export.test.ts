@@ -1,6 +1,6 @@
 // `edgelog export` on both stores: one table's rows of a range of days from the history and the rows not
 // yet in it, each once, as NDJSON, CSV (formula guard) or Parquet, never overwriting a file unless told.
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +12,7 @@ import { openDuckDb } from '../../src/history/duckdb.js';
 import { openDatabase } from '../../src/store/sqlite/database.js';
 import type { Day } from '../../src/time/utc-day.js';
 import { memoryStdout } from '../report/fixture.js';
+import { startCli } from '../support/cli.js';
 import type { Harness } from '../support/harness.js';
 import { compactArchive, historyRoot } from '../support/history-files.js';
 import { describeStores, storeHarness, type StoreKind } from '../support/stores.js';
@@ -137,6 +138,41 @@ describeStores('edgelog export', (store) => {
     expect(readFileSync(file)).toEqual(before);
     await exported(a.configPath, ...args.map((x) => (x === DAYS[0] ? DAYS[2]! : x)), '--force');
     expect(readFileSync(file).equals(before)).toBe(false);
+  });
+});
+
+describe('edgelog export as Parquet to a pipe its reader closed', () => {
+  let a: { h: Harness; configPath: string };
+  beforeAll(async () => {
+    a = await archive('SQLite');
+  }, 60_000);
+  afterAll(async () => a?.h.close());
+
+  // It exited 0 and left the whole file in the temp directory (edgelog-export-*).
+  it('leaves nothing in the temp directory', async () => {
+    const tmp = join(a.h.dir, 'tmp');
+    mkdirSync(tmp);
+    const run = startCli(
+      [
+        '--config',
+        a.configPath,
+        'export',
+        '--from',
+        DAYS[0]!,
+        '--to',
+        DAYS[2]!,
+        '--source',
+        'shield',
+        '--format',
+        'parquet',
+      ],
+      { cwd: a.h.dir, env: { TMPDIR: tmp } },
+    );
+    run.child.stdout!.destroy();
+    const result = await run.done;
+    expect(result.signal).toBeNull();
+    expect(result.stderr).not.toMatch(/error/i);
+    expect(readdirSync(tmp)).toEqual([]);
   });
 });
 
