@@ -36,10 +36,10 @@ describe('an export written through a temporary file, under umask 022', () => {
 
   it('beside --output: written in a 0700 directory, linked in place 0600, nothing else is left', async () => {
     const file = join(dir, 'out.parquet');
-    const seen = await writeVia(file, false, async (temp) => {
+    const seen = await writeVia(file, false, (temp) => {
       // As DuckDB's COPY does: a new file, as open as the umask lets.
       writeFileSync(temp, 'rows', { mode: 0o666 });
-      return mode(dirname(temp));
+      return Promise.resolve(mode(dirname(temp)));
     });
     expect(seen).toBe(0o700);
     expect(mode(file)).toBe(0o600);
@@ -49,7 +49,7 @@ describe('an export written through a temporary file, under umask 022', () => {
   it('a write that fails leaves no temporary file and no output', async () => {
     const file = join(dir, 'out.parquet');
     await expect(
-      writeVia(file, false, async (temp) => {
+      writeVia(file, false, (temp) => {
         writeFileSync(temp, 'half');
         throw new Error('disk full');
       }),
@@ -64,13 +64,13 @@ describe('an export written through a temporary file, under umask 022', () => {
     const done = writeVia(
       null,
       false,
-      async (temp) => {
+      (temp) => {
         made = temp;
         expect(mode(dirname(temp))).toBe(0o700);
         writeFileSync(temp, Buffer.alloc(1 << 20, 1));
         // The reader closes the pipe as the copy starts (EPIPE arrives as an 'error').
         setImmediate(() => stdout.destroy(Object.assign(new Error('write EPIPE'), { code: 'EPIPE' })));
-        return 1;
+        return Promise.resolve(1);
       },
       stdout,
     );
