@@ -6,10 +6,16 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import type { Output } from '../format/output.js';
 import { ENCODERS, type EncoderOptions } from '../format/row-encoders.js';
 import { sqlValue } from './duckdb-values.js';
-import { DEFAULT_DUCKDB_OPTIONS, openDuckDb, type DuckDbOptions } from './duckdb.js';
+import {
+  COMPACTION_DUCKDB_OPTIONS,
+  DEFAULT_DUCKDB_OPTIONS,
+  openDuckDb,
+  type DuckDbOptions,
+} from './duckdb.js';
 import { closeGuarded, privateSpill } from './duckdb-guard.js';
 import { createHistoryViews, type HistoryViewsOptions } from './history-views.js';
 import type { HistoryTable } from './layout.js';
+import { DEFAULT_PARQUET_OPTIONS, parquetOptionsSql } from './parquet-options.js';
 import { sqlStringLiteral } from './statement-tables.js';
 import type { ZoneDayScope } from './published-days.js';
 import { WorkBudget } from './work-budget.js';
@@ -20,7 +26,7 @@ export interface ExportRequest extends Omit<HistoryViewsOptions, 'scope'> {
   table: HistoryTable;
   /** Days (log_date) from–to, inclusive, and optionally only some zones. */
   scope: Required<Pick<ZoneDayScope, 'from' | 'to'>> & Pick<ZoneDayScope, 'zones'>;
-  /** @defaultValue DEFAULT_DUCKDB_OPTIONS */
+  /** @defaultValue COMPACTION_DUCKDB_OPTIONS for Parquet, else DEFAULT_DUCKDB_OPTIONS */
   duckdb?: DuckDbOptions;
 }
 
@@ -33,7 +39,11 @@ const CHUNK = 64 * 1024;
 
 /** Exports the rows; returns how many. */
 export async function exportRows(req: ExportRequest, target: ExportTarget): Promise<number> {
-  const conn = await openDuckDb(req.duckdb ?? DEFAULT_DUCKDB_OPTIONS);
+  // Parquet as the history writes it: one thread, so the writer holds one row group (of a size bounded
+  // per table) and not one per thread — a day of wide Shield rows ran out of memory with DuckDB's defaults.
+  const conn = await openDuckDb(
+    req.duckdb ?? (target.format === 'parquet' ? COMPACTION_DUCKDB_OPTIONS : DEFAULT_DUCKDB_OPTIONS),
+  );
   try {
     await privateSpill(conn, req.root);
     await conn.run(`SET TimeZone = 'UTC'`);
@@ -41,18 +51,23 @@ export async function exportRows(req: ExportRequest, target: ExportTarget): Prom
     await createHistoryViews(conn, { ...req, scope: req.scope }, [req.table], budget);
     // The views already hold only the scope's zone-days (their files and store rows).
     const select = `SELECT * FROM main.${req.table}`;
-    if (target.format === 'parquet') return await copyToParquet(conn, select, target.file);
+    if (target.format === 'parquet') return await copyToParquet(conn, select, req.table, target.file);
     return await streamText(conn, select, target);
   } finally {
     closeGuarded(conn);
   }
 }
 
-async function copyToParquet(conn: DuckDBConnection, select: string, file: string): Promise<number> {
+async function copyToParquet(
+  conn: DuckDBConnection,
+  select: string,
+  table: HistoryTable,
+  file: string,
+): Promise<number> {
   // Keeping the rows' order would make DuckDB hold row groups back while its threads finish theirs.
   await conn.run('SET preserve_insertion_order = false');
   const result = await conn.run(
-    `COPY (${select}) TO ${sqlStringLiteral(file)} (FORMAT parquet, COMPRESSION zstd)`,
+    `COPY (${select}) TO ${sqlStringLiteral(file)} (${parquetOptionsSql(DEFAULT_PARQUET_OPTIONS[table])})`,
   );
   return result.rowsChanged;
 }

@@ -77,7 +77,7 @@ describe.skipIf(server === null)('PostgreSQL store', () => {
       const { rows } = await pools[0]!.query<{ n: number }>(
         'SELECT count(*)::int AS n FROM schema_migrations',
       );
-      expect(rows[0]!.n).toBe(8);
+      expect(rows[0]!.n).toBe(9);
     } finally {
       await Promise.all(pools.map((p) => p.end()));
       await fresh.drop();

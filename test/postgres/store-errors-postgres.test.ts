@@ -1,6 +1,7 @@
 // The PostgreSQL archive's setup failures as a user meets them (`edgelog sync` with EDGELOG_DATABASE_URL
 // against the real server): each names the database by its URL without the password, the server's code
 // and the fix, as the SQLite archive's errors do. Skipped, with a line saying so, without a server.
+import { join } from 'node:path';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SyncSummary } from '../../src/sync/sync-summary.js';
@@ -69,6 +70,8 @@ async function sync(url: string, json = false): Promise<CliResult> {
     api: { ...h.urls, accessKey: h.sim.accessKey, retryBaseDelay: '10ms' },
     redis: { url: redisUrl(), prefix: h.prefix, embedded: false },
     database: { path: h.dbPath },
+    // An archive on PostgreSQL names the history every worker shares.
+    history: { path: join(h.dir, 'history') },
     shieldZones: [201],
     worker: { jobAttempts: 1 },
     log: { level: 'warn' },
