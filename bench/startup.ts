@@ -65,6 +65,9 @@ async function oneDayOfHistory(root: string): Promise<void> {
   renameSync(temp, dataFile(root, 'origin_error_logs', 101, '2026-11-24'));
 }
 
+/** `node -e` of this: a bare node that loads DuckDB and runs `select 1` (a DuckDB-answered query's floor). */
+export const DUCKDB_FLOOR = `import(${JSON.stringify(join(ROOT, 'node_modules/@duckdb/node-api/lib/index.js'))}).then(async (m) => { const i = await m.DuckDBInstance.create(':memory:'); const c = await i.connect(); await c.run('select 1'); c.closeSync(); });`;
+
 /** Runs each command `runs` times (after one warm-up round that fills the file cache). */
 export async function measureStartup(bin: string, dir: string, runs = 21): Promise<StartupTimes> {
   rmSync(dir, { recursive: true, force: true });
@@ -82,7 +85,7 @@ export async function measureStartup(bin: string, dir: string, runs = 21): Promi
   delete env.EDGELOG_CONFIG;
   const historyEnv: NodeJS.ProcessEnv = { ...env, EDGELOG_DB: historyDb };
   const sqliteFloor = `const D = require(${JSON.stringify(join(ROOT, 'node_modules/better-sqlite3'))}); const db = new D(${JSON.stringify(database)}, { readonly: true }); db.prepare('select count(*) from origin_error_logs').get(); db.close();`;
-  const duckdbFloor = `import(${JSON.stringify(join(ROOT, 'node_modules/@duckdb/node-api/lib/index.js'))}).then(async (m) => { const i = await m.DuckDBInstance.create(':memory:'); const c = await i.connect(); await c.run('select 1'); c.closeSync(); });`;
+  const duckdbFloor = DUCKDB_FLOOR;
   const one = 'select count(*) from origin_error_logs';
   const commands: Array<[keyof typeof samples, string, string[], NodeJS.ProcessEnv]> = [
     ['node', process.execPath, ['-e', '0'], env],
