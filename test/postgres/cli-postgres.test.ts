@@ -2,6 +2,7 @@
 // `edgelog run` fill a fresh database with exactly what the simulator served (its oracle), and
 // `edgelog query` and `edgelog status` read it. Skipped, with a line saying so, without a server.
 import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import pg from 'pg';
 import { afterEach, expect, it } from 'vitest';
 import type { SyncSummary } from '../../src/sync/sync-summary.js';
@@ -108,6 +109,8 @@ function configFile(extra: Record<string, unknown> = {}): string {
     redis: { url: redisUrl(), prefix: h!.prefix, embedded: false },
     // Not used: EDGELOG_DATABASE_URL names the archive. A file appearing here would say it was.
     database: { path: h!.dbPath },
+    // An archive on PostgreSQL names the history its workers and readers share.
+    history: { path: join(h!.dir, 'history') },
     pullZones: [101],
     shieldZones: [201],
     // Yesterday is complete at once, also in the first hour after midnight (the default 1h delay).

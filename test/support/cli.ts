@@ -45,11 +45,13 @@ export function childEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
  */
 export function writeConfig(dir: string, config: ConfigInput, name = 'edgelog.config.json'): string {
   const path = join(dir, name);
+  // `config` may be anything a test writes (null included: the configuration errors' tests).
   const history =
-    config.database?.url && config.history?.path === undefined
+    config?.database?.url && config.history?.path === undefined
       ? { history: { ...config.history, path: join(dir, 'history') } }
       : {};
-  writeFileSync(path, JSON.stringify({ ...config, ...history }, null, 2));
+  const text = config === null ? null : { ...config, ...history };
+  writeFileSync(path, JSON.stringify(text, null, 2));
   return path;
 }
 
