@@ -73,7 +73,7 @@ async function createView(
     const below = root === null ? 0n : readWatermark(root);
     const files = root === null ? [] : readableFiles(listDays(root, table, scope), below);
     const started = performance.now();
-    const sql = storeRowsSql(table, below === 0n ? files : [], scope, bounds, below);
+    const sql = storeRowsSql(table, below === 0n ? files : [], scope, bounds, below, opts.store.dialect);
     const rows = await appendStoreRows(
       conn,
       opts.store,

@@ -6,6 +6,7 @@ import { HISTORY_COLUMNS } from '../store/history-columns.js';
 import type { HistoryTable } from './layout.js';
 import type { PublishedDay, ZoneDayScope } from './published-days.js';
 import type { TimestampBounds } from './statement-bounds.js';
+import type { StoreDialect } from '../store/store.js';
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -73,7 +74,7 @@ function boundConditions(table: HistoryTable, bounds: TimestampBounds | null): s
  * The store's rows of `table` in `scope` that the history's parts do not hold, with the history's
  * columns: those of a write batch at or above the flush watermark `below` (parts.ts); before the first
  * flush (`below` 0), every row outside the zone-days of `inHistory` (legacy files). Only those within
- * `bounds` (the statement sees no other: statement-bounds.ts).
+ * `bounds` (the statement sees no other: statement-bounds.ts). `dialect`: the store's, which reads it.
  */
 export function storeRowsSql(
   table: HistoryTable,
@@ -81,6 +82,7 @@ export function storeRowsSql(
   scope: ZoneDayScope = {},
   bounds: TimestampBounds | null = null,
   below = 0n,
+  dialect: StoreDialect = 'postgres',
 ): string {
   const columns = HISTORY_COLUMNS[table].columns.map(([name]) => name).join(', ');
   const held = zoneDayPredicate(table, inHistory);
@@ -91,5 +93,9 @@ export function storeRowsSql(
     ...boundConditions(table, bounds),
     ...(held === null ? [] : [`NOT (${held})`]),
   ];
-  return `SELECT ${columns} FROM ${table}${where.length === 0 ? '' : ` WHERE ${where.join(' AND ')}`}`;
+  // SQLite (no statistics) takes the key index for a zone or a time range, and would read every row of
+  // the zone to find the few above the watermark; the batch index reads those rows only, which the flush
+  // keeps to tens of thousands. PostgreSQL's planner has statistics to choose by.
+  const from = below > 0n && dialect === 'sqlite' ? `${table} INDEXED BY ${table}_batch` : table;
+  return `SELECT ${columns} FROM ${from}${where.length === 0 ? '' : ` WHERE ${where.join(' AND ')}`}`;
 }

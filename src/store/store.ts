@@ -519,6 +519,8 @@ export interface ReadOnlyQueryOptions {
 }
 
 export interface QueryStore {
+  /** Whose SQL `readOnly` takes, when the caller shapes a statement for it. @defaultValue 'postgres' */
+  readonly dialect?: StoreDialect;
   /**
    * Runs one statement in a read-only transaction (a statement that would write fails, and nothing it
    * did is kept) and hands its rows to `consume`, which pulls them in batches. Throws the store's

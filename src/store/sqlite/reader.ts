@@ -23,7 +23,10 @@ export function sqliteReader(path: string): ArchiveReader {
       conn ??= openReadOnlyConnection(path);
       return (status ??= sqliteStatusReads(conn.db));
     },
-    queries: { readOnly: (sql, _opts, consume) => readOnlyQuery(path, sql, consume) },
+    queries: {
+      dialect: 'sqlite',
+      readOnly: (sql, _opts, consume) => readOnlyQuery(path, sql, consume),
+    },
     ...lazyAlertPorts(archive),
     async report(out, read) {
       const snapshot = openReadOnlyConnection(path);

@@ -48,7 +48,10 @@ export function openSqliteStore(path: string, opts: ArchiveOptions = {}): Sqlite
   const history = new HistoryRepository(db, { origin: archive.origin.terms, shield: archive.shield.terms });
   const silences = new SilencesRepository(db);
   const series = new AlertSeriesRepository(db);
-  const queries: QueryStore = { readOnly: (sql, _opts, consume) => readOnlyQuery(path, sql, consume) };
+  const queries: QueryStore = {
+    dialect: 'sqlite',
+    readOnly: (sql, _opts, consume) => readOnlyQuery(path, sql, consume),
+  };
   let termFailures = 0;
   const termsFailed = (err: unknown) => {
     termFailures++;
