@@ -50,7 +50,7 @@ describeStores('crash safety', (store) => {
       shieldZones: [201],
       log: { level: 'warn' },
     });
-    const args = ['--config', config, 'sync', '--date', day, '--source', 'shield', '--json'];
+    const args = ['--config', config, 'sync', '--date', day, '--source', 'shield', '--json', '--no-progress'];
     const env = h.databaseUrl ? { EDGELOG_DATABASE_URL: h.databaseUrl } : {};
 
     first = startCli(args, { cwd: h.dir, env });
