@@ -176,14 +176,22 @@ async function compaction(label: string, dir: string, base: Record<string, unkno
   const history = join(dir, `history-${label}`);
   const config = join(dir, `compaction-${label}.json`);
   writeFileSync(config, JSON.stringify({ ...base, history: { path: null } }));
-  await runSync(config, ['--date', day, '--source', 'origin']);
+  const synced = await runSync(config, ['--date', day, '--source', 'origin']);
+  say(
+    `  synced origin with no history on ${label}: ${synced.entries} entries in ${synced.durationMs} ms (peak ${synced.peakRssMb} MiB)`,
+  );
   writeFileSync(config, JSON.stringify({ ...base, history: { path: history, hotDays: 0 } }));
   const run = timedRun(BIN, ['--config', config, 'compact', '--json']);
   const summary = JSON.parse(run.stdout) as { entries: number };
   say(
     `  compaction on ${label}: ${summary.entries} entries in ${r1(run.ms)} ms (peak ${run.rssMb} MiB), load ${load()}`,
   );
-  return { entries: summary.entries, ms: r1(run.ms), rssMb: run.rssMb };
+  return {
+    entries: summary.entries,
+    ms: r1(run.ms),
+    rssMb: run.rssMb,
+    syncNoHistory: { ms: synced.durationMs, peakRssMb: synced.peakRssMb },
+  };
 }
 
 async function main(): Promise<void> {
