@@ -136,7 +136,8 @@ export function countTemps(dir: string): number {
   if (!existsSync(dir)) return 0;
   let n = 0;
   for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true }))
-    if (entry.isFile() && isTempFile(entry.name)) n++;
+    // A writer's temporaries live in a private folder of the temp prefix (part-file.ts): one per writer.
+    if ((entry.isFile() || entry.isDirectory()) && isTempFile(entry.name)) n++;
   return n;
 }
 

@@ -268,8 +268,10 @@ async function completeAfterKill(scene: Scene, report: ScenarioReport, kill: num
 /** Waits until every history lease has run out. */
 async function leasesOut(scene: Scene): Promise<void> {
   const reader = await scene.reader();
+  // The days' leases and the flush's (a killed flusher's holds the next flush off until it lapses).
   const rows = await reader.all<{ until: number | null }>(
-    'SELECT max(lease_until) AS until FROM history_days',
+    'SELECT max(u) AS until FROM (SELECT max(lease_until) AS u FROM history_days ' +
+      'UNION ALL SELECT lease_until AS u FROM history_flush) AS leases',
   );
   await scene.closeReaders();
   await sleep(Math.max(0, Number(rows[0]?.until ?? 0) - Date.now()) + 100);
@@ -338,9 +340,10 @@ async function aimAt(aim: Aim, c: AimContext): Promise<void> {
       await until('a file being written', () => countTemps(c.root) > 0, 5);
       return sleep(c.rng.int(0, 10));
     case 'flushed':
-      // The watermark written: the flush is done, the merges come next.
+      // The watermark written: the flush is done, the merges come next. At once, or nearly: the merges of
+      // small days take tens of ms, and a longer wait landed the kill after the compact had ended.
       await until('the flush done', () => readWatermark(c.root) > 0n, 2);
-      return sleep(c.rng.int(0, 20));
+      return sleep(c.rng.int(0, 5));
     case 'pruning': {
       const reader = await c.scene.reader();
       try {
