@@ -114,7 +114,7 @@ export function defineMetrics(registry: Registry) {
       ['kind'],
     ),
     historyIssueDays: gauge(
-      'edgelog_history_issue_days',
+      'edgelog_history_issues',
       'Zone-days of the history whose recorded part is missing (kind="missing") or whose entries were counted lost (kind="lost").',
       ['kind'],
     ),

@@ -140,7 +140,7 @@ describeWith(['prometheus', 'promtool'], 'apt-get install prometheus', 'deploy/ 
 
   it('the rules pass promtool check rules and promtool test rules (deploy/prometheus-rules.test.yml)', () => {
     const check = promtool(['check', 'rules', join(DEPLOY, 'prometheus-rules.yml')]);
-    expect(check.stdout + check.stderr).toContain('SUCCESS: 5 rules found');
+    expect(check.stdout + check.stderr).toContain('SUCCESS: 6 rules found');
     expect(check.status).toBe(0);
     const test = promtool(['test', 'rules', join(DEPLOY, 'prometheus-rules.test.yml')]);
     expect(test.stdout + test.stderr).toContain('SUCCESS');
