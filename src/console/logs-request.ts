@@ -2,11 +2,7 @@
 // as a checked LogFilter, page cursor and limit. Every value is validated here; the statement builder
 // (history/console-statements.ts) checks again and quotes. Unknown parameters are refused, so a typo
 // does not silently widen the filter.
-import {
-  FILTER_FIELDS,
-  type LogFilter,
-  type PageCursor,
-} from '../history/console-statements.js';
+import { FILTER_FIELDS, type LogFilter, type PageCursor } from '../history/console-statements.js';
 import { badRequest } from './request-error.js';
 
 export interface LogsRequest {

@@ -8,7 +8,7 @@ import { authorize, sameSecret, SESSION_COOKIE, sessionValue } from './access.js
 import { API_ROUTES, type ApiContext } from './api-routes.js';
 import { isLoopback, isLoopbackHostHeader, type ListenAddress } from './listen-address.js';
 import { ConsoleRequestError } from './request-error.js';
-import { problemOf, send, sendJsonText, sendProblem } from './responses.js';
+import { problemOf, SECURITY_HEADERS, send, sendJsonText, sendProblem } from './responses.js';
 import type { Asset } from './static-assets.js';
 
 export interface ConsoleServerOptions {
@@ -56,6 +56,8 @@ export async function startConsoleServer(opts: ConsoleServerOptions): Promise<Co
     if (path === '/api/v1/session') return login(req, res);
     if (req.method !== 'GET' && req.method !== 'HEAD')
       throw new ConsoleRequestError(405, 'method not allowed', 'the console only reads: GET');
+    // Browsers ask for it unbidden; the console has none.
+    if (path === '/favicon.ico') return void res.writeHead(204, SECURITY_HEADERS).end();
     const asset = opts.assets.get(path);
     if (asset !== undefined) {
       if (!asset.public) {

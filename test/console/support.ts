@@ -15,7 +15,7 @@ import { NOW, type Harness } from '../support/harness.js';
 import { compactArchive, historyRoot } from '../support/history-files.js';
 import { storeHarness, type StoreKind } from '../support/stores.js';
 
-export const DAYS = ['2026-11-20', '2026-11-21'] as Day[];
+export const DAYS = ['2026-11-20', '2026-11-21'] as [Day, Day];
 
 export interface ConsoleArchive {
   h: Harness;
@@ -33,7 +33,11 @@ export async function consoleArchive(kind: StoreKind): Promise<ConsoleArchive> {
     if (day === DAYS[0]) await compactArchive(h, () => NOW, { filter: { to: day } });
   }
   const database = h.databaseUrl ? { path: h.dbPath, url: h.databaseUrl } : { path: h.dbPath };
-  const configPath = writeConfig(h.dir, { database, history: { path: join(h.dir, 'history') } }, 'reader.json');
+  const configPath = writeConfig(
+    h.dir,
+    { database, history: { path: join(h.dir, 'history') } },
+    'reader.json',
+  );
   return { h, configPath };
 }
 
