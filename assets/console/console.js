@@ -69,6 +69,8 @@ async function overview() {
     try {
       const cal = await api('/api/v1/ledger', params);
       renderCalendar(cal);
+      form.elements.from.value = cal.from;
+      form.elements.to.value = cal.to;
       status(`${cal.rows.length} zones, ${cal.from} to ${cal.to}`);
     } catch (err) {
       status(err.message, true);
@@ -198,7 +200,7 @@ function prettyLog(log) {
 
 function drawLines(page, append) {
   const table = document.getElementById('lines');
-  const shown = page.columns.filter((c) => c !== 'log');
+  const shown = page.columns.filter((c) => c !== 'log' && c !== 'timestamp');
   if (!append)
     table.replaceChildren(
       el('tr', {}, el('th', {}, 'time'), ...shown.map((c) => el('th', { scope: 'col' }, c))),
