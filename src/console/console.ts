@@ -8,7 +8,9 @@ import type { Logger } from '../logger.js';
 import { loadAndOpenDuckDb, openArchiveSession } from '../query/archive-session.js';
 import { DEFAULT_TABLE_LIMIT } from '../query/run-query.js';
 import { DEFAULT_QUERY_TIMEOUT_MS } from '../query/run-bounded.js';
+import { ARCHIVE_PROBE_SQL } from '../history/console-statements.js';
 import { checkStartup } from './access.js';
+import { answer } from './answers.js';
 import type { ListenAddress } from './listen-address.js';
 import { queryLane } from './query-lane.js';
 import { startConsoleServer, type ConsoleServer } from './server.js';
@@ -45,6 +47,14 @@ export async function startConsole(config: ReaderConfig, opts: ConsoleOptions): 
     } finally {
       conn.closeSync();
     }
+    const queries = queryLane(session.queries);
+    const bounds = {
+      limit: opts.rowLimit ?? DEFAULT_TABLE_LIMIT,
+      timeoutMs: opts.timeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS,
+    };
+    // A console over an archive it cannot read would answer every request with the same failure: say
+    // it once, now (a missing file, a server that refuses the reader).
+    await answer(queries, ARCHIVE_PROBE_SQL, bounds);
     const server = await startConsoleServer({
       listen: opts.listen,
       token,
@@ -52,12 +62,9 @@ export async function startConsole(config: ReaderConfig, opts: ConsoleOptions): 
       logger: opts.logger,
       secureCookie: opts.secureCookie ?? false,
       api: {
-        queries: queryLane(session.queries),
+        queries,
         schema,
-        bounds: {
-          limit: opts.rowLimit ?? DEFAULT_TABLE_LIMIT,
-          timeoutMs: opts.timeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS,
-        },
+        bounds,
         now: opts.now ?? Date.now,
       },
     });

@@ -3,6 +3,7 @@
 // sniffing, no referrer, no caching of archived data. JSON is written with <, >, & and the line
 // separators as \u escapes, so no archived text can ever read as markup, whatever a client does with it.
 import type { ServerResponse } from 'node:http';
+import { EdgelogError } from '../errors/edgelog-error.js';
 import { redact } from '../redact.js';
 import { ConsoleRequestError } from './request-error.js';
 
@@ -65,10 +66,16 @@ export interface Problem {
   detail: string;
 }
 
-/** Pure: the problem an error becomes; anything not a ConsoleRequestError is a 500 without its detail. */
+/**
+ * Pure: the problem an error becomes. edgelog's own errors say what failed in words meant for people
+ * (never a secret; redacted again here): a store that cannot be opened or reached is a 503. Anything else
+ * is a 500 without its detail.
+ */
 export function problemOf(err: unknown): Problem {
   if (err instanceof ConsoleRequestError)
     return { status: err.status, title: err.title, detail: redact(err.message) };
+  if (err instanceof EdgelogError)
+    return { status: 503, title: 'archive unavailable', detail: redact(err.message) };
   return { status: 500, title: 'internal error', detail: 'the console failed to answer; see its log' };
 }
 

@@ -166,3 +166,6 @@ export function ledgerSql(from: string, to: string): string {
     'ORDER BY source, zone_id, log_date'
   );
 }
+
+/** What the console asks once at start, to know the archive answers (and to load DuckDB then). */
+export const ARCHIVE_PROBE_SQL = 'SELECT count(*) AS days FROM ingest_ledger';

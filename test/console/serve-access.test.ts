@@ -51,6 +51,17 @@ describe('edgelog serve: access', () => {
     ).rejects.toThrow(/too short/);
   });
 
+  it('refuses to start over an archive it cannot open, saying why', async () => {
+    const missing = writeConfig(h.dir, { database: { path: join(h.dir, 'none.db') } }, 'missing.json');
+    await expect(
+      startConsole(loadReaderConfig({ path: missing }), {
+        listen: { host: '127.0.0.1', port: 0 },
+        token: undefined,
+        logger: silentLogger(),
+      }),
+    ).rejects.toThrow(/cannot open the database .*none\.db: no such file/);
+  });
+
   it('the CLI says so and exits 1', async () => {
     const r = await runCli(['--config', configPath, 'serve', '--listen', '0.0.0.0:0'], { cwd: h.dir });
     expect(r.code).toBe(1);
