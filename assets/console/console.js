@@ -138,6 +138,7 @@ async function explorer() {
     try {
       const page = await api('/api/v1/logs', params);
       if (page.histogram) drawHistogram(page.histogram, page.from, page.to);
+      if (!append) void api('/api/v1/facets', urlFromForm(form)).then((f) => drawFacets(f, form, search));
       drawLines(page, append);
       next = page.next;
       more.hidden = next === null;
@@ -187,6 +188,36 @@ function drawHistogram(h, from, to) {
   }
   const total = h.bars.reduce((n, b) => n + Number(b.count), 0);
   document.getElementById('histogram').replaceChildren(svg, el('figcaption', {}, `${total} matches`));
+}
+
+/** The top values of each field; a click filters on one. */
+function drawFacets(f, form, search) {
+  const lists = Object.entries(f.facets).map(([field, values]) =>
+    el(
+      'details',
+      { open: '' },
+      el('summary', {}, field),
+      el(
+        'ul',
+        {},
+        ...values.map((v) => {
+          const button = el(
+            'button',
+            { type: 'button' },
+            `${v.value ?? '(none)'} `,
+            el('span', { class: 'count' }, v.count),
+          );
+          if (v.value === null) button.disabled = true;
+          button.addEventListener('click', () => {
+            form.elements[field].value = v.value;
+            void search(false);
+          });
+          return el('li', {}, button);
+        }),
+      ),
+    ),
+  );
+  document.getElementById('facets').replaceChildren(...lists);
 }
 
 /** The raw log pretty-printed when it is JSON, as received otherwise. */

@@ -1,7 +1,7 @@
 // The JSON API under /api/v1/ (docs/CONSOLE.md): each route a function of the request's query string to
 // a JSON body, every statement through the one query lane (the archive's dialect, `edgelog query`'s
 // runner and bounds).
-import { histogramBucket, histogramSql, ledgerSql, logsPageSql } from '../history/console-statements.js';
+import { facetsSql, histogramBucket, histogramSql, ledgerSql, logsPageSql } from '../history/console-statements.js';
 import type { ArchiveRelation } from '../history/archive-schema.js';
 import { addDays, dayOf, parseDay, type Day } from '../time/utc-day.js';
 import { answer, answerBody, answerRows, type AnswerBounds } from './answers.js';
@@ -100,9 +100,24 @@ const logs: ApiRoute = async (params, ctx) => {
   return `${head.slice(0, -1)},"lines":${page.rowsJson.trimEnd()}}`;
 };
 
+/** Values per field shown by the facets. */
+const FACET_TOP = 10;
+
+/** The explorer's filter (as /logs takes it): the top values of each field among the matches. */
+const facets: ApiRoute = async (params, ctx) => {
+  const req = parseLogsRequest(params, ctx.now());
+  const rows = answerRows<{ field: string; value: string | null; count: number }>(
+    await answer(ctx.queries, facetsSql(req.filter, FACET_TOP), { ...ctx.bounds, limit: 0 }),
+  );
+  const byField: Record<string, Array<{ value: string | null; count: number }>> = {};
+  for (const r of rows) (byField[r.field] ??= []).push({ value: r.value, count: r.count });
+  return JSON.stringify({ source: req.filter.source, top: FACET_TOP, facets: byField });
+};
+
 export const API_ROUTES: Readonly<Record<string, ApiRoute>> = {
   '/api/v1/query': query,
   '/api/v1/schema': schema,
   '/api/v1/ledger': ledger,
   '/api/v1/logs': logs,
+  '/api/v1/facets': facets,
 };

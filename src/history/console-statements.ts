@@ -136,6 +136,26 @@ export function histogramSql(f: LogFilter, bucketMs: number): string {
   );
 }
 
+/**
+ * The top `top` values of every filter field of the source among the matches (Datasette's facets), one
+ * statement reading the table once: (field, value, count), by field, most frequent first, ties by value.
+ * `field` is the request's name of the field (FILTER_FIELDS), so a value can be clicked into a filter.
+ */
+export function facetsSql(f: LogFilter, top: number): string {
+  const t = TABLES[f.source];
+  const fields = Object.entries(FILTER_FIELDS[f.source]);
+  const columns = [...new Set(fields.map(([, c]) => c.column))];
+  const parts = fields.map(
+    ([name, c]) =>
+      `(SELECT ${sqlStringLiteral(name)} AS field, CAST(${c.column} AS VARCHAR) AS value, count(*) AS count ` +
+      `FROM m GROUP BY 2 ORDER BY 3 DESC, 2 LIMIT ${int(top, 'top')})`,
+  );
+  return (
+    `WITH m AS (SELECT ${columns.join(', ')} FROM ${t.table} WHERE ${conditions(f, null).join(' AND ')}) ` +
+    `SELECT * FROM (${parts.join(' UNION ALL ')}) ORDER BY field, count DESC, value`
+  );
+}
+
 /** Bucket sizes a histogram may use, smallest first. */
 const BUCKETS_MS = [
   60_000,

@@ -65,6 +65,19 @@ describe.skipIf(!existsSync(CHROMIUM))('edgelog serve in a browser (Debian chrom
     ];
     expect(await page.locator('#histogram figcaption').innerText()).toBe(`${n} matches`);
     expect(await page.locator('#lines tr.line').count()).toBe(Math.min(n, 100));
+    // A facet value filters by it, and the filter goes into the URL.
+    const facet = page.locator('#facets details:has(summary:text-is("rule")) button').first();
+    await facet.waitFor();
+    const rule = (await facet.innerText()).replace(/ \d+$/, '');
+    await facet.click();
+    await page.waitForURL(/rule=/);
+    await page.locator('#lines tr.line').first().waitFor();
+    const [{ m }] = (await api(
+      `SELECT count(*) AS m FROM shield_event_logs WHERE shield_zone_id = 201 AND rule_id = '${rule.replaceAll("'", "''")}'`,
+    )) as [{ m: number }];
+    await expect.poll(() => page.locator('#histogram figcaption').innerText()).toBe(`${m} matches`);
+    await page.goto(new URL(`/explorer.html?${view}`, server.url).href);
+    await page.locator('#lines tr.line').first().waitFor();
     // The view is in the URL: a reload shows it again.
     expect(page.url()).toContain('zone=201');
     await page.reload();

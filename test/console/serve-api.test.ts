@@ -177,6 +177,32 @@ describeStores('edgelog serve: the API', (store) => {
     });
   });
 
+  it('counts the top values of each field among the matches, as `edgelog query` counts them', async () => {
+    const r = await get('/api/v1/facets', { source: 'shield', zone: '201', from: '0' });
+    expect(r.status).toBe(200);
+    const facets = r.json.facets as Record<string, Array<{ value: string | null; count: number }>>;
+    expect(Object.keys(facets).sort()).toEqual([
+      'asn',
+      'country',
+      'method',
+      'region',
+      'rule',
+      'severity',
+      'status',
+    ]);
+    for (const [field, column] of [
+      ['country', 'country'],
+      ['severity', 'severity'],
+      ['rule', 'rule_id'],
+    ] as const) {
+      const top = await cliQuery(
+        `SELECT ${column} AS value, count(*) AS count FROM shield_event_logs WHERE shield_zone_id = 201 GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 10`,
+      );
+      expect(top.length).toBeGreaterThan(1);
+      expect(facets[field]).toEqual(top);
+    }
+  });
+
   it('shows the ledger as a calendar with the counts `edgelog query` reads', async () => {
     const r = await get('/api/v1/ledger', { from: DAYS[0], to: DAYS[1] });
     expect(r.status).toBe(200);
