@@ -1,7 +1,13 @@
 // The JSON API under /api/v1/ (docs/CONSOLE.md): each route a function of the request's query string to
 // a JSON body, every statement through the one query lane (the archive's dialect, `edgelog query`'s
 // runner and bounds).
-import { facetsSql, histogramBucket, histogramSql, ledgerSql, logsPageSql } from '../history/console-statements.js';
+import {
+  facetsSql,
+  histogramBucket,
+  histogramSql,
+  ledgerSql,
+  logsPageSql,
+} from '../history/console-statements.js';
 import type { ArchiveRelation } from '../history/archive-schema.js';
 import { addDays, dayOf, parseDay, type Day } from '../time/utc-day.js';
 import { answer, answerBody, answerRows, type AnswerBounds } from './answers.js';
