@@ -25,7 +25,7 @@ const LAYERS = [
     'src/simulator/',
     'src/completion/',
   ],
-  ['src/monitoring/'],
+  ['src/monitoring/', 'src/console/'],
   ['src/engine\\.ts'],
   ['src/commands/'],
   ['src/cli\\.ts'],

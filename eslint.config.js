@@ -47,6 +47,11 @@ export default tseslint.config(
     ...tseslint.configs.disableTypeChecked,
   },
   {
+    // The console's page script runs in the browser.
+    files: ['assets/console/**/*.js'],
+    languageOptions: { globals: globals.browser },
+  },
+  {
     files: ['**/*.cjs'],
     languageOptions: { sourceType: 'commonjs', globals: globals.node },
     // CommonJS (PM2's ecosystem file) has require() and nothing else.

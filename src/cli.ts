@@ -63,6 +63,13 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./commands/query.js')).queryCommand(),
   },
   {
+    name: 'serve',
+    term: 'serve [options]',
+    description:
+      'serve the web console over the archive: ledger calendar, log explorer, SQL (docs/CONSOLE.md)',
+    load: async () => (await import('./commands/serve.js')).serveCommand(),
+  },
+  {
     name: 'export',
     term: 'export [options]',
     description:

@@ -6,9 +6,11 @@ import type { Reply } from './replies.js';
 
 /**
  * A CSI that clears the screen and homes the cursor, an OSC that sets the window title (BEL-ended), a
- * C1 CSI (one byte a terminal may read as ESC [) and a right-to-left override.
+ * C1 CSI (one byte a terminal may read as ESC [) and a right-to-left override; then, for the web
+ * console, markup that would run a script if a page ever took archived text for HTML.
  */
-export const HOSTILE_TEXT = '\x1b[2J\x1b[H\x1b]0;pwned\x07\u009b31m\u202e';
+export const HOSTILE_TEXT =
+  '\x1b[2J\x1b[H\x1b]0;pwned\x07\u009b31m\u202e<script>alert(1)</script><img src=x onerror=alert(2)>';
 
 /** Marks one string of an answer: unchanged, or with HOSTILE_TEXT in front. */
 export type Mark = (text: string) => string;

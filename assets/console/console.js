@@ -1,0 +1,314 @@
+// The console's one script (served as is, no build step). Every value from the archive is written as
+// text (textContent, attribute values, SVG numbers), never as HTML: archived text was written by
+// attackers. Each page keeps its view in the URL, so a reloaded or shared URL shows the same view.
+
+/** An element with text and attributes; children appended as given. */
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attrs)) node.setAttribute(name, String(value));
+  for (const child of children) node.append(child instanceof Node ? child : String(child ?? ''));
+  return node;
+}
+
+const status = (text, isError = false) => {
+  const p = document.getElementById('status');
+  p.textContent = text;
+  p.className = isError ? 'error' : '';
+};
+
+/** GET a JSON API; a problem (RFC 9457) becomes an Error with its detail. */
+async function api(path, params) {
+  const res = await fetch(`${path}?${params}`, { headers: { Accept: 'application/json' } });
+  const body = await res.json().catch(() => ({}));
+  if (!res.ok) throw new Error(body.detail ?? `HTTP ${res.status}`);
+  return body;
+}
+
+const cellText = (v) =>
+  v === null || v === undefined ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v);
+
+/** A table of rows (objects) under `columns`. */
+function fillTable(table, columns, rows) {
+  table.replaceChildren(el('tr', {}, ...columns.map((c) => el('th', { scope: 'col' }, c))));
+  for (const row of rows) {
+    const values = Object.values(row);
+    table.append(
+      el(
+        'tr',
+        {},
+        ...values.map((v) => el('td', typeof v === 'number' ? { class: 'num' } : {}, cellText(v))),
+      ),
+    );
+  }
+}
+
+/** The form's fields from the URL, and the URL from the form (empty values left out). */
+function formFromUrl(form) {
+  const params = new URLSearchParams(location.search);
+  for (const input of form.elements)
+    if (input.name && params.has(input.name)) input.value = params.get(input.name);
+  return params;
+}
+function urlFromForm(form) {
+  const params = new URLSearchParams();
+  for (const input of form.elements)
+    if (input.name && input.value !== '') params.set(input.name, input.value);
+  return params;
+}
+
+// ---- Overview: the ledger calendar ----
+const STATES = ['complete', 'partial', 'running', 'failed', 'expired', 'not fetched'];
+const stateClass = (s) => `state-${String(s).replace(/[^a-z]+/g, '-')}`;
+
+async function overview() {
+  const form = document.getElementById('range');
+  const load = async () => {
+    const params = urlFromForm(form);
+    history.replaceState(null, '', `?${params}`);
+    status('loading…');
+    try {
+      const cal = await api('/api/v1/ledger', params);
+      renderCalendar(cal);
+      form.elements.from.value = cal.from;
+      form.elements.to.value = cal.to;
+      status(`${cal.rows.length} zones, ${cal.from} to ${cal.to}`);
+    } catch (err) {
+      status(err.message, true);
+    }
+  };
+  formFromUrl(form);
+  document
+    .getElementById('legend')
+    .replaceChildren(...STATES.map((s) => el('span', { class: stateClass(s) }, s)));
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    void load();
+  });
+  await load();
+}
+
+function renderCalendar(cal) {
+  const table = document.getElementById('calendar');
+  table.replaceChildren(
+    el(
+      'tr',
+      {},
+      el('th', {}, 'source'),
+      el('th', {}, 'zone'),
+      ...cal.days.map((d) => el('th', { scope: 'col' }, d.slice(5))),
+    ),
+  );
+  for (const row of cal.rows) {
+    const cells = row.cells.map((c) => {
+      const hover =
+        `${row.source} ${row.zone} ${c.day}: ${c.state}; ${c.archived} archived` +
+        (c.quarantined ? `, ${c.quarantined} quarantined` : '') +
+        (c.lastError ? `; ${c.lastError}` : '');
+      const link = el('a', { title: hover, 'aria-label': hover }, '');
+      const to = new Date(Date.parse(`${c.day}T00:00:00Z`) + 86400000).toISOString();
+      link.href = `/explorer.html?${new URLSearchParams({ source: row.source, zone: String(row.zone), from: `${c.day}T00:00:00Z`, to })}`;
+      return el('td', { class: stateClass(c.state) }, link);
+    });
+    table.append(el('tr', {}, el('td', {}, row.source), el('td', { class: 'num' }, row.zone), ...cells));
+  }
+}
+
+// ---- Explorer ----
+const FIELDS = {
+  origin: ['status', 'code', 'region'],
+  shield: ['status', 'rule', 'severity', 'country', 'asn', 'method', 'region'],
+};
+
+async function explorer() {
+  const form = document.getElementById('filters');
+  const fields = document.getElementById('fields');
+  const more = document.getElementById('more');
+  let next = null;
+  const drawFields = () => {
+    const source = form.elements.source.value;
+    fields.replaceChildren(
+      ...FIELDS[source].map((f) => el('label', {}, f, el('input', { name: f, size: 8 }))),
+    );
+  };
+  const search = async (append) => {
+    const params = urlFromForm(form);
+    if (!append) history.replaceState(null, '', `?${params}`);
+    if (append && next) params.set('cursor', next);
+    status('loading…');
+    try {
+      const page = await api('/api/v1/logs', params);
+      if (page.histogram) drawHistogram(page.histogram, page.from, page.to);
+      if (!append) void api('/api/v1/facets', urlFromForm(form)).then((f) => drawFacets(f, form, search));
+      drawLines(page, append);
+      next = page.next;
+      more.hidden = next === null;
+      status(
+        `${document.querySelectorAll('#lines tr.line').length} lines shown${next ? ', more below' : ''}`,
+      );
+    } catch (err) {
+      status(err.message, true);
+    }
+  };
+  const params = new URLSearchParams(location.search);
+  form.elements.source.value = params.get('source') === 'shield' ? 'shield' : 'origin';
+  drawFields();
+  formFromUrl(form);
+  if (!params.has('last') && !params.has('from')) form.elements.last.value = '24h';
+  form.elements.source.addEventListener('change', drawFields);
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    void search(false);
+  });
+  more.addEventListener('click', () => void search(true));
+  await search(false);
+}
+
+function drawHistogram(h, from, to) {
+  const ns = 'http://www.w3.org/2000/svg';
+  const svg = document.createElementNS(ns, 'svg');
+  const width = 1000;
+  const height = 90;
+  svg.setAttribute('viewBox', `0 0 ${width} ${height}`);
+  svg.setAttribute('preserveAspectRatio', 'none');
+  const max = Math.max(1, ...h.bars.map((b) => Number(b.count)));
+  const span = Math.max(1, to - from);
+  const barWidth = Math.max(1, (h.bucketMs / span) * width - 1);
+  for (const b of h.bars) {
+    const rect = document.createElementNS(ns, 'rect');
+    const x = ((Number(b.bucket) - from) / span) * width;
+    const y = height - (Number(b.count) / max) * height;
+    rect.setAttribute('x', String(Math.max(0, x)));
+    rect.setAttribute('y', String(y));
+    rect.setAttribute('width', String(barWidth));
+    rect.setAttribute('height', String(height - y));
+    const title = document.createElementNS(ns, 'title');
+    title.textContent = `${new Date(Number(b.bucket)).toISOString()}: ${b.count}`;
+    rect.append(title);
+    svg.append(rect);
+  }
+  const total = h.bars.reduce((n, b) => n + Number(b.count), 0);
+  document.getElementById('histogram').replaceChildren(svg, el('figcaption', {}, `${total} matches`));
+}
+
+/** The top values of each field; a click filters on one. */
+function drawFacets(f, form, search) {
+  const lists = Object.entries(f.facets).map(([field, values]) =>
+    el(
+      'details',
+      { open: '' },
+      el('summary', {}, field),
+      el(
+        'ul',
+        {},
+        ...values.map((v) => {
+          const button = el(
+            'button',
+            { type: 'button' },
+            `${v.value ?? '(none)'} `,
+            el('span', { class: 'count' }, v.count),
+          );
+          if (v.value === null) button.disabled = true;
+          button.addEventListener('click', () => {
+            form.elements[field].value = v.value;
+            void search(false);
+          });
+          return el('li', {}, button);
+        }),
+      ),
+    ),
+  );
+  document.getElementById('facets').replaceChildren(...lists);
+}
+
+/** The raw log pretty-printed when it is JSON, as received otherwise. */
+function prettyLog(log) {
+  try {
+    return JSON.stringify(JSON.parse(log), null, 2);
+  } catch {
+    return String(log ?? '');
+  }
+}
+
+function drawLines(page, append) {
+  const table = document.getElementById('lines');
+  const shown = page.columns.filter((c) => c !== 'log' && c !== 'timestamp');
+  if (!append)
+    table.replaceChildren(
+      el('tr', {}, el('th', {}, 'time'), ...shown.map((c) => el('th', { scope: 'col' }, c))),
+    );
+  for (const line of page.lines) {
+    const row = el(
+      'tr',
+      { class: 'line', tabindex: 0, 'aria-expanded': 'false' },
+      el('td', {}, new Date(Number(line.timestamp)).toISOString()),
+      ...shown.map((c) => el('td', {}, cellText(line[c]))),
+    );
+    const toggle = () => {
+      const open = row.nextElementSibling?.classList.contains('detail');
+      if (open) row.nextElementSibling.remove();
+      else
+        row.after(
+          el(
+            'tr',
+            { class: 'detail' },
+            el('td', { colspan: shown.length + 1 }, el('pre', {}, prettyLog(line.log))),
+          ),
+        );
+      row.setAttribute('aria-expanded', String(!open));
+    };
+    row.addEventListener('click', toggle);
+    row.addEventListener('keydown', (e) => {
+      if (e.key === 'Enter' || e.key === ' ') {
+        e.preventDefault();
+        toggle();
+      }
+    });
+    table.append(row);
+  }
+}
+
+// ---- SQL ----
+async function sqlPage() {
+  const form = document.getElementById('statement');
+  const run = async () => {
+    const sql = form.elements.sql.value;
+    history.replaceState(null, '', `?${new URLSearchParams({ sql })}`);
+    status('running…');
+    const started = performance.now();
+    try {
+      const r = await api('/api/v1/query', new URLSearchParams({ sql }));
+      fillTable(document.getElementById('result'), r.columns, r.rows);
+      document.getElementById('bounds').textContent = `limit ${r.limit} rows, timeout ${r.timeoutMs / 1000}s`;
+      const ms = Math.round(performance.now() - started);
+      status(`${r.count} rows${r.more ? ` (the first ${r.limit}; there are more)` : ''} in ${ms} ms`);
+    } catch (err) {
+      status(err.message, true);
+    }
+  };
+  formFromUrl(form);
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    void run();
+  });
+  void schemaPanel();
+  if (form.elements.sql.value.trim() !== '') await run();
+}
+
+async function schemaPanel() {
+  const { relations } = await api('/api/v1/schema', '');
+  document
+    .getElementById('schema')
+    .replaceChildren(
+      ...relations.map((r) =>
+        el(
+          'details',
+          {},
+          el('summary', { title: r.about }, r.name),
+          el('ul', {}, ...r.columns.map((c) => el('li', {}, `${c.name} ${c.type}`))),
+        ),
+      ),
+    );
+}
+
+const PAGES = { overview, explorer, sql: sqlPage };
+void PAGES[document.body.dataset.page]?.();

@@ -1,0 +1,76 @@
+// `edgelog serve`: the web console over the archive (docs/CONSOLE.md), a reader like `query`, until
+// SIGINT or SIGTERM.
+import { Command, InvalidArgumentError } from 'commander';
+import { DEFAULT_QUERY_TIMEOUT_MS } from '../query/run-bounded.js';
+import { DEFAULT_TABLE_LIMIT } from '../query/run-query.js';
+import { TOKEN_ENV } from '../console/access.js';
+import { DEFAULT_LISTEN, parseListen, type ListenAddress } from '../console/listen-address.js';
+import { UsageError } from '../errors/usage-error.js';
+import { durationArg, intArg } from './args.js';
+import { readerConfig } from './reader-context.js';
+import { createLogger } from '../logger.js';
+import type { GlobalOptions } from './shared.js';
+import { untilSignal } from './signals.js';
+
+interface ServeCliOptions {
+  listen: ListenAddress;
+  timeout?: number;
+  limit?: number;
+  secureCookie?: boolean;
+}
+
+function listenArg(value: string): ListenAddress {
+  try {
+    return parseListen(value);
+  } catch (err) {
+    throw new InvalidArgumentError((err as Error).message);
+  }
+}
+
+export function serveCommand(): Command {
+  return new Command('serve')
+    .description(
+      'serve the web console over the archive: ledger calendar, log explorer, SQL (docs/CONSOLE.md)',
+    )
+    .option(
+      '--listen <host:port>',
+      `where to listen (default: ${DEFAULT_LISTEN.host}:${DEFAULT_LISTEN.port}); any address but loopback needs ${TOKEN_ENV}`,
+      listenArg,
+      DEFAULT_LISTEN,
+    )
+    .option(
+      '--timeout <duration>',
+      `a statement's time bound (default: ${DEFAULT_QUERY_TIMEOUT_MS / 1000}s, as edgelog query)`,
+      durationArg,
+    )
+    .option('--limit <n>', `rows an answer holds at most (default: ${DEFAULT_TABLE_LIMIT})`, intArg)
+    .option('--secure-cookie', 'mark the session cookie Secure (the console is reached through TLS)')
+    .action(async (opts: ServeCliOptions, cmd: Command) => {
+      const config = readerConfig(cmd);
+      const level = cmd.optsWithGlobals<GlobalOptions>().logLevel ?? 'info';
+      const logger = createLogger({ level });
+      if (opts.limit !== undefined && opts.limit < 1) throw new UsageError('--limit: at least 1');
+      const { startConsole } = await import('../console/console.js');
+      const stop = untilSignal();
+      let server;
+      try {
+        server = await startConsole(config, {
+          listen: opts.listen,
+          token: process.env[TOKEN_ENV],
+          logger,
+          ...(opts.timeout !== undefined ? { timeoutMs: opts.timeout } : {}),
+          ...(opts.limit !== undefined ? { rowLimit: opts.limit } : {}),
+          secureCookie: opts.secureCookie === true,
+          roleWarning: (w) => void process.stderr.write(`edgelog: warning: ${w}\n`),
+        });
+      } catch (err) {
+        stop.dispose();
+        if (err instanceof RangeError) throw new UsageError(err.message);
+        throw err;
+      }
+      process.stdout.write(`edgelog serve: the console is at ${server.url}\n`);
+      await stop.promise;
+      stop.dispose();
+      await server.close();
+    });
+}

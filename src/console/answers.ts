@@ -1,0 +1,63 @@
+// A statement's answer as the console sends it: the rows exactly as `edgelog query --format json` writes
+// them (the same runner, the same encoder, the same limit and time bound), with the columns, whether
+// there were more rows, and the bounds that applied. The query layer's errors become 4xx problems.
+import { QueryError } from '../query/query-error.js';
+import { QueryTimeoutError } from '../query/query-timeout-error.js';
+import { runStoreQuery } from '../query/run-store-query.js';
+import type { QueryStore } from '../store/store.js';
+import { ConsoleRequestError } from './request-error.js';
+
+export interface AnswerBounds {
+  /** Rows at most (and the query stops reading there). */
+  limit: number;
+  /** Working time, ms (the queue's wait excluded). */
+  timeoutMs: number;
+}
+
+export interface Answer {
+  columns: string[];
+  /** The rows as a JSON array of objects, `edgelog query --json`'s text. */
+  rowsJson: string;
+  rows: number;
+  more: boolean;
+}
+
+export async function answer(queries: QueryStore, sql: string, bounds: AnswerBounds): Promise<Answer> {
+  let rowsJson = '';
+  const out = {
+    write(text: string) {
+      rowsJson += text;
+      return Promise.resolve();
+    },
+  };
+  try {
+    const r = await runStoreQuery(
+      queries,
+      sql,
+      { format: 'json', limit: bounds.limit, timeoutMs: bounds.timeoutMs },
+      out,
+    );
+    return { columns: r.columns, rowsJson, rows: r.rows, more: r.more };
+  } catch (err) {
+    if (err instanceof QueryTimeoutError)
+      throw new ConsoleRequestError(504, 'query stopped', err.message, { cause: err });
+    if (err instanceof QueryError) {
+      const refused = /^query refused/.test(err.message);
+      throw new ConsoleRequestError(400, refused ? 'query refused' : 'query failed', err.message, {
+        cause: err,
+      });
+    }
+    throw err;
+  }
+}
+
+/** The rows of an answer as values (the console's own questions read them back). */
+export function answerRows<T>(a: Answer): T[] {
+  return JSON.parse(a.rowsJson) as T[];
+}
+
+/** The body of an answer: its JSON text with the columns, the count and the bounds around the rows. */
+export function answerBody(a: Answer, bounds: AnswerBounds, extra: Record<string, unknown> = {}): string {
+  const head = JSON.stringify({ ...extra, columns: a.columns, count: a.rows, more: a.more, ...bounds });
+  return `${head.slice(0, -1)},"rows":${a.rowsJson.trimEnd()}}`;
+}

@@ -1,0 +1,129 @@
+// The JSON API under /api/v1/ (docs/CONSOLE.md): each route a function of the request's query string to
+// a JSON body, every statement through the one query lane (the archive's dialect, `edgelog query`'s
+// runner and bounds).
+import {
+  facetsSql,
+  histogramBucket,
+  histogramSql,
+  ledgerSql,
+  logsPageSql,
+} from '../history/console-statements.js';
+import type { ArchiveRelation } from '../history/archive-schema.js';
+import { addDays, dayOf, parseDay, type Day } from '../time/utc-day.js';
+import { answer, answerBody, answerRows, type AnswerBounds } from './answers.js';
+import { ledgerCalendar, type LedgerRow } from './ledger-calendar.js';
+import { encodeCursor, parseLogsRequest } from './logs-request.js';
+import type { QueryLane } from './query-lane.js';
+import { badRequest } from './request-error.js';
+
+export interface ApiContext {
+  queries: QueryLane;
+  /** The archive's tables and views (read once at start). */
+  schema: readonly ArchiveRelation[];
+  /** The bounds of a statement: `edgelog query`'s time bound, and the rows an answer holds at most. */
+  bounds: AnswerBounds;
+  now: () => number;
+}
+
+/** A route's answer: JSON text. */
+export type ApiRoute = (params: URLSearchParams, ctx: ApiContext) => Promise<string>;
+
+/** The longest span the ledger calendar shows. */
+const MAX_CALENDAR_DAYS = 400;
+
+/** `?sql=…&limit=…&timeout=…` (ms): the statement's rows, as `edgelog query --format json` gives them. */
+const query: ApiRoute = async (params, ctx) => {
+  const sql = params.get('sql');
+  if (sql === null || sql.trim() === '') throw badRequest('sql: the statement to run');
+  const bounds = {
+    limit: boundedInt(params.get('limit'), 'limit', ctx.bounds.limit),
+    timeoutMs: boundedInt(params.get('timeout'), 'timeout', ctx.bounds.timeoutMs),
+  };
+  return answerBody(await answer(ctx.queries, sql, bounds), bounds);
+};
+
+/** A whole number from 1 up to the server's own bound (a request may lower a bound, never raise it). */
+function boundedInt(text: string | null, name: string, max: number): number {
+  if (text === null || text === '') return max;
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 1 || n > max) throw badRequest(`${name}: a whole number from 1 to ${max}`);
+  return n;
+}
+
+const schema: ApiRoute = (_params, ctx) => Promise.resolve(JSON.stringify({ relations: ctx.schema }));
+
+/** `?from=YYYY-MM-DD&to=YYYY-MM-DD` (default: the last 14 days): the ledger calendar. */
+const ledger: ApiRoute = async (params, ctx) => {
+  const day = (name: string, fallback: Day): Day => {
+    const text = params.get(name);
+    if (text === null || text === '') return fallback;
+    try {
+      return parseDay(text);
+    } catch {
+      throw badRequest(`${name}: a UTC day, YYYY-MM-DD`);
+    }
+  };
+  const to = day('to', dayOf(ctx.now()));
+  const from = day('from', addDays(to, -13));
+  if (from > to) throw badRequest('from: must not be after to');
+  if (addDays(from, MAX_CALENDAR_DAYS) <= to) throw badRequest(`at most ${MAX_CALENDAR_DAYS} days`);
+  const rows = answerRows<LedgerRow>(
+    await answer(ctx.queries, ledgerSql(from, to), { ...ctx.bounds, limit: 0 }),
+  );
+  return JSON.stringify(ledgerCalendar(rows, from, to));
+};
+
+/**
+ * The explorer (logs-request.ts): a page of lines newest first, the cursor of the next page, and on the
+ * first page the histogram of every match over the range.
+ */
+const logs: ApiRoute = async (params, ctx) => {
+  const req = parseLogsRequest(params, ctx.now());
+  const page = await answer(ctx.queries, logsPageSql(req.filter, req.cursor, req.limit), {
+    ...ctx.bounds,
+    limit: req.limit,
+  });
+  const lines = answerRows<{ timestamp: number; log_id: string }>(page);
+  const last = lines[lines.length - 1];
+  const next =
+    page.more && last ? encodeCursor({ timestamp: Number(last.timestamp), logId: last.log_id }) : null;
+  let histogram: { bucketMs: number; bars: unknown[] } | null = null;
+  if (req.cursor === null) {
+    const bucketMs = histogramBucket(req.filter.from, req.filter.to);
+    const bars = answerRows(
+      await answer(ctx.queries, histogramSql(req.filter, bucketMs), { ...ctx.bounds, limit: 0 }),
+    );
+    histogram = { bucketMs, bars };
+  }
+  const head = JSON.stringify({
+    source: req.filter.source,
+    from: req.filter.from,
+    to: req.filter.to,
+    next,
+    histogram,
+    columns: page.columns,
+  });
+  return `${head.slice(0, -1)},"lines":${page.rowsJson.trimEnd()}}`;
+};
+
+/** Values per field shown by the facets. */
+const FACET_TOP = 10;
+
+/** The explorer's filter (as /logs takes it): the top values of each field among the matches. */
+const facets: ApiRoute = async (params, ctx) => {
+  const req = parseLogsRequest(params, ctx.now());
+  const rows = answerRows<{ field: string; value: string | null; count: number }>(
+    await answer(ctx.queries, facetsSql(req.filter, FACET_TOP), { ...ctx.bounds, limit: 0 }),
+  );
+  const byField: Record<string, Array<{ value: string | null; count: number }>> = {};
+  for (const r of rows) (byField[r.field] ??= []).push({ value: r.value, count: r.count });
+  return JSON.stringify({ source: req.filter.source, top: FACET_TOP, facets: byField });
+};
+
+export const API_ROUTES: Readonly<Record<string, ApiRoute>> = {
+  '/api/v1/query': query,
+  '/api/v1/schema': schema,
+  '/api/v1/ledger': ledger,
+  '/api/v1/logs': logs,
+  '/api/v1/facets': facets,
+};

@@ -1,0 +1,85 @@
+// The console's composition: checks that it may listen where it is told (before opening anything),
+// opens the archive once (the query layer's session: the store's reader, DuckDB loaded and kept), reads
+// the archive's schema, and serves. Closes what it opened, in reverse.
+import type { ReaderConfig } from '../config/reader-config.js';
+import { describeArchive } from '../history/archive-schema.js';
+import { DEFAULT_DUCKDB_OPTIONS } from '../history/duckdb.js';
+import type { Logger } from '../logger.js';
+import { loadAndOpenDuckDb, openArchiveSession } from '../query/archive-session.js';
+import { DEFAULT_TABLE_LIMIT } from '../query/run-query.js';
+import { DEFAULT_QUERY_TIMEOUT_MS } from '../query/run-bounded.js';
+import { ARCHIVE_PROBE_SQL } from '../history/console-statements.js';
+import { checkStartup } from './access.js';
+import { answer } from './answers.js';
+import type { ListenAddress } from './listen-address.js';
+import { queryLane } from './query-lane.js';
+import { startConsoleServer, type ConsoleServer } from './server.js';
+import { loadAssets } from './static-assets.js';
+
+export interface ConsoleOptions {
+  listen: ListenAddress;
+  /** EDGELOG_CONSOLE_TOKEN; required off loopback. */
+  token: string | undefined;
+  logger: Logger;
+  /** A statement's working time, ms. @defaultValue DEFAULT_QUERY_TIMEOUT_MS (as `edgelog query`) */
+  timeoutMs?: number;
+  /** Rows an answer holds at most. @defaultValue DEFAULT_TABLE_LIMIT (as `edgelog query`'s table) */
+  rowLimit?: number;
+  /** @defaultValue Date.now */
+  now?: () => number;
+  /** @defaultValue false */
+  secureCookie?: boolean;
+  /** Told when the reader's role may do more than read. */
+  roleWarning?: (warning: string) => void;
+}
+
+export async function startConsole(config: ReaderConfig, opts: ConsoleOptions): Promise<ConsoleServer> {
+  const token = checkStartup(opts.listen.host, opts.token);
+  const session = await openArchiveSession(config, {
+    applicationName: 'edgelog serve',
+    ...(opts.roleWarning ? { roleWarning: opts.roleWarning } : {}),
+  });
+  try {
+    const conn = await loadAndOpenDuckDb(DEFAULT_DUCKDB_OPTIONS);
+    let schema;
+    try {
+      schema = await describeArchive(conn);
+    } finally {
+      conn.closeSync();
+    }
+    const queries = queryLane(session.queries);
+    const bounds = {
+      limit: opts.rowLimit ?? DEFAULT_TABLE_LIMIT,
+      timeoutMs: opts.timeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS,
+    };
+    // A console over an archive it cannot read would answer every request with the same failure: say
+    // it once, now (a missing file, a server that refuses the reader).
+    await answer(queries, ARCHIVE_PROBE_SQL, bounds);
+    const server = await startConsoleServer({
+      listen: opts.listen,
+      token,
+      assets: loadAssets(),
+      logger: opts.logger,
+      secureCookie: opts.secureCookie ?? false,
+      api: {
+        queries,
+        schema,
+        bounds,
+        now: opts.now ?? Date.now,
+      },
+    });
+    return {
+      url: server.url,
+      async close() {
+        try {
+          await server.close();
+        } finally {
+          await session.close();
+        }
+      },
+    };
+  } catch (err) {
+    await session.close();
+    throw err;
+  }
+}

@@ -1,0 +1,191 @@
+// Pure: the console's questions (edgelog serve) as statements in the archive's dialect, answered by the
+// same query layer as `edgelog query` (archive-queries.ts). The query layer takes SQL text and no bound
+// parameters, so every value a request brings is checked here first: integers are formatted from
+// numbers that are safe integers, days must be YYYY-MM-DD, and text goes in only as a string literal
+// (sqlStringLiteral: quotes doubled; DuckDB's '…' strings know no other escape), never as a name.
+// Timestamps are compared as integer constants, so the history's views leave out the days outside the
+// range without opening them (statement-bounds.ts).
+import { sqlStringLiteral } from './statement-tables.js';
+
+export type ConsoleSource = 'origin' | 'shield';
+
+/** The fields the explorer filters on by equality, per source: the request's name → the column. */
+export const FILTER_FIELDS: Readonly<Record<ConsoleSource, Readonly<Record<string, FilterColumn>>>> = {
+  origin: {
+    status: { column: 'status_code', kind: 'int' },
+    code: { column: 'error_code', kind: 'text' },
+    region: { column: 'server_zone', kind: 'text' },
+  },
+  shield: {
+    status: { column: 'status', kind: 'text' },
+    rule: { column: 'rule_id', kind: 'text' },
+    severity: { column: 'severity', kind: 'text' },
+    country: { column: 'country', kind: 'text' },
+    asn: { column: 'asn', kind: 'text' },
+    method: { column: 'method', kind: 'text' },
+    region: { column: 'server_zone', kind: 'text' },
+  },
+};
+
+export interface FilterColumn {
+  column: string;
+  kind: 'int' | 'text';
+}
+
+interface SourceTable {
+  table: string;
+  zone: string;
+  url: string;
+  /** The columns a page of lines shows, in order (the zone first, the raw log last). */
+  columns: readonly string[];
+}
+
+const TABLES: Readonly<Record<ConsoleSource, SourceTable>> = {
+  origin: {
+    table: 'origin_error_logs',
+    zone: 'pull_zone_id',
+    url: 'request_url',
+    columns: ['timestamp', 'log_id', 'pull_zone_id', 'status_code', 'error_code', 'server_zone'],
+  },
+  shield: {
+    table: 'shield_event_logs',
+    zone: 'shield_zone_id',
+    url: 'url',
+    columns: ['timestamp', 'log_id', 'shield_zone_id', 'status', 'rule_id', 'severity', 'country', 'asn'],
+  },
+};
+
+/** What the explorer asks for: one source, its zones, a time range and filters. */
+export interface LogFilter {
+  source: ConsoleSource;
+  /** Empty: every zone. */
+  zones: readonly number[];
+  /** Milliseconds since the epoch, `from` included, `to` excluded. */
+  from: number;
+  to: number;
+  /** Request field name (FILTER_FIELDS) → the value it must equal. */
+  fields: Readonly<Record<string, string | number>>;
+  /** Case-insensitive substring of the URL, the message or the raw log (where the user agent is). */
+  text: string | null;
+}
+
+/** Where the previous page ended: its last line's timestamp and log id. */
+export interface PageCursor {
+  timestamp: number;
+  logId: string;
+}
+
+const int = (n: number, what: string): string => {
+  if (!Number.isSafeInteger(n)) throw new RangeError(`${what}: not an integer: ${n}`);
+  return String(n);
+};
+
+/** A text value as a string literal; NUL would end the statement's text early in some clients. */
+const text = (value: string, what: string): string => {
+  if (value.includes('\0')) throw new RangeError(`${what}: NUL is not allowed`);
+  return sqlStringLiteral(value);
+};
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+/** The WHERE conjuncts of a filter (and of a page cursor). */
+function conditions(f: LogFilter, cursor: PageCursor | null): string[] {
+  const t = TABLES[f.source];
+  const where = [`timestamp >= ${int(f.from, 'from')}`, `timestamp < ${int(f.to, 'to')}`];
+  if (f.zones.length > 0) where.push(`${t.zone} IN (${f.zones.map((z) => int(z, 'zone')).join(', ')})`);
+  for (const [name, value] of Object.entries(f.fields)) {
+    const field = FILTER_FIELDS[f.source][name];
+    if (field === undefined) throw new RangeError(`no field ${name} for ${f.source} logs`);
+    const literal =
+      field.kind === 'int'
+        ? int(Number(value), name)
+        : text(typeof value === 'string' ? value : String(value), name);
+    where.push(`${field.column} = ${literal}`);
+  }
+  if (f.text !== null && f.text !== '') {
+    const needle = `lower(${text(f.text, 'text')})`;
+    where.push(
+      `(contains(lower(${t.url}), ${needle}) OR contains(lower(message), ${needle}) OR contains(lower(log), ${needle}))`,
+    );
+  }
+  if (cursor !== null) {
+    // Newest first: the lines strictly before the cursor in (timestamp, log_id) order. The plain bound
+    // on timestamp is there for the views' day pruning, which reads only conjuncts.
+    const ts = int(cursor.timestamp, 'cursor');
+    where.push(`timestamp <= ${ts}`, `(timestamp < ${ts} OR log_id < ${text(cursor.logId, 'cursor')})`);
+  }
+  return where;
+}
+
+/** A page of lines, newest first, keyset-paged by (timestamp, log_id): `limit` lines and one more. */
+export function logsPageSql(f: LogFilter, cursor: PageCursor | null, limit: number): string {
+  const t = TABLES[f.source];
+  return (
+    `SELECT ${[...t.columns, `${t.url} AS url`, 'message', 'log'].join(', ')} FROM ${t.table} ` +
+    `WHERE ${conditions(f, cursor).join(' AND ')} ` +
+    `ORDER BY timestamp DESC, log_id DESC LIMIT ${int(limit + 1, 'limit')}`
+  );
+}
+
+/** Matches per time bucket of `bucketMs`, oldest first: (bucket start in ms, count). */
+export function histogramSql(f: LogFilter, bucketMs: number): string {
+  const b = int(bucketMs, 'bucket');
+  return (
+    `SELECT timestamp - timestamp % ${b} AS bucket, count(*) AS count FROM ${TABLES[f.source].table} ` +
+    `WHERE ${conditions(f, null).join(' AND ')} GROUP BY 1 ORDER BY 1`
+  );
+}
+
+/**
+ * The top `top` values of every filter field of the source among the matches (Datasette's facets), one
+ * statement reading the table once: (field, value, count), by field, most frequent first, ties by value.
+ * `field` is the request's name of the field (FILTER_FIELDS), so a value can be clicked into a filter.
+ */
+export function facetsSql(f: LogFilter, top: number): string {
+  const t = TABLES[f.source];
+  const fields = Object.entries(FILTER_FIELDS[f.source]);
+  const columns = [...new Set(fields.map(([, c]) => c.column))];
+  const parts = fields.map(
+    ([name, c]) =>
+      `(SELECT ${sqlStringLiteral(name)} AS field, CAST(${c.column} AS VARCHAR) AS value, count(*) AS count ` +
+      `FROM m GROUP BY 2 ORDER BY 3 DESC, 2 LIMIT ${int(top, 'top')})`,
+  );
+  return (
+    `WITH m AS (SELECT ${columns.join(', ')} FROM ${t.table} WHERE ${conditions(f, null).join(' AND ')}) ` +
+    `SELECT * FROM (${parts.join(' UNION ALL ')}) ORDER BY field, count DESC, value`
+  );
+}
+
+/** Bucket sizes a histogram may use, smallest first. */
+const BUCKETS_MS = [
+  60_000,
+  300_000,
+  900_000,
+  1_800_000,
+  3_600_000,
+  3 * 3_600_000,
+  6 * 3_600_000,
+  12 * 3_600_000,
+  86_400_000,
+  7 * 86_400_000,
+];
+
+/** The smallest bucket that cuts [from, to) into at most `most` bars (the largest for longer ranges). */
+export function histogramBucket(from: number, to: number, most = 120): number {
+  const span = Math.max(0, to - from);
+  return BUCKETS_MS.find((b) => span / b <= most) ?? BUCKETS_MS[BUCKETS_MS.length - 1]!;
+}
+
+/** The ledger's rows of the days in [from, to] (YYYY-MM-DD), by source, zone and day. */
+export function ledgerSql(from: string, to: string): string {
+  if (!DAY.test(from) || !DAY.test(to)) throw new RangeError('days are YYYY-MM-DD');
+  return (
+    'SELECT source, zone_id, log_date, state, pages, entries, archived_entries, quarantined_entries, ' +
+    'last_error, updated_at FROM ingest_ledger ' +
+    `WHERE log_date >= ${sqlStringLiteral(from)} AND log_date <= ${sqlStringLiteral(to)} ` +
+    'ORDER BY source, zone_id, log_date'
+  );
+}
+
+/** What the console asks once at start, to know the archive answers (and to load DuckDB then). */
+export const ARCHIVE_PROBE_SQL = 'SELECT count(*) AS days FROM ingest_ledger';

@@ -1,0 +1,113 @@
+// The console's pages in a real browser (playwright-core driving Debian's /usr/bin/chromium, headless)
+// over the simulator's hostile data: every archived string carries <script> and <img onerror> markup
+// and terminal escapes. The pages show them as text: no dialog opens, no script of theirs runs, no
+// element of theirs exists, the console logs no error; and the numbers shown are the query layer's.
+import { existsSync } from 'node:fs';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ConsoleServer } from '../../src/console/server.js';
+import { consoleArchive, DAYS, serveArchive, type ConsoleArchive } from './support.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const MARKUP = '<script>alert(1)</script><img src=x onerror=alert(2)>';
+
+describe.skipIf(!existsSync(CHROMIUM))('edgelog serve in a browser (Debian chromium)', () => {
+  let a: ConsoleArchive;
+  let server: ConsoleServer;
+  let browser: Browser;
+  let page: Page;
+  /** What would betray markup taken for HTML: dialogs, page errors, console errors. */
+  const events: string[] = [];
+
+  beforeAll(async () => {
+    a = await consoleArchive('SQLite');
+    server = await serveArchive(a);
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+    page = await browser.newPage();
+    page.on('dialog', (d) => {
+      events.push(`dialog: ${d.message()}`);
+      void d.dismiss();
+    });
+    page.on('pageerror', (e) => events.push(`pageerror: ${e.message}`));
+    page.on('console', (m) => {
+      if (m.type() === 'error') events.push(`console: ${m.text()}`);
+    });
+    // An image request for "x" would mean an <img> was made from archived text.
+    page.on('request', (r) => {
+      if (new URL(r.url()).pathname === '/x') events.push(`request: ${r.url()}`);
+    });
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+    await a?.h.close();
+  });
+
+  const api = async (sql: string) => {
+    const res = await fetch(new URL(`/api/v1/query?${new URLSearchParams({ sql }).toString()}`, server.url));
+    return ((await res.json()) as { rows: Array<Record<string, unknown>> }).rows;
+  };
+
+  it('explorer: hostile lines shown as text, the raw log pretty-printed, the histogram counting every match', async () => {
+    const view = `source=shield&zone=201&from=${DAYS[0]}T00:00:00Z&to=${DAYS[1]}T23:59:59Z`;
+    await page.goto(new URL(`/explorer.html?${view}`, server.url).href);
+    await page.locator('#lines tr.line').first().waitFor();
+    const first = page.locator('#lines tr.line').first();
+    expect(await first.innerText()).toContain(MARKUP);
+    // Nothing archived became an element.
+    expect(await page.locator('main img, main script, #lines a').count()).toBe(0);
+    await first.click();
+    const raw = await page.locator('#lines tr.detail pre').innerText();
+    expect(raw).toContain(MARKUP);
+    expect(raw.split('\n').length).toBeGreaterThan(3);
+    const [{ n }] = (await api('SELECT count(*) AS n FROM shield_event_logs WHERE shield_zone_id = 201')) as [
+      { n: number },
+    ];
+    expect(await page.locator('#histogram figcaption').innerText()).toBe(`${n} matches`);
+    expect(await page.locator('#lines tr.line').count()).toBe(Math.min(n, 100));
+    // A facet value filters by it, and the filter goes into the URL.
+    const facet = page.locator('#facets details:has(summary:text-is("rule")) button').first();
+    await facet.waitFor();
+    const rule = (await facet.innerText()).replace(/ \d+$/, '');
+    await facet.click();
+    await page.waitForURL(/rule=/);
+    await page.locator('#lines tr.line').first().waitFor();
+    const [{ m }] = (await api(
+      `SELECT count(*) AS m FROM shield_event_logs WHERE shield_zone_id = 201 AND rule_id = '${rule.replaceAll("'", "''")}'`,
+    )) as [{ m: number }];
+    await expect.poll(() => page.locator('#histogram figcaption').innerText()).toBe(`${m} matches`);
+    await page.goto(new URL(`/explorer.html?${view}`, server.url).href);
+    await page.locator('#lines tr.line').first().waitFor();
+    // The view is in the URL: a reload shows it again.
+    expect(page.url()).toContain('zone=201');
+    await page.reload();
+    await page.locator('#lines tr.line').first().waitFor();
+    expect(await page.locator('#histogram figcaption').innerText()).toBe(`${n} matches`);
+    expect(events).toEqual([]);
+  });
+
+  it('SQL: the statement from the URL, its rows as text', async () => {
+    const sql = 'SELECT url, message FROM shield_event_logs ORDER BY timestamp LIMIT 3';
+    await page.goto(new URL(`/sql.html?${new URLSearchParams({ sql }).toString()}`, server.url).href);
+    await page.locator('#result td').first().waitFor();
+    expect(await page.locator('#result tr').count()).toBe(4);
+    expect(await page.locator('#result td').first().innerText()).toContain(MARKUP);
+    expect(await page.locator('#sql').inputValue()).toBe(sql);
+    expect(await page.locator('main img, main script').count()).toBe(0);
+    expect(events).toEqual([]);
+  });
+
+  it('overview: the ledger calendar with each day linked to the explorer', async () => {
+    await page.goto(new URL(`/?from=${DAYS[0]}&to=${DAYS[1]}`, server.url).href);
+    await page.locator('#calendar td.state-complete').first().waitFor();
+    const ledger = await api(
+      `SELECT count(*) AS n FROM ingest_ledger WHERE state = 'complete' AND log_date BETWEEN '${DAYS[0]}' AND '${DAYS[1]}'`,
+    );
+    expect(await page.locator('#calendar td.state-complete').count()).toBe(ledger[0]!.n);
+    const link = page.locator('#calendar td.state-complete a').first();
+    expect(await link.getAttribute('href')).toMatch(
+      /^\/explorer\.html\?source=(origin|shield)&zone=\d+&from=/,
+    );
+    expect(events).toEqual([]);
+  });
+});

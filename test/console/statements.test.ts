@@ -1,0 +1,149 @@
+// Pure: the console's statements and request parsing. Values from a request enter SQL only as checked
+// integers or quoted literals; a request that is not understood is refused, not guessed at.
+import { describe, expect, it } from 'vitest';
+import { histogramBucket, logsPageSql, type LogFilter } from '../../src/history/console-statements.js';
+import { decodeCursor, encodeCursor, parseLogsRequest } from '../../src/console/logs-request.js';
+import { isLoopback, isLoopbackHostHeader, parseListen } from '../../src/console/listen-address.js';
+import { ledgerCalendar } from '../../src/console/ledger-calendar.js';
+import type { Day } from '../../src/time/utc-day.js';
+
+const NOW = Date.parse('2026-11-22T12:00:00Z');
+const base: LogFilter = { source: 'shield', zones: [], from: 0, to: 10, fields: {}, text: null };
+
+describe('console statements', () => {
+  it('quotes text and checks numbers', () => {
+    const sql = logsPageSql(
+      { ...base, zones: [201], fields: { country: "x' OR '1'='1" }, text: "it's" },
+      null,
+      10,
+    );
+    expect(sql).toContain("country = 'x'' OR ''1''=''1'");
+    expect(sql).toContain("lower('it''s')");
+    expect(sql).toContain('shield_zone_id IN (201)');
+    expect(sql).toMatch(/LIMIT 11$/);
+    expect(() => logsPageSql({ ...base, zones: [1.5] }, null, 10)).toThrow(RangeError);
+    expect(() => logsPageSql({ ...base, fields: { nope: 'x' } }, null, 10)).toThrow(/no field nope/);
+    expect(() => logsPageSql({ ...base, source: 'origin', fields: { status: 'x' } }, null, 10)).toThrow(
+      RangeError,
+    );
+    expect(() => logsPageSql({ ...base, text: 'a\0b' }, null, 10)).toThrow(/NUL/);
+  });
+
+  it('pages strictly before the cursor, with a plain bound the views can prune by', () => {
+    const sql = logsPageSql(base, { timestamp: 5, logId: "a'b" }, 10);
+    expect(sql).toContain("timestamp <= 5 AND (timestamp < 5 OR log_id < 'a''b')");
+    expect(sql).not.toMatch(/OFFSET/i);
+  });
+
+  it.each([
+    [0, 3_600_000, 60_000],
+    [0, 86_400_000, 900_000],
+    [0, 7 * 86_400_000, 3 * 3_600_000],
+    [0, 1000 * 86_400_000, 7 * 86_400_000],
+  ])('cuts %i..%i into buckets of %i ms', (from, to, bucket) => {
+    expect(histogramBucket(from, to)).toBe(bucket);
+  });
+});
+
+describe('explorer requests', () => {
+  const parse = (q: string) => parseLogsRequest(new URLSearchParams(q), NOW);
+
+  it('reads source, zones, range, fields, text and cursor', () => {
+    const cursor = encodeCursor({ timestamp: 7, logId: '<id>\x1b' });
+    expect(decodeCursor(cursor)).toEqual({ timestamp: 7, logId: '<id>\x1b' });
+    expect(parse(`source=shield&zone=201,202&last=1h&rule=942100&q=admin&cursor=${cursor}&limit=5`)).toEqual({
+      filter: {
+        source: 'shield',
+        zones: [201, 202],
+        from: NOW - 3_600_000,
+        to: NOW,
+        fields: { rule: '942100' },
+        text: 'admin',
+      },
+      cursor: { timestamp: 7, logId: '<id>\x1b' },
+      limit: 5,
+    });
+    expect(parse('from=2026-11-21&to=2026-11-22T00:00:00Z').filter).toMatchObject({
+      source: 'origin',
+      from: Date.parse('2026-11-21'),
+      to: Date.parse('2026-11-22'),
+    });
+  });
+
+  it.each([
+    ['source=evil', /source/],
+    ['zone=1;DROP', /zone/],
+    ['rule=1', /unknown parameter rule/],
+    ['source=origin&status=5x', /status/],
+    ['last=2y', /last/],
+    ['from=yesterday', /from/],
+    ['from=2026-11-22&to=2026-11-21', /before/],
+    ['limit=0', /limit/],
+    ['cursor=../../etc', /cursor/],
+  ])('refuses %s', (q, message) => {
+    expect(() => parse(q)).toThrow(message);
+  });
+});
+
+describe('listen addresses', () => {
+  it.each([
+    ['127.0.0.1:8470', '127.0.0.1', 8470, true],
+    [':9000', '127.0.0.1', 9000, true],
+    ['[::1]:1', '::1', 1, true],
+    ['localhost:80', 'localhost', 80, true],
+    ['0.0.0.0:8470', '0.0.0.0', 8470, false],
+    ['[::]:8470', '::', 8470, false],
+    ['10.0.0.5:8470', '10.0.0.5', 8470, false],
+  ])('%s', (text, host, port, loopback) => {
+    expect(parseListen(text)).toEqual({ host, port });
+    expect(isLoopback(host)).toBe(loopback);
+  });
+
+  it('refuses what is not host:port', () => {
+    for (const text of ['8470', 'host:99999', 'a b:1']) expect(() => parseListen(text)).toThrow(RangeError);
+  });
+
+  it.each([
+    ['127.0.0.1:8470', true],
+    ['localhost', true],
+    ['[::1]:8470', true],
+    ['evil.example:8470', false],
+    ['127.0.0.1.evil.example', false],
+    [undefined, false],
+  ])('Host %s is loopback: %s', (header, ok) => {
+    expect(isLoopbackHostHeader(header)).toBe(ok);
+  });
+});
+
+describe('ledger calendar', () => {
+  it('fills the days the ledger has no row for as not fetched', () => {
+    const row = {
+      pages: 1,
+      entries: 3,
+      archived_entries: 3,
+      quarantined_entries: 0,
+      last_error: null,
+      updated_at: 1,
+    };
+    const cal = ledgerCalendar(
+      [
+        { source: 'shield', zone_id: 201, log_date: '2026-11-21', state: 'complete', ...row },
+        {
+          source: 'origin',
+          zone_id: 101,
+          log_date: '2026-11-20',
+          state: 'failed',
+          ...row,
+          last_error: 'boom',
+        },
+      ],
+      '2026-11-20' as Day,
+      '2026-11-21' as Day,
+    );
+    expect(cal.rows.map((r) => [r.source, r.zone, r.cells.map((c) => c.state)])).toEqual([
+      ['origin', 101, ['failed', 'not fetched']],
+      ['shield', 201, ['not fetched', 'complete']],
+    ]);
+    expect(cal.totals).toEqual({ failed: 1, complete: 1, 'not fetched': 2 });
+  });
+});

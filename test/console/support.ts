@@ -1,0 +1,53 @@
+// An archive for the console's tests: two days of the simulator's hostile data (terminal escapes and
+// HTML markup in every string) for zones 101 and 201, the first compacted into the history's parts, the
+// second left in the store; and a console serving it on loopback, port 0.
+import { join } from 'node:path';
+import { expect } from 'vitest';
+import { loadReaderConfig } from '../../src/config/reader-config.js';
+import { startConsole, type ConsoleOptions } from '../../src/console/console.js';
+import type { ConsoleServer } from '../../src/console/server.js';
+import { silentLogger } from '../../src/logger.js';
+import { executeSync } from '../../src/sync/execute-sync.js';
+import { syncPlan } from '../../src/sync/sync-plan.js';
+import type { Day } from '../../src/time/utc-day.js';
+import { writeConfig } from '../support/cli.js';
+import { NOW, type Harness } from '../support/harness.js';
+import { compactArchive, historyRoot } from '../support/history-files.js';
+import { storeHarness, type StoreKind } from '../support/stores.js';
+
+export const DAYS = ['2026-11-20', '2026-11-21'] as [Day, Day];
+
+export interface ConsoleArchive {
+  h: Harness;
+  /** A reader's configuration file: the archive and its history. */
+  configPath: string;
+}
+
+export async function consoleArchive(kind: StoreKind): Promise<ConsoleArchive> {
+  const h = await storeHarness(kind, { hostileText: true, entriesPerDay: 60, pageSize: 25 });
+  const root = historyRoot(h);
+  for (const day of DAYS) {
+    const engine = await h.engine({ pullZones: [101], shieldZones: [201], history: { path: root } });
+    const plan = syncPlan(engine.config, { from: day, to: day, source: ['origin', 'shield'] }, NOW);
+    expect((await executeSync(engine, plan)).summary.ok).toBe(true);
+    if (day === DAYS[0]) await compactArchive(h, () => NOW, { filter: { to: day } });
+  }
+  const database = h.databaseUrl ? { path: h.dbPath, url: h.databaseUrl } : { path: h.dbPath };
+  const configPath = writeConfig(
+    h.dir,
+    { database, history: { path: join(h.dir, 'history') } },
+    'reader.json',
+  );
+  return { h, configPath };
+}
+
+/** A console over the archive on 127.0.0.1, port 0, its clock the harness's. */
+export function serveArchive(a: ConsoleArchive, opts: Partial<ConsoleOptions> = {}): Promise<ConsoleServer> {
+  return startConsole(loadReaderConfig({ path: a.configPath }), {
+    listen: { host: '127.0.0.1', port: 0 },
+    token: undefined,
+    logger: silentLogger(),
+    now: () => NOW,
+    ...opts,
+  });
+}
