@@ -11,6 +11,8 @@ import { deleteKeysUnder, redisOptions } from '../src/redis/connection.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BIN = join(ROOT, 'bin', 'edgelog.js');
+/** The node flags of the bin's shebang. */
+const BIN_NODE_FLAGS = ['--max-old-space-size=1024', '--max-semi-space-size=8'];
 
 export interface SimArgs {
   originEntries?: number;
@@ -126,10 +128,20 @@ export function writeBenchConfig(c: BenchConfig, name = 'edgelog.config.json'): 
   return path;
 }
 
-/** Runs `edgelog sync … --json` and returns its summary. */
-export async function runSync(configPath: string, args: string[]): Promise<SyncSummary> {
+/**
+ * Runs `edgelog sync … --json` and returns its summary. With `nodeFlags` (`--cpu-prof`…), through node
+ * with those flags beside the bin's own (a shebang takes no more, NODE_OPTIONS refuses --cpu-prof).
+ */
+export async function runSync(
+  configPath: string,
+  args: string[],
+  nodeFlags: string[] = [],
+): Promise<SyncSummary> {
+  const cli = ['--config', configPath, 'sync', '--json', ...args];
   // The bin itself, as a user runs it (its shebang sets the heap bound), not `node bin/edgelog.js`.
-  const child = spawn(BIN, ['--config', configPath, 'sync', '--json', ...args], {
+  const [command, argv] =
+    nodeFlags.length === 0 ? [BIN, cli] : [process.execPath, [...BIN_NODE_FLAGS, ...nodeFlags, BIN, ...cli]];
+  const child = spawn(command, argv, {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'inherit'],
   });
