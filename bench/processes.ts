@@ -2,7 +2,7 @@
 // edgelog's) and the edgelog CLI as a user runs it.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
@@ -105,6 +105,16 @@ export interface BenchConfig {
   pageThreads?: number;
 }
 
+/**
+ * The history of the config's archive, its own: archives beside each other in one directory (the bench's
+ * main-thread run) or PostgreSQL databases made one after another would otherwise share one root and its
+ * watermark. Absolute, as an archive on PostgreSQL needs it.
+ */
+function historyOf(c: BenchConfig): string {
+  const db = c.databaseUrl ? `-${new URL(c.databaseUrl).pathname.slice(1)}` : '';
+  return `${resolve(c.database).replace(/\.db$/, '')}${db}-history`;
+}
+
 /** Writes a configuration file for the CLI and returns its path. */
 export function writeBenchConfig(c: BenchConfig, name = 'edgelog.config.json'): string {
   const path = join(c.dir, name);
@@ -114,6 +124,7 @@ export function writeBenchConfig(c: BenchConfig, name = 'edgelog.config.json'): 
       api: { ...c.sim.urls, connections: Math.max(16, c.concurrency ?? 0) },
       redis: { prefix: c.prefix ?? BENCH_PREFIX },
       database: { path: c.database, ...(c.databaseUrl ? { url: c.databaseUrl } : {}) },
+      history: { path: historyOf(c) },
       pullZones: c.pullZones,
       shieldZones: c.shieldZones,
       worker: {
