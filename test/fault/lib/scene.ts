@@ -4,7 +4,7 @@
 // scan; close() kills what still runs and removes everything.
 import { chownSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { ConfigInput } from '../../../src/config/index.js';
 import { Simulator, type SimulatorOptions, type SimUrls } from '../../../src/simulator/index.js';
 import { openReader, type ArchiveLocation, type ArchiveReader } from '../../support/archive-reader.js';
@@ -117,6 +117,11 @@ export class Scene {
       api: { ...this.urls, retryBaseDelay: '10ms', retryMaxDelay: '200ms', ...extra.api },
       redis: { url: this.redis.url, prefix: 'fault', embedded: false, ...extra.redis },
       database: { path: this.dbPath, ...extra.database },
+      // On PostgreSQL the history has no archive file to sit beside: where a SQLite scene's would be.
+      history: {
+        ...(this.archive.store === 'postgres' ? { path: join(dirname(this.dbPath), 'history') } : {}),
+        ...extra.history,
+      },
       pullZones: extra.pullZones ?? [101, 102],
       shieldZones: extra.shieldZones ?? [201, 202],
       alerts: { hooks: this.hooks('http://127.0.0.1:9'), ...extra.alerts },
