@@ -3,6 +3,7 @@
 // engine's own repository, so term_hourly is kept as ingestion keeps it); each field is judged for every
 // zone on the last complete hour against a 14-day lookback, as the evaluator does it (the ledger's
 // coverage, then the store's newTerms), on a read-only connection.
+import { barLines, judgementBar } from './bars.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -226,6 +227,7 @@ const cases = [
   })),
   { field: 'path:2', lookbackMs: 3_600_000 },
 ];
+let slowest = 0;
 for (const { field, lookbackMs } of cases) {
   params = { ...params, lookbackMs };
   judge(1, field); // warm the cache, as a worker evaluating every few minutes has it
@@ -245,9 +247,11 @@ for (const { field, lookbackMs } of cases) {
     const c = process.cpuUsage(c1);
     cpu.push((c.user + c.system) / 1000);
   }
+  slowest = Math.max(slowest, median(one));
   say(
     `${field.padEnd(11)} lookback ${lookbackMs / 3_600_000}h, one zone: median ${median(one).toFixed(2)} ms, max ${Math.max(...one).toFixed(2)} ms; ` +
       `all ${ARCHIVE_ZONES} zones: median ${median(all).toFixed(1)} ms (CPU ${median(cpu).toFixed(1)} ms) (new values found: ${found})`,
   );
 }
 db.close();
+say(barLines([judgementBar(slowest, entries)]).join('\n'));

@@ -2,7 +2,7 @@
 // edgelog's) and the edgelog CLI as a user runs it.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
@@ -11,6 +11,8 @@ import { deleteKeysUnder, redisOptions } from '../src/redis/connection.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BIN = join(ROOT, 'bin', 'edgelog.js');
+/** The node flags of the bin's shebang. */
+const BIN_NODE_FLAGS = ['--max-old-space-size=1024', '--max-semi-space-size=8'];
 
 export interface SimArgs {
   originEntries?: number;
@@ -103,6 +105,16 @@ export interface BenchConfig {
   pageThreads?: number;
 }
 
+/**
+ * The history of the config's archive, its own: archives beside each other in one directory (the bench's
+ * main-thread run) or PostgreSQL databases made one after another would otherwise share one root and its
+ * watermark. Absolute, as an archive on PostgreSQL needs it.
+ */
+function historyOf(c: BenchConfig): string {
+  const db = c.databaseUrl ? `-${new URL(c.databaseUrl).pathname.slice(1)}` : '';
+  return `${resolve(c.database).replace(/\.db$/, '')}${db}-history`;
+}
+
 /** Writes a configuration file for the CLI and returns its path. */
 export function writeBenchConfig(c: BenchConfig, name = 'edgelog.config.json'): string {
   const path = join(c.dir, name);
@@ -112,6 +124,7 @@ export function writeBenchConfig(c: BenchConfig, name = 'edgelog.config.json'): 
       api: { ...c.sim.urls, connections: Math.max(16, c.concurrency ?? 0) },
       redis: { prefix: c.prefix ?? BENCH_PREFIX },
       database: { path: c.database, ...(c.databaseUrl ? { url: c.databaseUrl } : {}) },
+      history: { path: historyOf(c) },
       pullZones: c.pullZones,
       shieldZones: c.shieldZones,
       worker: {
@@ -126,10 +139,20 @@ export function writeBenchConfig(c: BenchConfig, name = 'edgelog.config.json'): 
   return path;
 }
 
-/** Runs `edgelog sync … --json` and returns its summary. */
-export async function runSync(configPath: string, args: string[]): Promise<SyncSummary> {
+/**
+ * Runs `edgelog sync … --json` and returns its summary. With `nodeFlags` (`--cpu-prof`…), through node
+ * with those flags beside the bin's own (a shebang takes no more, NODE_OPTIONS refuses --cpu-prof).
+ */
+export async function runSync(
+  configPath: string,
+  args: string[],
+  nodeFlags: string[] = [],
+): Promise<SyncSummary> {
+  const cli = ['--config', configPath, 'sync', '--json', ...args];
   // The bin itself, as a user runs it (its shebang sets the heap bound), not `node bin/edgelog.js`.
-  const child = spawn(BIN, ['--config', configPath, 'sync', '--json', ...args], {
+  const [command, argv] =
+    nodeFlags.length === 0 ? [BIN, cli] : [process.execPath, [...BIN_NODE_FLAGS, ...nodeFlags, BIN, ...cli]];
+  const child = spawn(command, argv, {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'inherit'],
   });

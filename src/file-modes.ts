@@ -4,6 +4,7 @@
 // directory (its AOF holds the queue) and temporary files are the owner's alone. A stricter umask still
 // narrows these; files that exist already keep the mode their owner gave them.
 import { closeSync, fsyncSync, mkdirSync, openSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 
 /** The archive and the -wal and -shm SQLite makes beside it (SQLite gives those the archive's mode). */
 export const ARCHIVE_FILE_MODE = 0o640;
@@ -45,6 +46,20 @@ export function writeEmptyFile(path: string, mode = HISTORY_FILE_MODE): void {
     fsyncSync(fd);
   } finally {
     closeSync(fd);
+  }
+}
+
+/**
+ * fsync of a file or directory off the event loop (libuv's thread pool): what a flush or a merge syncs
+ * while the worker's thread goes on storing pages (a synchronous fsync held it ~17 ms per request of the
+ * latency-bound bench, docs/MEASUREMENTS.md).
+ */
+export async function syncPath(path: string): Promise<void> {
+  const handle = await open(path, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
   }
 }
 

@@ -56,6 +56,8 @@ export class HistoryRunner {
   /** Rows stored since the last flush started (noteStored). */
   private stored = 0;
   private queue: Promise<unknown> = Promise.resolve();
+  /** A flush queued behind the work in hand, not started yet (flush()). */
+  private waiting: Promise<FlushResult> | undefined;
   private closed = false;
 
   constructor(private readonly opts: HistoryRunnerOptions) {}
@@ -77,12 +79,19 @@ export class HistoryRunner {
    */
   flush(): Promise<FlushResult> {
     this.stored = 0;
-    return this.serially(async () => {
+    // A flush that has not started yet reads the store's horizon when it starts, so it covers every row
+    // stored before this call: a request made meanwhile (day jobs ending together) joins it. One flush
+    // per day job measured ~70 ms of the worker's thread each on the latency-bound bench (150 days).
+    if (this.waiting) return this.waiting;
+    const run: Promise<FlushResult> = this.serially(async () => {
+      if (this.waiting === run) this.waiting = undefined;
       const result = await flushHistory(flushDeps(await this.deps()));
       if (result.outcome === 'flushed')
         this.opts.logger.debug({ ...result, below: String(result.below) }, 'history flushed');
       return result;
     });
+    this.waiting = run;
+    return run;
   }
 
   /** Retention over the store and the history (retention.ts). */

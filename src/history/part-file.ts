@@ -12,7 +12,6 @@ import {
   chmodSync,
   closeSync,
   mkdtempSync,
-  fsyncSync,
   openSync,
   readdirSync,
   renameSync,
@@ -23,7 +22,7 @@ import {
 import { join } from 'node:path';
 import type { DuckDBBlobValue, DuckDBConnection } from '@duckdb/node-api';
 import { HistoryError } from '../errors/index.js';
-import { HISTORY_FILE_MODE, makeDirs, PRIVATE_DIR_MODE, syncDir } from '../file-modes.js';
+import { HISTORY_FILE_MODE, makeDirs, PRIVATE_DIR_MODE, syncPath } from '../file-modes.js';
 import type { HistoryPage } from '../store/history-store.js';
 import type { HistoryTableShape } from '../store/history-columns.js';
 import { KeyChecksum, type KeyPart } from './checksum.js';
@@ -168,7 +167,7 @@ export async function writePart(duck: DuckDBConnection, input: PartInput): Promi
     const source = input.sorted ? `(SELECT * FROM ${all} ORDER BY ${input.shape.order.join(', ')})` : all;
     await duck.run(`COPY ${source} TO ${quote(temp)} (${parquetOptionsSql(input.parquet)})`);
     rmSync(lines, { force: true });
-    syncFile(temp);
+    await syncPath(temp);
     // Read back as a reader will see it: the key checksum of what the file holds (key-readback.ts).
     const keys = join(work, 'keys');
     const found = await fileKeyChecksum(duck, shape, readFile(temp), keys);
@@ -183,7 +182,7 @@ export async function writePart(duck: DuckDBConnection, input: PartInput): Promi
     await input.beforePublish?.();
     chmodSync(temp, HISTORY_FILE_MODE);
     renameSync(temp, join(dir, name));
-    syncDir(dir);
+    await syncPath(dir);
     return { name, rows: expected.count, bytes: statSync(join(dir, name)).size, checksum: expected.digest() };
   } catch (cause) {
     if (cause instanceof HistoryError || !isDiskError(cause)) throw cause;
@@ -273,16 +272,6 @@ async function addKeys(
       const { bytes } = value as DuckDBBlobValue;
       sum.addUtf8(bytes, 0, bytes.length);
     });
-  }
-}
-
-/** fsync of a file. */
-function syncFile(path: string): void {
-  const fd = openSync(path, 'r');
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
   }
 }
 

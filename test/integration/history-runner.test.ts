@@ -152,3 +152,24 @@ it('a compact job for a day already compacted, its ledger unchanged since, does 
   // Not written again: the same part, alone.
   expect(readdirSync(dir)).toEqual(merged);
 });
+
+it('flushes requested while a flush waits its turn join it: one flush covers them all, rows stored before each included', async () => {
+  const { s, root } = await settledDay(12, 40, () => NOW, false);
+  runner = runnerOn(s, root, () => NOW);
+  let flushes = 0; // each flush reads the store's horizon once
+  const flush = s.store.history.flush;
+  const horizon = flush.horizon.bind(flush);
+  flush.horizon = () => {
+    flushes++;
+    return horizon();
+  };
+  // Day jobs ending together: each asks for the flush of the rows it stored.
+  const results = await Promise.all([runner.flush(), runner.flush(), runner.flush()]);
+  expect(results.map((r) => r.outcome)).toEqual(['flushed', 'flushed', 'flushed']);
+  expect(new Set(results).size).toBe(1);
+  expect(results[0].rows).toBe(40);
+  expect(flushes).toBe(1);
+  // Asked again once it has run, a flush runs again.
+  expect((await runner.flush()).outcome).toBe('nothing');
+  expect(flushes).toBe(2);
+});

@@ -1,8 +1,8 @@
 // The rows above the flush watermark are found by the batch index on SQLite, whatever else a statement
 // filters on: SQLite has no statistics, and took the key index for a zone (or a time range), reading
-// every row of the zone to find the few recent ones. The flush's pages went the same way and sorted the
-// zone's rows for each page: a 1,000,000-entry day's flush held the main thread for minutes. The plans
-// are SQLite's own answer (EXPLAIN QUERY PLAN) on a migrated archive.
+// every row of the zone to find the few recent ones (the flush's pages went the same way:
+// test/history/flush-page-sqlite.test.ts). The plans are SQLite's own answer (EXPLAIN QUERY PLAN) on a
+// migrated archive.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,8 +10,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storeRowsSql } from '../../src/history/store-rows-sql.js';
 import { openArchive, type Archive } from '../../src/store/sqlite/archive.js';
 import { openDatabase, type Db } from '../../src/store/sqlite/database.js';
-import { pageSql } from '../../src/store/sqlite/flush.js';
-import type { HistoryTable } from '../../src/history/layout.js';
 
 let dir: string;
 let db: Db;
@@ -30,8 +28,6 @@ afterAll(() => {
 
 const plan = (sql: string, args: Record<string, unknown> = {}) =>
   (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(args) as Array<{ detail: string }>).map((r) => r.detail);
-
-const ZONE = { origin_error_logs: 'pull_zone_id', shield_event_logs: 'shield_zone_id' } as const;
 
 describe('SQLite reads the rows above the watermark by the batch index', () => {
   it.each(['origin_error_logs', 'shield_event_logs'] as const)(
@@ -52,25 +48,5 @@ describe('SQLite reads the rows above the watermark by the batch index', () => {
   it('PostgreSQL is left to its planner (it has statistics), and no watermark means no batch', () => {
     expect(storeRowsSql('origin_error_logs', [], {}, null, 40n, 'postgres')).not.toContain('INDEXED BY');
     expect(storeRowsSql('origin_error_logs', [], {}, null, 0n, 'sqlite')).not.toContain('INDEXED BY');
-  });
-
-  it.each([
-    ['origin_error_logs', `${ZONE.origin_error_logs} = @zone AND log_date = @day`],
-    ['shield_event_logs', `${ZONE.shield_event_logs} = @zone AND log_date = @day`],
-    ['quarantined_entries', 'zone_id = @zone AND log_date = @day AND source = @source'],
-  ] as Array<[HistoryTable, string]>)('%s: a flush page, in the index order, no sort', (table, zoneDay) => {
-    const args = {
-      from: 3,
-      below: 9,
-      zone: 201,
-      day: '2026-11-28',
-      source: 'shield',
-      afterBatch: 3,
-      afterId: 17,
-      limit: 1000,
-    };
-    expect(plan(pageSql(table, zoneDay, 'log_date'), args)).toEqual([
-      `SEARCH ${table} USING INDEX ${table}_batch (batch>? AND batch<?)`,
-    ]);
   });
 });

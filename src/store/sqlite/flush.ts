@@ -45,7 +45,7 @@ export class SqliteFlush implements FlushStore {
         daysBefore: db.prepare(
           `SELECT DISTINCT ${zone}, log_date FROM ${table} WHERE batch IS NULL OR batch < ?`,
         ),
-        page: db.prepare(pageSql(table, `${zone} = @zone AND log_date = @day`, cols)),
+        page: db.prepare(flushPageSql(table, cols, `${zone} = @zone AND log_date = @day`)),
       });
     }
     const q = pageColumns(QUARANTINE_SHAPE, jsonArray);
@@ -57,7 +57,7 @@ export class SqliteFlush implements FlushStore {
         'SELECT DISTINCT zone_id, log_date, source FROM quarantined_entries WHERE batch IS NULL OR batch < ?',
       ),
       page: db.prepare(
-        pageSql('quarantined_entries', 'zone_id = @zone AND log_date = @day AND source = @source', q),
+        flushPageSql('quarantined_entries', q, 'zone_id = @zone AND log_date = @day AND source = @source'),
       ),
     });
   }
@@ -99,13 +99,15 @@ export class SqliteFlush implements FlushStore {
     limit: number,
   ): Promise<FlushPage> {
     return settle(() => {
+      const afterBatch = after?.[0] ?? from - 1n;
       const args = {
-        from: after?.[0] ?? from,
+        // The page starts at the cursor's batch: the index walk skips every batch flushed before it.
+        lo: afterBatch > from ? afterBatch : from,
         below,
         zone: day.zone,
         day: day.day,
         ...(table === 'quarantined_entries' ? { source: day.source ?? null } : {}),
-        afterBatch: after?.[0] ?? from - 1n,
+        afterBatch,
         afterId: after?.[1] ?? 0n,
         limit,
       };
@@ -120,15 +122,16 @@ export class SqliteFlush implements FlushStore {
 }
 
 /**
- * A page of one zone-day's rows in [from, below), after the cursor, in (batch, id) order. Through the
- * batch index, whose order is (batch, rowid): SQLite's planner otherwise takes the key index for the zone
- * and sorts every row of the zone for each page (a 1,000,000-entry day's flush took minutes of the main
- * thread, and the job's lock expired). A page then reads the rows of [from, below) from the cursor on.
+ * A page of a zone-day's rows of the batches [@lo, @below) after the cursor (@afterBatch, @afterId), in
+ * (batch, id) order: the batch index's own order, walked from the cursor's batch on. Forced: with an
+ * equality on the zone, SQLite's planner took the (zone, timestamp) key and read and sorted every row
+ * the zone holds for each page (a 1M-entry day's flush read its zone about a thousand times over); and a
+ * row value `(batch, id) > (…)` bounds the walk by the batch only where it is the tighter bound, so the
+ * cursor's batch is the walk's lower bound here and its id a filter within that batch.
  */
-export function pageSql(table: HistoryTable, zoneDay: string, cols: string): string {
-  return `SELECT batch, id, ${cols} FROM ${table} INDEXED BY ${table}_batch
-    WHERE batch >= @from AND batch < @below AND ${zoneDay}
-      AND (batch > @afterBatch OR id > @afterId)
+export function flushPageSql(table: HistoryTable, columns: string, zoneDay: string): string {
+  return `SELECT batch, id, ${columns} FROM ${table} INDEXED BY ${table}_batch
+    WHERE batch >= @lo AND batch < @below AND (batch > @afterBatch OR id > @afterId) AND ${zoneDay}
     ORDER BY batch, id LIMIT @limit`;
 }
 
