@@ -1,4 +1,4 @@
-// PM2: `pm2 start ecosystem.config.cjs` from edgelog's directory (README: Running it unattended). One
+// PM2: `pm2 start ecosystem.config.cjs` from edgelog's directory (docs/OPERATIONS.md: Running it unattended). One
 // process per SQLite file (fork mode, one instance); scale out with more `edgelog run` processes on other
 // archives or more worker concurrency, not PM2 cluster mode.
 const { join, resolve } = require('node:path');

@@ -439,7 +439,7 @@ export const configSchema = z.strictObject({
        */
       url: postgresUrl.nullable().default(null),
       /**
-       * The PostgreSQL archive as readers reach it: a role that may only read (README, "A role for
+       * The PostgreSQL archive as readers reach it: a role that may only read (docs/OPERATIONS.md, "A role for
        * readers"). `query`, `report`, `status` and `alerts list` connect with it instead of `url`; the
        * worker never does. Prefer EDGELOG_READER_DATABASE_URL. @defaultValue null (readers use `url`)
        */
@@ -458,7 +458,7 @@ export const configSchema = z.strictObject({
   history: z
     .strictObject({
       /**
-       * Where days that are done are kept as Parquet files (README, "History"); null keeps no history.
+       * Where days that are done are kept as Parquet files (docs/HISTORY.md); null keeps no history.
        * A relative path in a configuration file is relative to that file's directory.
        * @defaultValue "history" beside the SQLite archive file (data/history for the default archive)
        */

@@ -1,6 +1,6 @@
 // PM2 for real: PM2 from the npm registry (installed once into a cache folder), the repository's
 // ecosystem.config.cjs against the simulator, a PM2 daemon of this test's own (PM2_HOME). The steps are
-// the README's (Operations → Running it unattended), in an install directory of the test's own: a copy of
+// docs/OPERATIONS.md's (Running it unattended), in an install directory of the test's own: a copy of
 // ecosystem.config.cjs beside a link to the repository's bin/, so the configuration file put beside it
 // never lands in the repository.
 import { execFile } from 'node:child_process';
@@ -27,7 +27,7 @@ const pm2Bin = join(cache, 'node_modules', 'pm2', 'bin', 'pm2');
 
 let h: Harness;
 let env: NodeJS.ProcessEnv;
-/** The install directory: where the README has the operator run `pm2 start ecosystem.config.cjs`. */
+/** The install directory: where docs/OPERATIONS.md has the operator run `pm2 start ecosystem.config.cjs`. */
 let app: string;
 /** The configuration the worker should read. */
 let configInput: Parameters<typeof writeConfig>[1];
