@@ -1,9 +1,10 @@
 // `edgelog run`: the long-running worker (PM2 runs this).
 import { Command } from 'commander';
-import { requireAccessKey } from '../config/index.js';
+import { configPath, noConfigFile, requireAccessKey } from '../config/index.js';
 import { startEngine } from '../engine.js';
 import { RedisWatch } from '../redis/redis-watch.js';
 import { commandContext } from './shared.js';
+import { programName } from './program-name.js';
 import { untilSignal } from './signals.js';
 
 export function runCommand(): Command {
@@ -15,7 +16,11 @@ export function runCommand(): Command {
       const { config, logger } = commandContext(cmd);
       requireAccessKey(config);
       if (config.pullZones.length === 0 && config.shieldZones.length === 0) {
-        logger.warn('no pullZones or shieldZones configured: the worker has nothing to fetch');
+        logger.warn(
+          config.origin === 'defaults'
+            ? `no pullZones or shieldZones configured: ${noConfigFile(configPath(), programName())}`
+            : `no pullZones or shieldZones configured in ${config.origin}: the worker has nothing to fetch`,
+        );
       }
       const stop = untilSignal();
       const engine = await startEngine(config, logger, { metrics: true });
