@@ -5,7 +5,7 @@ import { startEngine } from '../engine.js';
 import { RedisWatch } from '../redis/redis-watch.js';
 import { commandContext } from './shared.js';
 import { programName } from './program-name.js';
-import { untilSignal } from './signals.js';
+import { untilParentGone, untilSignal } from './signals.js';
 
 export function runCommand(): Command {
   return new Command('run')
@@ -22,7 +22,18 @@ export function runCommand(): Command {
             : `no pullZones or shieldZones configured in ${config.origin}: the worker has nothing to fetch`,
         );
       }
-      const stop = untilSignal();
+      const signals = untilSignal();
+      // Started by `npx` or `npm exec` (npm sets npm_command=exec), whose SIGTERM never reaches this
+      // process: stop when npm's process is gone, as on SIGTERM. Elsewhere (nohup, setsid) a new parent
+      // is no reason to stop.
+      const parent = process.env.npm_command === 'exec' ? untilParentGone() : null;
+      const stop = {
+        promise: parent ? Promise.race([signals.promise, parent.promise]) : signals.promise,
+        dispose: () => {
+          signals.dispose();
+          parent?.dispose();
+        },
+      };
       const engine = await startEngine(config, logger, { metrics: true });
       // Schedulers, a plan per zone and the notices not delivered yet whose jobs are not in Redis: put
       // into Redis now, and again whenever Redis comes back from an outage or without its data.
