@@ -29,7 +29,9 @@ module.exports = {
       // The same heap bound as bin/edgelog.js's shebang (PM2 starts the script with its own node).
       node_args: '--max-old-space-size=1024 --max-semi-space-size=8',
       max_memory_restart: '1G',
-      env: { NODE_ENV: 'production' },
+      // The log below error on stdout (PM2's out file), errors on stderr (its error file, shown in red);
+      // without it every line went to the error file.
+      env: { NODE_ENV: 'production', EDGELOG_LOG_SPLIT: '1' },
     },
   ],
 };
