@@ -1,4 +1,4 @@
-// PM2: `pm2 start ecosystem.config.cjs` from edgelog's directory (README: Running it unattended). One
+// PM2: `pm2 start ecosystem.config.cjs` from edgelog's directory (docs/OPERATIONS.md: Running it unattended). One
 // process per SQLite file (fork mode, one instance); scale out with more `edgelog run` processes on other
 // archives or more worker concurrency, not PM2 cluster mode.
 const { join, resolve } = require('node:path');
@@ -29,7 +29,9 @@ module.exports = {
       // The same heap bound as bin/edgelog.js's shebang (PM2 starts the script with its own node).
       node_args: '--max-old-space-size=1024 --max-semi-space-size=8',
       max_memory_restart: '1G',
-      env: { NODE_ENV: 'production' },
+      // The log below error on stdout (PM2's out file), errors on stderr (its error file, shown in red);
+      // without it every line went to the error file.
+      env: { NODE_ENV: 'production', EDGELOG_LOG_SPLIT: '1' },
     },
   ],
 };

@@ -25,6 +25,12 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./commands/demo.js')).demoCommand(),
   },
   {
+    name: 'init',
+    term: 'init [options]',
+    description: 'write a commented edgelog.config.json with your zones, check it, and say what to run next',
+    load: async () => (await import('./commands/init.js')).initCommand(),
+  },
+  {
     name: 'run',
     term: 'run',
     description:

@@ -1,4 +1,5 @@
-// The one logger, on stderr (stdout is the CLI's own output), secrets redacted by path. Off a terminal,
+// The one logger, on stderr (stdout is the CLI's own output; under PM2, split: see EDGELOG_LOG_SPLIT),
+// secrets redacted by path. Off a terminal,
 // JSON lines; on a terminal, short human lines (src/format/log-line.ts) written synchronously, like the
 // JSON ones, so that neither form loses a line to a crash.
 import { createRequire } from 'node:module';
@@ -46,11 +47,25 @@ export function createLogger(opts: LoggerOptions = {}): Logger {
   const pretty = opts.pretty ?? process.stderr.isTTY === true;
   // Synchronous: edgelog logs per day and per job, not per entry, and no line may be lost to a crash.
   const stderr = () => pino.destination({ fd: 2, sync: true });
+  const env = opts.env ?? process.env;
+  // EDGELOG_LOG_SPLIT=1 (ecosystem.config.cjs sets it): below error on stdout, errors on stderr, so that
+  // PM2's out file holds the log and its error file (shown in red) the errors alone.
+  const split =
+    env.EDGELOG_LOG_SPLIT === '1'
+      ? pino.multistream(
+          [
+            { level: 'trace', stream: pino.destination({ fd: 1, sync: true }) },
+            { level: 'error', stream: stderr() },
+          ],
+          { dedupe: true },
+        )
+      : undefined;
   const destination =
     opts.destination ??
+    split ??
     (pretty
       ? prettyDestination(stderr(), {
-          color: colorWanted(opts.env ?? process.env),
+          color: colorWanted(env),
           stack: level === 'debug' || level === 'trace',
           line: stderrLine,
         })

@@ -1,5 +1,5 @@
-// `edgelog compact`: compacts the settled zone-days of the archive into the Parquet history (README
-// "History") now, then prunes the compacted days older than history.hotDays, and prints what it did.
+// `edgelog compact`: compacts the settled zone-days of the archive into the Parquet history (docs/HISTORY.md)
+// now, then prunes the compacted days older than history.hotDays, and prints what it did.
 import { join } from 'node:path';
 import { Command, Option } from 'commander';
 import { formatBytes } from '../format/bytes.js';

@@ -13,6 +13,7 @@ import type { QueryStore } from '../store/store.js';
 import { Simulator } from '../simulator/index.js';
 import { sampleQueries } from '../store/sample-queries.js';
 import { addDays, dayOf } from '../time/utc-day.js';
+import { programName } from './program-name.js';
 import { commandContext, intArg, type GlobalOptions } from './shared.js';
 import { executeSync } from '../sync/execute-sync.js';
 import { syncPlan } from '../sync/sync-plan.js';
@@ -179,11 +180,17 @@ export function demoCommand(): Command {
               : ''),
         );
         out();
+        const program = programName();
         out('Next:');
-        out(`  ${hint}npx edgelog status`);
-        out(`  ${hint}npx edgelog query "SELECT * FROM shield_event_logs LIMIT 5"`);
-        out(`  ${hint}npx edgelog report origin --zone 101`);
-        out('  npx edgelog simulate      # the simulator on its own; put its URLs in edgelog.config.json');
+        out(`  ${hint}${program} status`);
+        out(`  ${hint}${program} query "SELECT * FROM shield_event_logs LIMIT 5"`);
+        out(`  ${hint}${program} report origin --zone 101`);
+        out();
+        out('Your own account (README, "Your own account in five steps"):');
+        out(`  ${program} init --pull-zone <id> --shield-zone <id>`);
+        out('The simulator on its own, at an address a configuration keeps:');
+        out(`  ${program} simulate --port 8080`);
+        out(`  ${program} init --simulator http://127.0.0.1:8080 --pull-zone 101 --shield-zone 201`);
         if (!summary.ok) process.exitCode = 1;
       } finally {
         await engine?.close();

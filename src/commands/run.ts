@@ -1,10 +1,11 @@
 // `edgelog run`: the long-running worker (PM2 runs this).
 import { Command } from 'commander';
-import { requireAccessKey } from '../config/index.js';
+import { configPath, noConfigFile, requireAccessKey } from '../config/index.js';
 import { startEngine } from '../engine.js';
 import { RedisWatch } from '../redis/redis-watch.js';
 import { commandContext } from './shared.js';
-import { untilSignal } from './signals.js';
+import { programName } from './program-name.js';
+import { untilParentGone, untilSignal } from './signals.js';
 
 export function runCommand(): Command {
   return new Command('run')
@@ -15,9 +16,24 @@ export function runCommand(): Command {
       const { config, logger } = commandContext(cmd);
       requireAccessKey(config);
       if (config.pullZones.length === 0 && config.shieldZones.length === 0) {
-        logger.warn('no pullZones or shieldZones configured: the worker has nothing to fetch');
+        logger.warn(
+          config.origin === 'defaults'
+            ? `no pullZones or shieldZones configured: ${noConfigFile(configPath(), programName())}`
+            : `no pullZones or shieldZones configured in ${config.origin}: the worker has nothing to fetch`,
+        );
       }
-      const stop = untilSignal();
+      const signals = untilSignal();
+      // Started by `npx` or `npm exec` (npm sets npm_command=exec), whose SIGTERM never reaches this
+      // process: stop when npm's process is gone, as on SIGTERM. Elsewhere (nohup, setsid) a new parent
+      // is no reason to stop.
+      const parent = process.env.npm_command === 'exec' ? untilParentGone() : null;
+      const stop = {
+        promise: parent ? Promise.race([signals.promise, parent.promise]) : signals.promise,
+        dispose: () => {
+          signals.dispose();
+          parent?.dispose();
+        },
+      };
       const engine = await startEngine(config, logger, { metrics: true });
       // Schedulers, a plan per zone and the notices not delivered yet whose jobs are not in Redis: put
       // into Redis now, and again whenever Redis comes back from an outage or without its data.

@@ -11,6 +11,7 @@ import { alertSummary, renderAlertSummary, type AlertSummary } from '../status/a
 import { missingDays } from '../status/missing-days.js';
 import { NO_ARCHIVE, readStatus, settleStatus, type StatusAsk } from '../status/read-status.js';
 import { renderMissing } from '../status/render-missing.js';
+import { programName } from './program-name.js';
 import { iso, renderStatus } from '../status/render-status.js';
 import { wantedZones, type StatusSource } from '../status/wanted-zones.js';
 import { zoneHealth } from '../status/zone-health.js';
@@ -95,7 +96,12 @@ export function statusCommand(): Command {
     const zones = zoneHealth(data.ledger, wanted, now, (s, z) => data.newest.get(zoneKey(s, z)) ?? null);
     const missing = missingDays(data.ledger, wanted, now);
     if (opts.missing && format !== 'json') {
-      process.stdout.write(renderMissing(missing, now));
+      process.stdout.write(
+        renderMissing(missing, now, {
+          configured: wantedZones(config, ['origin', 'shield'], undefined),
+          program: programName(),
+        }),
+      );
       return;
     }
     const queue = await readQueueStatus(config);
@@ -131,7 +137,7 @@ export function statusCommand(): Command {
         };
     const gaps =
       missing.length > 0
-        ? `\nmissing: ${missing.length} zone-day${missing.length === 1 ? '' : 's'} of the lookback never fetched (edgelog status --missing)`
+        ? `\nmissing: ${missing.length} zone-day${missing.length === 1 ? '' : 's'} of the lookback never fetched (${programName()} status --missing)`
         : '';
     const text = renderStatus(zones, data.guardian, days, data.ledger.length, queue, now, {
       all: opts.all === true,
@@ -139,7 +145,7 @@ export function statusCommand(): Command {
     });
     const note = archived
       ? ''
-      : `archive: none at ${path} yet (\`edgelog sync\` or \`edgelog run\` creates it)\n`;
+      : `archive: none at ${path} yet (\`${programName()} sync\` or \`${programName()} run\` creates it)\n`;
     const alertLine = alerts ? `\n${renderAlertSummary(alerts)}` : '';
     const historyLines = history ? `\n${renderHistory(history, now).trimEnd()}` : '';
     process.stdout.write(`${note}${text.replace(/^\n/, '')}${gaps}${alertLine}${historyLines}\n`);

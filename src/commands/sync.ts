@@ -1,13 +1,14 @@
 // `edgelog sync`: fetch chosen days now, wait, print what happened; exit 0 only if every day succeeded.
 // The plan is sync/sync-plan.ts, the work sync/execute-sync.ts, the summary sync/sync-summary.ts.
 import { Command, Option } from 'commander';
-import { requireAccessKey } from '../config/index.js';
+import { configPath, noConfigFile, requireAccessKey } from '../config/index.js';
 import { startEngine } from '../engine.js';
 import { InterruptedError, UsageError } from '../errors/index.js';
 import { executeSync } from '../sync/execute-sync.js';
 import { syncPlan, type SyncAsk } from '../sync/sync-plan.js';
 import { commandContext, dayArg, idListArg, intArg, printJson } from './shared.js';
 import { formatOption, jsonOption, outputFormat } from './args.js';
+import { programName } from './program-name.js';
 import { untilSignal } from './signals.js';
 
 interface SyncOptions extends SyncAsk {
@@ -40,7 +41,11 @@ export function syncCommand(): Command {
       const { config, logger } = commandContext(cmd, undefined, { terminalLogLevel: 'warn' });
       const plan = syncPlan(config, opts, Date.now());
       if (plan.days.length === 0 && plan.guardianZones.length === 0) {
-        throw new UsageError('no zones to sync: add pullZones / shieldZones to the configuration');
+        throw new UsageError(
+          config.origin === 'defaults'
+            ? `no zones to sync: ${noConfigFile(configPath(), programName())}`
+            : `no zones to sync: add pullZones / shieldZones to ${config.origin}`,
+        );
       }
       requireAccessKey(config);
       const concurrency = opts.concurrency || undefined;

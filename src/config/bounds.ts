@@ -49,7 +49,8 @@ export function duration(fallback: string, bounds: DurationBounds) {
         return z.NEVER;
       }
       return got;
-    });
+    })
+    .meta({ accepted: `\`${bounds.min}\`–\`${bounds.max}\`` });
 }
 
 export interface NumberBounds {
@@ -82,5 +83,6 @@ export function positiveNumber(bounds: { above: number; max: number; example: nu
   return z
     .number({ error: `expected a number above ${bounds.above} and at most ${bounds.max}, ${eg}` })
     .gt(bounds.above, { error: (iss) => `must be above ${bounds.above} (got ${String(iss.input)}), ${eg}` })
-    .max(bounds.max, { error: (iss) => `must be at most ${bounds.max} (got ${String(iss.input)}), ${eg}` });
+    .max(bounds.max, { error: (iss) => `must be at most ${bounds.max} (got ${String(iss.input)}), ${eg}` })
+    .meta({ accepted: `above ${bounds.above}, at most ${bounds.max}` });
 }

@@ -4,6 +4,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { ConfigError } from '../errors/config-error.js';
+import { withoutComments } from './example-config.js';
 import type { ConfigInput } from './schema.js';
 
 export const DEFAULT_CONFIG_FILE = 'edgelog.config.json';
@@ -23,6 +24,20 @@ export interface ConfigInputRead {
   origin: string;
   /** Which setting gave the Redis URL ("REDIS_URL", "redis.url in <file>"), or null: none did. */
   redisUrlFrom: string | null;
+}
+
+/** The file the configuration is read from: --config, else EDGELOG_CONFIG, else edgelog.config.json here. */
+export function configPath(opts: Pick<LoadConfigOptions, 'path' | 'env' | 'cwd'> = {}): string {
+  const env = opts.env ?? process.env;
+  return resolve(opts.cwd ?? process.cwd(), opts.path ?? env.EDGELOG_CONFIG ?? DEFAULT_CONFIG_FILE);
+}
+
+/** Said when no configuration file was found: where edgelog looked, and how to make one. */
+export function noConfigFile(path: string, program: string): string {
+  return (
+    `no configuration file found (looked for ${path}; neither --config nor EDGELOG_CONFIG was given): ` +
+    `\`${program} init --pull-zone <id> --shield-zone <id>\` writes one`
+  );
 }
 
 /** The configuration before validation: the file (if any), the environment over it, the overrides over both. */
@@ -74,6 +89,8 @@ function readJsonFile(path: string): ConfigInput {
       cause,
     });
   }
+  // Keys named "//" are comments (edgelog init writes them): not configuration.
+  value = withoutComments(value);
   // Anything else would be merged away into all defaults, silently.
   if (!isPlainObject(value)) {
     throw new ConfigError(

@@ -1,5 +1,12 @@
 export { requireAccessKey } from './access-key.js';
-export { loadConfig, parseConfig, DEFAULT_CONFIG_FILE, type LoadConfigOptions } from './load.js';
+export {
+  loadConfig,
+  parseConfig,
+  configPath,
+  noConfigFile,
+  DEFAULT_CONFIG_FILE,
+  type LoadConfigOptions,
+} from './load.js';
 export {
   configSchema,
   type AlertRule,

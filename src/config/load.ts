@@ -4,7 +4,7 @@ import { isPlainObject, readConfigInput, type LoadConfigOptions } from './file.j
 import { relationIssues, type RelationIssue } from './relations.js';
 import { configSchema, type Config, type Zone } from './schema.js';
 
-export { DEFAULT_CONFIG_FILE, type LoadConfigOptions } from './file.js';
+export { DEFAULT_CONFIG_FILE, configPath, noConfigFile, type LoadConfigOptions } from './file.js';
 
 /** Finds, reads, validates and freezes the configuration. Throws ConfigError naming the key and the fix. */
 export function loadConfig(opts: LoadConfigOptions = {}): Config {

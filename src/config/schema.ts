@@ -14,7 +14,9 @@ const zone = z.union([zoneId, z.strictObject({ id: zoneId, name: z.string().min(
   error: 'expected a zone id (a positive integer) or { "id": 123, "name": "…" }',
 });
 
-const httpUrl = z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' });
+const httpUrl = z
+  .url({ protocol: /^https?$/, error: 'expected an http(s) URL' })
+  .meta({ accepted: 'an http(s) URL' });
 const postgresUrl = z.url({
   protocol: /^postgres(ql)?$/,
   error:
@@ -23,102 +25,161 @@ const postgresUrl = z.url({
 
 const apiSchema = z.strictObject({
   /** Shield, compute and rate-limit operations. */
-  baseUrl: httpUrl.default('https://api.bunny.net'),
+  baseUrl: httpUrl
+    .default('https://api.bunny.net')
+    .describe('host of the Shield, compute and rate-limit operations'),
   /** Origin error logs. */
-  originLogUrl: httpUrl.default('https://cdn-origin-logging.bunny.net'),
+  originLogUrl: httpUrl
+    .default('https://cdn-origin-logging.bunny.net')
+    .describe('host of the origin error logs'),
   /** Video play data. */
-  videoUrl: httpUrl.default('https://video.bunnycdn.com'),
+  videoUrl: httpUrl.default('https://video.bunnycdn.com').describe('host of the video play data'),
   /** Account API key, sent as the AccessKey header. Prefer the EDGELOG_ACCESS_KEY environment variable. */
-  accessKey: z.string().min(1).optional(),
+  accessKey: z
+    .string()
+    .min(1)
+    .optional()
+    .meta({ accepted: 'non-empty text' })
+    .describe(
+      'the account API key, sent as `AccessKey` to the first two hosts, never to the video host; never logged or stored. Prefer the `EDGELOG_ACCESS_KEY` environment variable: `edgelog init` never writes it',
+    ),
   // Timeouts below 1 s mean little: undici's timers tick about once a second.
   /** Bound on establishing a TCP connection. @defaultValue "10s" */
-  connectTimeout: duration('10s', { min: '1s', max: '10m' }),
+  connectTimeout: duration('10s', { min: '1s', max: '10m' }).describe(
+    'bound on establishing a TCP connection (shorter than `requestDeadline`)',
+  ),
   /** Bound on waiting for response headers. @defaultValue "30s" */
-  headersTimeout: duration('30s', { min: '1s', max: '1h' }),
+  headersTimeout: duration('30s', { min: '1s', max: '1h' }).describe(
+    'bound on waiting for response headers (shorter than `requestDeadline` and `responseTimeout`)',
+  ),
   /** Bound on silence while reading a response body. @defaultValue "60s" */
-  bodyTimeout: duration('60s', { min: '1s', max: '1h' }),
+  bodyTimeout: duration('60s', { min: '1s', max: '1h' }).describe(
+    'bound on silence while reading a body (shorter than `requestDeadline` and `responseTimeout`)',
+  ),
   /**
    * Bound on one attempt's whole answer, headers and body: a body trickled a byte at a time is never
    * silent for bodyTimeout, and a large origin day may stream for longer than requestDeadline. The
    * attempt is retried like any timeout. @defaultValue "10m"
    */
-  responseTimeout: duration('10m', { min: '1s', max: '1d' }),
+  responseTimeout: duration('10m', { min: '1s', max: '1d' }).describe(
+    "bound on one attempt's whole answer, headers and body: a body trickled a byte at a time ends there and is retried",
+  ),
   /**
    * Largest response body accepted, in bytes: a body is held in memory, and an ordinary log page is
    * far above 1 MiB. @defaultValue 512 MiB
    */
-  maxResponseBytes: wholeNumber({ min: 2 ** 20, max: 2 ** 30, example: 512 * 2 ** 20 }).default(
-    512 * 2 ** 20,
-  ),
+  maxResponseBytes: wholeNumber({ min: 2 ** 20, max: 2 ** 30, example: 512 * 2 ** 20 })
+    .default(512 * 2 ** 20)
+    .meta({ accepted: '1 MiB – 1 GiB, in bytes' })
+    .describe(
+      'larger answers fail (permanently), the error naming this key; a body is held in memory (a Shield page from 16 MiB is decoded in parts)',
+    ),
   /** Attempts per request, the first included. @defaultValue 6 */
-  retryAttempts: wholeNumber({ min: 1, max: 50, example: 6 }).default(6),
+  retryAttempts: wholeNumber({ min: 1, max: 50, example: 6 })
+    .default(6)
+    .describe('attempts per request, the first included'),
   /** First retry delay; doubles each attempt (with jitter) up to retryMaxDelay. @defaultValue "500ms" */
-  retryBaseDelay: duration('500ms', { min: '10ms', max: '1h' }),
+  retryBaseDelay: duration('500ms', { min: '10ms', max: '1h' }).describe(
+    'first retry delay, doubling with jitter up to `retryMaxDelay` (at most it, and below `requestDeadline`); a `Retry-After` is honoured exactly',
+  ),
   /** @defaultValue "30s" */
-  retryMaxDelay: duration('30s', { min: '10ms', max: '1h' }),
+  retryMaxDelay: duration('30s', { min: '10ms', max: '1h' }).describe('longest retry delay'),
   /** Overall bound on one request including its retries. @defaultValue "5m" */
-  requestDeadline: duration('5m', { min: '1s', max: '1d' }),
+  requestDeadline: duration('5m', { min: '1s', max: '1d' }).describe('bound on one request with its retries'),
   /** Open connections per API host. @defaultValue 16 */
-  connections: wholeNumber({ min: 1, max: 256, example: 16 }).default(16),
+  connections: wholeNumber({ min: 1, max: 256, example: 16 })
+    .default(16)
+    .describe('open connections per API host'),
   /** Shield pages one zone-day may take before it is stopped as a runaway. @defaultValue 100000 */
-  pageCap: wholeNumber({ min: 1, max: 10_000_000, example: 100_000 }).default(100_000),
+  pageCap: wholeNumber({ min: 1, max: 10_000_000, example: 100_000 })
+    .default(100_000)
+    .describe(
+      'Shield pages one zone-day may take before it is stopped as a runaway (the day is then `incomplete`)',
+    ),
 });
 
 const scheduleSchema = z.strictObject({
   /** How often today's (partial) day of every zone is fetched again. @defaultValue "1h" */
-  refreshEvery: duration('1h', { min: '1m', max: '1d' }),
+  refreshEvery: duration('1h', { min: '1m', max: '1d' }).describe(
+    "how often each zone's days are planned and fetched (today's again)",
+  ),
   /**
    * A day counts as complete once fetched to exhaustion at least this long after it ended (late logs).
    * @defaultValue "1h"
    */
-  finalizeDelay: duration('1h', { min: '0s', max: '1d' }),
+  finalizeDelay: duration('1h', { min: '0s', max: '1d' }).describe(
+    'a day is complete once fetched to its end this long after it ended (late logs); see Rules between keys',
+  ),
   /**
    * Days before today that plan jobs look at for origin logs. At least 1: only a pass on a later day
    * can make a day complete, so with 0 every day would stay partial and its last hours never fetched.
    * @defaultValue 2
    */
-  originLookbackDays: wholeNumber({ min: 1, max: 365, example: 2 }).default(2),
+  originLookbackDays: wholeNumber({ min: 1, max: 365, example: 2 })
+    .default(2)
+    .describe(
+      'days before today that each origin pass looks at (catch-up and finalising); see Rules between keys',
+    ),
   /** The same for Shield, which keeps today and the two days before (API-NOTES). @defaultValue 2 */
-  shieldLookbackDays: wholeNumber({ min: 1, max: 30, example: 2 }).default(2),
+  shieldLookbackDays: wholeNumber({ min: 1, max: 30, example: 2 })
+    .default(2)
+    .describe('the same for Shield, which keeps today and the two days before'),
   /** How often API Guardian metrics are snapshotted. @defaultValue "15m" */
-  guardianEvery: duration('15m', { min: '1m', max: '1d' }),
+  guardianEvery: duration('15m', { min: '1m', max: '1d' }).describe(
+    'how often API Guardian counters are snapshotted',
+  ),
 });
 
-const keptJobs = (age: string, count: number) =>
+const keptJobs = (what: string, age: string, count: number) =>
   z
     .strictObject({
-      age: duration(age, { min: '1m', max: '365d' }),
-      count: wholeNumber({ min: 100, max: 1_000_000, example: count }).default(count),
+      age: duration(age, { min: '1m', max: '365d' }).describe(`${what} jobs are kept in Redis this long`),
+      count: wholeNumber({ min: 100, max: 1_000_000, example: count })
+        .default(count)
+        .describe(`and at most this many; \`sync\` reads its jobs' results from there, hence the floors`),
     })
     .prefault({});
 
 const workerSchema = z.strictObject({
   /** Jobs one process works at once. @defaultValue 4 */
-  concurrency: wholeNumber({ min: 1, max: 256, example: 4 }).default(4),
+  concurrency: wholeNumber({ min: 1, max: 256, example: 4 })
+    .default(4)
+    .describe('jobs one process works at once'),
   /**
    * Threads that fetch and decode Shield pages while the main thread stores them; 0 does it all on the
    * main thread. @defaultValue 1 where there is a second core, else 0
    */
-  pageThreads: wholeNumber({ min: 0, max: 16, example: 1 }).optional(),
+  pageThreads: wholeNumber({ min: 0, max: 16, example: 1 })
+    .optional()
+    .meta({ defaultText: '1 with a second core, else 0' })
+    .describe(
+      'threads that fetch and decode Shield pages and origin days while the main thread stores; 0 does it all on the main thread',
+    ),
   /** On SIGINT/SIGTERM, how long to wait for the jobs in hand before giving up on them. @defaultValue "20s" */
-  shutdownTimeout: duration('20s', { min: '1s', max: '1h' }),
+  shutdownTimeout: duration('20s', { min: '1s', max: '1h' }).describe(
+    "on SIGINT/SIGTERM, how long the jobs and webhook deliveries in hand get to stop (PM2's `kill_timeout` must be longer)",
+  ),
   /**
    * How long a worker's hold on a day lasts unless renewed (it is renewed while the worker works): the
    * ledger lease, and half of it the job's BullMQ lock (and its stalled-job check). The work of a worker
    * that died where its process cannot be looked up (another host) waits this long for another worker.
    * @defaultValue "60s" (a 30 s job lock, BullMQ's default)
    */
-  lease: duration('60s', { min: '4s', max: '1h' }),
+  lease: duration('60s', { min: '4s', max: '1h' }).describe(
+    "how long a worker's hold on a day lasts unless renewed (renewed while it works); the job's BullMQ lock is half of it",
+  ),
   /** Attempts of a job that fails with a retryable error. @defaultValue 5 */
-  jobAttempts: wholeNumber({ min: 1, max: 100, example: 5 }).default(5),
+  jobAttempts: wholeNumber({ min: 1, max: 100, example: 5 })
+    .default(5)
+    .describe('attempts of a job that fails with a retryable error'),
   /**
    * Finished jobs kept (by age and by count) for inspection. `sync` reads the result of each job it
    * waits for from the queue, so a job must outlive its sync's wait: hence the floors.
    * @defaultValue { age: "1d", count: 1000 }
    */
-  keepCompleted: keptJobs('1d', 1000),
+  keepCompleted: keptJobs('completed', '1d', 1000),
   /** @defaultValue { age: "7d", count: 5000 } */
-  keepFailed: keptJobs('7d', 5000),
+  keepFailed: keptJobs('failed', '7d', 5000),
 });
 
 const hookName = z.string().regex(/^[\w.-]+$/, { error: 'hook names are letters, digits, "_", "-" and "."' });
@@ -334,26 +395,46 @@ const ruleSchema = z.discriminatedUnion(
 
 const alertsSchema = z
   .strictObject({
-    hooks: z.record(hookName, hookSchema).default({}),
-    rules: z.array(ruleSchema).default([]),
+    hooks: z
+      .record(hookName, hookSchema)
+      .default({})
+      .meta({ leaf: true, accepted: 'a map of names to `{ "type": "webhook" | "slack", "url", … }`' })
+      .describe('where notices go, by name; see [Alerts](ALERTS.md) for the fields and credentials'),
+    rules: z
+      .array(ruleSchema)
+      .default([])
+      .meta({ leaf: true, accepted: 'a list of `spike`, `flatline`, `guardian`, `new-term` and `sql` rules' })
+      .describe('what to watch; see [Alerts](ALERTS.md) for each type and its bounds'),
     /**
      * Notices of one rule made within one window of this length go to each hook as one grouped notice
      * (Alertmanager's group_wait); "0s" sends each alone at once. @defaultValue "30s"
      */
-    groupWait: duration('30s', { min: '0s', max: '1h' }),
+    groupWait: duration('30s', { min: '0s', max: '1h' }).describe(
+      'notices of one rule made within one window of this length go to each hook as one grouped notice; `"0s"` sends each alone at once',
+    ),
     /** A firing alert is sent again after this long. @defaultValue "4h" */
-    renotifyEvery: duration('4h', { min: '1m', max: '30d' }),
+    renotifyEvery: duration('4h', { min: '1m', max: '30d' }).describe(
+      'a firing alert is sent again after this long',
+    ),
     /** Rules are also evaluated on this schedule (besides after each ingestion job). @defaultValue "5m" */
-    evaluateEvery: duration('5m', { min: '10s', max: '1d' }),
+    evaluateEvery: duration('5m', { min: '10s', max: '1d' }).describe(
+      'every rule is also evaluated on this schedule, besides after each ingestion job',
+    ),
     /**
      * Delivery attempts of one notice, with capped exponential backoff from retryDelay up to
      * maxRetryDelay. @defaultValue 100
      */
-    deliveryAttempts: wholeNumber({ min: 1, max: 1000, example: 100 }).default(100),
+    deliveryAttempts: wholeNumber({ min: 1, max: 1000, example: 100 })
+      .default(100)
+      .describe('delivery attempts of one notice'),
     /** @defaultValue "5s" */
-    retryDelay: duration('5s', { min: '100ms', max: '1d' }),
+    retryDelay: duration('5s', { min: '100ms', max: '1d' }).describe(
+      'first delay between delivery attempts, doubling up to `maxRetryDelay` (at most it)',
+    ),
     /** @defaultValue "10m" */
-    maxRetryDelay: duration('10m', { min: '100ms', max: '1d' }),
+    maxRetryDelay: duration('10m', { min: '100ms', max: '1d' }).describe(
+      'longest delay between delivery attempts',
+    ),
   })
   .superRefine((alerts, ctx) => {
     const names = new Set<string>();
@@ -404,19 +485,30 @@ export const configSchema = z.strictObject({
       url: z
         .string()
         .regex(/^rediss?:\/\//, { error: 'expected a redis:// or rediss:// URL' })
-        .default('redis://127.0.0.1:6379'),
+        .default('redis://127.0.0.1:6379')
+        .meta({ accepted: '`redis://` or `rediss://` URL' })
+        .describe(
+          'also `REDIS_URL`; one configured (here or there) that does not answer at start fails, naming it; no private server is started for it',
+        ),
       /** Namespace of every key edgelog writes in Redis. */
       prefix: z
         .string()
         .min(1)
         .regex(/^[^:]+$/, { error: 'must not contain ":"' })
-        .default('edgelog'),
+        .default('edgelog')
+        .meta({ accepted: 'text without `:`' })
+        .describe('namespace of every key edgelog writes in Redis'),
       /**
        * When no Redis URL is configured and none answers on the default one, start a private
        * redis-server under the data directory. A configured URL that does not answer always fails.
        * @defaultValue true
        */
-      embedded: z.boolean().default(true),
+      embedded: z
+        .boolean()
+        .default(true)
+        .describe(
+          'when no URL is configured and none answers on the default one, start a private `redis-server` under the data directory',
+        ),
     })
     .prefault({}),
   database: z
@@ -425,32 +517,68 @@ export const configSchema = z.strictObject({
        * The archive. A relative path in a configuration file is relative to that file's directory.
        * @defaultValue "data/edgelog.db" (relative to the working directory)
        */
-      path: z.string().min(1).default(DEFAULT_DATABASE_PATH),
+      path: z
+        .string()
+        .min(1)
+        .default(DEFAULT_DATABASE_PATH)
+        .meta({ accepted: 'a path' })
+        .describe(
+          "the SQLite archive; relative to the configuration file's directory when set there (also `EDGELOG_DB`)",
+        ),
       /**
        * Whole UTC days kept before today (today is always kept); null keeps everything. Pruned daily.
        * @defaultValue null
        */
-      retentionDays: wholeNumber({ min: 1, max: 3650, example: 30 }).nullable().default(null),
+      retentionDays: wholeNumber({ min: 1, max: 3650, example: 30 })
+        .nullable()
+        .default(null)
+        .describe('whole UTC days kept before today (pruned daily at 00:05 UTC); `null` keeps everything'),
       /** Checkpoint the WAL from a background thread instead of inside the ingesting writer. */
-      backgroundCheckpoints: z.boolean().default(true),
+      backgroundCheckpoints: z
+        .boolean()
+        .default(true)
+        .describe('checkpoint the WAL from a background thread, not in the ingesting writer'),
       /**
        * A PostgreSQL archive instead of the SQLite file at `path` (docs/POSTGRES.md). Prefer the
        * EDGELOG_DATABASE_URL environment variable: the URL holds the password. @defaultValue null
        */
-      url: postgresUrl.nullable().default(null),
+      url: postgresUrl
+        .nullable()
+        .default(null)
+        .meta({ accepted: '`postgres://` or `postgresql://` URL' })
+        .describe(
+          'a PostgreSQL archive instead of the SQLite file (also `EDGELOG_DATABASE_URL`); its password is never printed',
+        ),
       /**
-       * The PostgreSQL archive as readers reach it: a role that may only read (README, "A role for
+       * The PostgreSQL archive as readers reach it: a role that may only read (docs/OPERATIONS.md, "A role for
        * readers"). `query`, `report`, `status` and `alerts list` connect with it instead of `url`; the
        * worker never does. Prefer EDGELOG_READER_DATABASE_URL. @defaultValue null (readers use `url`)
        */
-      readerUrl: postgresUrl.nullable().default(null),
+      readerUrl: postgresUrl
+        .nullable()
+        .default(null)
+        .meta({ accepted: '`postgres://` or `postgresql://` URL' })
+        .describe(
+          'the archive as `query`, `report`, `status` and `alerts list` reach it: a role that may only read (also `EDGELOG_READER_DATABASE_URL`; see [A role for readers](OPERATIONS.md#postgresql-many-workers-one-archive))',
+        ),
       /** TLS to the PostgreSQL server; absent, the URL's sslmode decides. @defaultValue undefined */
       ssl: z
         .strictObject({
           /** Verify the server's certificate. @defaultValue true */
-          rejectUnauthorized: z.boolean().optional(),
+          rejectUnauthorized: z
+            .boolean()
+            .optional()
+            .meta({ defaultText: '`true`' })
+            .describe(
+              "TLS to PostgreSQL: verify the server's certificate (absent `ssl`, the URL's `sslmode` decides)",
+            ),
           /** The CA certificate(s): PEM text, or a path to a PEM file. */
-          ca: z.string().min(1).optional(),
+          ca: z
+            .string()
+            .min(1)
+            .optional()
+            .meta({ accepted: 'PEM text or a path' })
+            .describe("the CA certificate(s) the server's is checked against"),
         })
         .optional(),
     })
@@ -458,20 +586,41 @@ export const configSchema = z.strictObject({
   history: z
     .strictObject({
       /**
-       * Where days that are done are kept as Parquet files (README, "History"); null keeps no history.
+       * Where days that are done are kept as Parquet files (docs/HISTORY.md); null keeps no history.
        * A relative path in a configuration file is relative to that file's directory.
        * @defaultValue "history" beside the SQLite archive file (data/history for the default archive)
        */
-      path: z.string().min(1).nullable().optional(),
+      path: z
+        .string()
+        .min(1)
+        .nullable()
+        .optional()
+        .meta({ accepted: 'a path', defaultText: '`history` beside the SQLite archive (`data/history`)' })
+        .describe(
+          "where days that are done are kept as Parquet files ([History](HISTORY.md)); relative to the configuration file's directory when set there; `null` keeps no history",
+        ),
       /**
        * Whole UTC days before today whose entry rows stay in the store once their day is in history;
        * older rows leave the store after their files are verified. null keeps every row. @defaultValue 7
        */
-      hotDays: wholeNumber({ min: 0, max: 3650, example: 7 }).nullable().default(7),
+      hotDays: wholeNumber({ min: 0, max: 3650, example: 7 })
+        .nullable()
+        .default(7)
+        .describe(
+          'whole UTC days before today whose rows stay in the store once their day is in the history; older rows leave it after their files are verified; `null` keeps every row',
+        ),
     })
     .prefault({}),
-  pullZones: z.array(zone).default([]),
-  shieldZones: z.array(zone).default([]),
+  pullZones: z
+    .array(zone)
+    .default([])
+    .meta({ accepted: 'ids, or `{ "id": 123, "name": "…" }`, each once' })
+    .describe('the pull zones whose origin error logs are archived'),
+  shieldZones: z
+    .array(zone)
+    .default([])
+    .meta({ accepted: 'ids, or `{ "id": 123, "name": "…" }`, each once' })
+    .describe('the Shield zones whose event logs (and API Guardian counters) are archived'),
   schedule: scheduleSchema.prefault({}),
   worker: workerSchema.prefault({}),
   alerts: alertsSchema.prefault({}),
@@ -481,12 +630,23 @@ export const configSchema = z.strictObject({
        * Where `edgelog run` serves /metrics, /healthz and /readyz; null serves nothing.
        * @defaultValue "127.0.0.1:9469"
        */
-      listen: listenAddress.nullable().prefault('127.0.0.1:9469'),
+      listen: listenAddress
+        .nullable()
+        .prefault('127.0.0.1:9469')
+        .meta({ accepted: '`"host:port"` (a name, IPv4 or `[IPv6]`; port 0 picks a free one)' })
+        .describe(
+          'where `edgelog run` serves `/metrics`, `/healthz` and `/readyz`; `null` serves nothing; other commands never serve',
+        ),
     })
     .prefault({}),
   log: z
     .strictObject({
-      level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+      level: z
+        .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+        .default('info')
+        .describe(
+          'pino level; logs go to stderr: JSON lines, or short human lines when stderr is a terminal',
+        ),
     })
     .prefault({}),
 });

@@ -1,4 +1,4 @@
-// Pure: sizes for people, in binary units as the README's figures are.
+// Pure: sizes for people, in binary units as docs/PERFORMANCE.md's figures are.
 
 const UNITS = ['KiB', 'MiB', 'GiB', 'TiB'];
 

@@ -20,7 +20,7 @@ export interface DuckDbOptions {
    * after a task (allocator_flush_threshold), or `bulk` freed at once (allocator_bulk_deallocation_
    * flush_threshold). With DuckDB's defaults the blocks the Parquet writer and reader freed stayed in the
    * process: compacting a 1,000,000-entry day peaked at 378 MiB RSS while DuckDB itself accounted for
-   * ~20 MiB; with 8MB/16MB, 267 MiB (README "History", Memory).
+   * ~20 MiB; with 8MB/16MB, 267 MiB (docs/HISTORY.md, Memory).
    * @defaultValue DuckDB's own (128 MiB, and 512 MiB)
    */
   allocatorFlush?: { threshold: string; bulk: string };

@@ -1,10 +1,10 @@
 // Pure: how history files are encoded, per table. zstd at level 6 with Parquet's V2 pages (delta and
-// byte-stream-split encodings) measured smallest among the settings tried on simulator data (README
-// "History"). Shield's files take level 1: writing them is most of a compaction's DuckDB time, and level 1
+// byte-stream-split encodings) measured smallest among the settings tried on simulator data (docs/HISTORY.md,
+// Figures). Shield's files take level 1: writing them is most of a compaction's DuckDB time, and level 1
 // halves it for 8% more bytes, still well under the gzip of the raw API JSON (0.87×); origin's stay at 6
 // (level 1 put them at the gzip's size: 38.65 against 38.7 B/entry). Shield's rows are wide (~800 bytes
-// as JSON): row groups of 10,240 of them, not 30,720, take ~30 MiB off what the writer holds (README
-// "History", Memory) for 1% more bytes.
+// as JSON): row groups of 10,240 of them, not 30,720, take ~30 MiB off what the writer holds (docs/HISTORY.md,
+// Memory) for 1% more bytes.
 import type { HistoryTable } from './layout.js';
 
 export interface ParquetOptions {

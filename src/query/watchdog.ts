@@ -14,7 +14,7 @@
 // process.exit() ends only the worker, and a main thread's process.exit() waits for every worker to
 // stop, which one stuck in sqlite3_step() never does (so running the statement in a worker does not
 // help either). A child process running the query would, but starting one costs more than the query
-// itself on a small archive (README, Start-up). SIGINT ends it as Ctrl-C does: exit status 130, and a
+// itself on a small archive (docs/OPERATIONS.md, Start-up). SIGINT ends it as Ctrl-C does: exit status 130, and a
 // shell prints nothing after the message (SIGKILL made it print "Killed", exit status 137).
 import { Worker } from 'node:worker_threads';
 

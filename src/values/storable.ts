@@ -1,6 +1,6 @@
 // Pure: what an archive can hold, decided once for both stores. Ingestion applies these rules while it
 // decodes a page (src/ingest/), before any store sees a row, so SQLite and PostgreSQL receive the same
-// rows and the same quarantined entries; the stores' writers apply rollupKey. The README's table
+// rows and the same quarantined entries; the stores' writers apply rollupKey. The table in docs/RELIABILITY.md
 // ("Every entry archived or accounted for") states each rule and why.
 //
 // - A number in an integer column is stored when it fits and means something there, and is NULL

@@ -66,7 +66,8 @@ describeStores('edgelog demo', (store) => {
     try {
       const url = db && new URL(db.url);
       if (url) url.password = PASSWORD;
-      const env = { REDIS_URL: redis.display };
+      // As the README runs it: `npx edgelog demo` (npm sets npm_command=exec), so the hints say `npx edgelog`.
+      const env = { REDIS_URL: redis.display, npm_command: 'exec' };
       // A database for the demo is named on its command line (PGPASSWORD would keep the password off it).
       const args = ['demo', '--log-level', 'warn', '--entries', '300'];
       const r = await runCli(url ? [...args, '--database', url.href] : args, { cwd: dir, env });
@@ -117,6 +118,11 @@ describeStores('edgelog demo', (store) => {
         ? `EDGELOG_DATABASE_URL=postgres://postgres@127.0.0.1:5432/${db.name} EDGELOG_HISTORY=${join(dir, 'data', 'demo-history')} `
         : '';
       expect(r.stdout).toContain(`  ${hint}npx edgelog status\n`);
+      // The simulator on a fixed port, and the configuration that points at it (init.test.ts runs it).
+      expect(r.stdout).toContain('  npx edgelog simulate --port 8080\n');
+      expect(r.stdout).toContain(
+        '  npx edgelog init --simulator http://127.0.0.1:8080 --pull-zone 101 --shield-zone 201\n',
+      );
     } finally {
       await db?.drop();
     }
@@ -134,6 +140,7 @@ describePostgres('edgelog demo beside a configured archive', (_store, server) =>
         EDGELOG_ACCESS_KEY: 'the-real-key',
       };
       const r = await runCli(['demo', '--log-level', 'warn', '--entries', '100'], { cwd, env });
+      // Run as the installed bin (no npx): the hints say `edgelog`.
       expect(r.stderr).toBe('');
       expect(r.code).toBe(0);
       expect(r.stdout).toContain(`  archive        ${join(cwd, 'data', 'demo.db')}\n`);
@@ -153,7 +160,7 @@ describePostgres('edgelog demo beside a configured archive', (_store, server) =>
       expect(states).toHaveLength(12);
       // The hint reads the demo's archive although EDGELOG_DATABASE_URL is set.
       expect(r.stdout).toContain(
-        '  EDGELOG_DATABASE_URL= EDGELOG_DB=data/demo.db EDGELOG_HISTORY=data/demo-history npx edgelog status\n',
+        '  EDGELOG_DATABASE_URL= EDGELOG_DB=data/demo.db EDGELOG_HISTORY=data/demo-history edgelog status\n',
       );
       const status = await runCli(['status'], {
         cwd,

@@ -1,6 +1,6 @@
 // PM2 for real: PM2 from the npm registry (installed once into a cache folder), the repository's
 // ecosystem.config.cjs against the simulator, a PM2 daemon of this test's own (PM2_HOME). The steps are
-// the README's (Operations → Running it unattended), in an install directory of the test's own: a copy of
+// docs/OPERATIONS.md's (Running it unattended), in an install directory of the test's own: a copy of
 // ecosystem.config.cjs beside a link to the repository's bin/, so the configuration file put beside it
 // never lands in the repository.
 import { execFile } from 'node:child_process';
@@ -27,7 +27,7 @@ const pm2Bin = join(cache, 'node_modules', 'pm2', 'bin', 'pm2');
 
 let h: Harness;
 let env: NodeJS.ProcessEnv;
-/** The install directory: where the README has the operator run `pm2 start ecosystem.config.cjs`. */
+/** The install directory: where docs/OPERATIONS.md has the operator run `pm2 start ecosystem.config.cjs`. */
 let app: string;
 /** The configuration the worker should read. */
 let configInput: Parameters<typeof writeConfig>[1];
@@ -70,8 +70,15 @@ afterAll(async () => {
   await h?.close();
 });
 
-/** What the worker logged (on stderr: PM2 keeps it in its error log). */
-const workerLog = () => readFileSync(join(env.PM2_HOME!, 'logs', 'edgelog-error-0.log'), 'utf8');
+/** A PM2 log of the worker ('out': its stdout; 'error': its stderr), or '' before PM2 made it. */
+const pm2Log = (which: 'out' | 'error') => {
+  const path = join(env.PM2_HOME!, 'logs', `edgelog-${which}-0.log`);
+  return existsSync(path) ? readFileSync(path, 'utf8') : '';
+};
+/** What the worker logged below error (on stdout, EDGELOG_LOG_SPLIT: PM2's out file). */
+const workerLog = () => pm2Log('out');
+/** Its errors, and the CLI's one-line failures (on stderr: PM2's error file). */
+const errorLog = () => pm2Log('error');
 
 /** The worker's metrics address, from its latest 'worker running' log line. */
 function metricsUrl(): string {
@@ -80,16 +87,18 @@ function metricsUrl(): string {
   return url;
 }
 
-/** The worker's log has a line matching `pattern` after the first `from` characters. */
-const logged = (pattern: RegExp, from: number) => () =>
-  Promise.resolve(pattern.test(workerLog().slice(from)) ? true : undefined);
+/** The worker's log (`read`) has a line matching `pattern` after the first `from` characters. */
+const logged =
+  (pattern: RegExp, from: number, read = workerLog) =>
+  () =>
+    Promise.resolve(pattern.test(read().slice(from)) ? true : undefined);
 
 describe('edgelog under PM2', () => {
   it('without a configuration file, says which file it looked for', async () => {
     await pm2('start', 'ecosystem.config.cjs');
     await until(
       'the missing file named in the log',
-      logged(/Cannot read the configuration file \S*app\/edgelog\.config\.json: create it/, 0),
+      logged(/Cannot read the configuration file \S*app\/edgelog\.config\.json: create it/, 0, errorLog),
     );
     await pm2('delete', 'edgelog');
   }, 60_000);
@@ -116,6 +125,8 @@ describe('edgelog under PM2', () => {
     await pm2('stop', 'edgelog');
     expect(Date.now() - stopping).toBeLessThan(15_000);
     expect(workerLog()).toMatch(/"msg":"stopped"/);
+    // Before EDGELOG_LOG_SPLIT every line went to the error file: now no info line does.
+    expect(errorLog()).not.toMatch(/"level":30/);
 
     for (let i = 0; i < 2; i++) {
       await pm2('restart', 'edgelog');
@@ -147,13 +158,14 @@ describe('edgelog under PM2', () => {
     mkdirSync(join(h.dir, 'etc'));
     renameSync(join(app, 'edgelog.config.json'), join(h.dir, 'etc', 'edgelog.config.json'));
     const from = workerLog().length;
+    const errorsFrom = errorLog().length;
     await run(process.execPath, [pm2Bin, 'start', join(app, 'ecosystem.config.cjs')], {
       cwd: h.dir,
       env: { ...env, EDGELOG_CONFIG: 'etc/edgelog.config.json' },
       timeout: 60_000,
     });
     await until('running with that file', logged(/"msg":"worker running"/, from));
-    expect(workerLog().slice(from)).not.toMatch(/Cannot read the configuration file/);
+    expect(errorLog().slice(errorsFrom)).not.toMatch(/Cannot read the configuration file/);
     expect((await fetch(`${metricsUrl()}/healthz`)).status).toBe(200);
   }, 60_000);
 });

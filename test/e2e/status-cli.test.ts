@@ -62,9 +62,13 @@ describe('edgelog status', () => {
     expect(missing.stdout).toMatch(new RegExp(`^shield +201 +${before} +${span}$`, 'm'));
     expect(missing.stdout).toMatch(new RegExp(`^shield +201 +${today} +${span}$`, 'm'));
     expect(missing.stdout).not.toContain(yesterday + ' ');
-    expect(missing.stdout).toContain(
-      `  edgelog sync --source shield --zone 201 --from ${before} --to ${today}\n`,
-    );
+    expect(missing.stdout).toContain(`to fetch them now:\n  edgelog sync --from ${before} --to ${today}\n`);
+    // Under npx (npm sets npm_command=exec), the hints say so.
+    const npx = await runCli(['--config', config, 'status', '--missing'], {
+      cwd: h.dir,
+      env: { npm_command: 'exec' },
+    });
+    expect(npx.stdout).toContain(`  npx edgelog sync --from ${before} --to ${today}\n`);
     expect(json).toHaveProperty('missing');
   });
 

@@ -1,5 +1,5 @@
-// deploy/edgelog.service as the README installs it (Operations → With systemd): the node and install
-// paths adjusted the way the README says, then checked by systemd's own `systemd-analyze verify`.
+// deploy/edgelog.service as docs/OPERATIONS.md installs it (Running it unattended → With systemd): the node and install
+// paths adjusted the way that page says, then checked by systemd's own `systemd-analyze verify`.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,7 +12,7 @@ const unit = readFileSync(join(REPO, 'deploy', 'edgelog.service'), 'utf8');
 const dir = mkdtempSync(join(tmpdir(), 'edgelog-unit-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** The README's step: ExecStart names this machine's node (`command -v node`). */
+/** docs/OPERATIONS.md's step: ExecStart names this machine's node (`command -v node`). */
 const withNode = unit.replaceAll('/usr/bin/node', process.execPath);
 /** And edgelog installed elsewhere than /opt/edgelog (here: the repository). */
 const adjusted = withNode.replaceAll('/opt/edgelog', REPO);

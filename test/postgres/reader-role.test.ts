@@ -1,6 +1,6 @@
 // Readers on a PostgreSQL archive connect as a role of their own (database.readerUrl,
-// EDGELOG_READER_DATABASE_URL), made with exactly the README's statements ("A role for readers", read
-// from the README here): `edgelog query` works as it, a day partition the worker makes later included,
+// EDGELOG_READER_DATABASE_URL), made with exactly the statements of docs/OPERATIONS.md ("A role for readers",
+// read from that page here): `edgelog query` works as it, a day partition the worker makes later included,
 // and what a superuser's "read-only" transaction still allowed is refused: reading the server's files,
 // stopping the worker's connections, reloading or changing settings. `query` run as a superuser says so
 // on stderr, in one line; report, status and alerts list use the reader's connection too.
@@ -20,13 +20,13 @@ import { createTestDatabase, testServer, type TestDatabase } from './support/ser
 const server = await testServer();
 const DAY_MS = 86_400_000;
 const LEASE = 60_000;
-const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+const OPERATIONS = readFileSync(new URL('../../docs/OPERATIONS.md', import.meta.url), 'utf8');
 
-/** The SQL block of the README's "A role for readers", one statement a line. */
+/** The SQL block of docs/OPERATIONS.md's "A role for readers", one statement a line. */
 function readmeRecipe(): string[] {
-  const at = README.indexOf('**A role for readers.**');
-  const block = /```sql\n([\s\S]*?)```/.exec(README.slice(at));
-  if (at < 0 || !block) throw new Error('README: no "A role for readers" SQL block');
+  const at = OPERATIONS.indexOf('**A role for readers.**');
+  const block = /```sql\n([\s\S]*?)```/.exec(OPERATIONS.slice(at));
+  if (at < 0 || !block) throw new Error('docs/OPERATIONS.md: no "A role for readers" SQL block');
   return block[1]!
     .split('\n')
     .filter((l) => l.trim() !== '' && !l.startsWith('--'))
@@ -47,7 +47,7 @@ const ADVISORY_LOCKS = ['', 'try_'].flatMap((t) =>
   ['', 'xact_'].flatMap((x) => ['', '_shared'].map((sh) => `pg_${t}advisory_${x}lock${sh}`)),
 );
 
-describe.skipIf(server === null)('a role for readers (the README recipe)', () => {
+describe.skipIf(server === null)('a role for readers (the recipe in docs/OPERATIONS.md)', () => {
   let db: TestDatabase;
   let store: ArchiveStore;
   let worker: pg.Client;

@@ -1,15 +1,16 @@
-// The README's sample outputs are what the commands print today: each `<!-- sample: name -->` block is
-// compared, figures aside, with a real run (test/readme/sessions.ts). `npm run readme:samples` rewrites
-// them from a fresh run when a command's output changes on purpose.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+// The sample outputs of the README and docs/*.md are what the commands print today: each
+// `<!-- sample: name -->` block, on whichever page it stands, is compared, figures aside, with a real run
+// (test/readme/sessions.ts). `npm run readme:samples` rewrites them from a fresh run when a command's
+// output changes on purpose.
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRedisServer, type EmbeddedRedis } from '../../src/redis/embedded-redis.js';
 import { sampleDrift, samplesIn } from './sample-text.js';
+import { docPages } from './pages.js';
 import { runSamples, type SampleRun } from './sessions.js';
 
-const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
 const dir = mkdtempSync(join(tmpdir(), 'edgelog-readme-redis-'));
 let redis: EmbeddedRedis;
 let run: SampleRun;
@@ -25,8 +26,8 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-describe('README sample outputs', () => {
-  const samples = samplesIn(README);
+describe('sample outputs of the README and docs/', () => {
+  const samples = docPages().flatMap((page) => samplesIn(page.text));
 
   it('has a sample block for every run, and a run for every sample block', () => {
     expect(samples.map((s) => s.name).sort()).toEqual([...run.samples.keys()].sort());

@@ -76,7 +76,11 @@ export async function runSamples(redisUrl: string): Promise<SampleRun> {
 
   const demo = fresh('demo');
   // As a terminal shows it: warnings only beside its own output (off a terminal it logs at info).
-  samples.set('demo', await shown(['demo', '--log-level', 'warn', '--entries', '2000'], demo, env));
+  // As the README has a newcomer run it: `npx edgelog demo` (npm sets npm_command=exec).
+  samples.set(
+    'demo',
+    await shown(['demo', '--log-level', 'warn', '--entries', '2000'], demo, { ...env, npm_command: 'exec' }),
+  );
   samples.set('status', await shown(['status'], demo, env));
 
   // A session against `edgelog simulate`'s data with a config of one's own.

@@ -28,13 +28,14 @@ export interface CliOptions {
 }
 
 /**
- * This process's environment without the variables edgelog reads (EDGELOG_*, REDIS_URL), so that a
+ * This process's environment without the variables edgelog reads (EDGELOG_*, REDIS_URL, npm_command: under
+ * `npx vitest` the hints would say `npx edgelog`), so that a
  * shell's settings never reach a test's child: only what the test sets does.
  */
 export function childEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [name, value] of Object.entries(process.env)) {
-    if (!name.startsWith('EDGELOG_') && name !== 'REDIS_URL') env[name] = value;
+    if (!name.startsWith('EDGELOG_') && name !== 'REDIS_URL' && name !== 'npm_command') env[name] = value;
   }
   return { ...env, ...extra };
 }

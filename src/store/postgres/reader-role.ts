@@ -34,7 +34,7 @@ export async function readerRole(client: pg.ClientBase): Promise<ReaderRole> {
 /** Pure: the warning for a role that may do more than read, or null for one that may only read. */
 export function readerRoleWarning(role: ReaderRole): string | null {
   const fix =
-    'set database.readerUrl or EDGELOG_READER_DATABASE_URL to a role that may only read (README: "A role for readers")';
+    'set database.readerUrl or EDGELOG_READER_DATABASE_URL to a role that may only read (docs/OPERATIONS.md: "A role for readers")';
   if (role.superuser) {
     return (
       `query runs as the role ${role.user}, a superuser (a query may read the server's files, stop ` +

@@ -1,6 +1,6 @@
 // Idempotent inserts of a page of rows, many rows per statement: each statement costs a call into
 // SQLite and a VM program run, so sixteen rows a statement store a page about an eighth faster than
-// one (see README, Performance). Tells the caller whether every row was new, and if not, from which
+// one (see docs/PERFORMANCE.md). Tells the caller whether every row was new, and if not, from which
 // rowid on the new ones are (an INTEGER PRIMARY KEY grows past the largest rowid).
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './database.js';

@@ -1,7 +1,7 @@
 // Background WAL checkpoints. By default SQLite checkpoints inside the committing writer: every ~4 MB the
 // ingest thread stops to copy the WAL into the database and fsync both. Here a worker thread with its
 // own connection runs PASSIVE checkpoints instead (they never block the writer or readers), so the
-// ingest thread only appends to the WAL. Measured on this project's benchmark: see README, Performance.
+// ingest thread only appends to the WAL. Measured on this project's benchmark: see docs/PERFORMANCE.md.
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import type { Logger } from '../../logger.js';
