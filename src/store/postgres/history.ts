@@ -169,9 +169,7 @@ export class PostgresHistory implements HistoryStore {
     // page an index range from the cursor on. In byte order (COLLATE "C") the index could not give the
     // order, and each page sorted every row of the zone-day after the cursor: the first flush of a
     // 1,000,000-entry day ran for over half an hour. A part's rows are sorted when it is merged.
-    const next = after
-      ? `AND (timestamp, log_id) > ($6, $7)`
-      : 'AND $6::bigint IS NULL AND $7::text IS NULL';
+    const next = after ? `AND (timestamp, log_id) > ($6, $7)` : 'AND $6::bigint IS NULL AND $7::text IS NULL';
     const { rows } = await this.pool.query<HistoryValue[]>({
       text: `SELECT ${cols} FROM ${raw}
         WHERE ${zone} = $1 AND log_date = $2 AND timestamp >= $3 AND timestamp < $4 ${next}
