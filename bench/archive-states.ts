@@ -31,6 +31,8 @@ const { values: opts } = parseArgs({
     runs: { type: 'string', default: '3' },
     dir: { type: 'string', default: '.bench' },
     'no-postgres': { type: 'boolean', default: false },
+    /** `compaction`: only PostgreSQL's compaction against SQLite's (no states A and B). */
+    only: { type: 'string' },
     'postgres-url': {
       type: 'string',
       default: process.env.EDGELOG_BENCH_POSTGRES ?? 'postgres://postgres@127.0.0.1:5432/postgres',
@@ -220,56 +222,64 @@ async function main(): Promise<void> {
       config,
       JSON.stringify({ ...base, history: { path: root, hotDays: 0 }, schedule: { finalizeDelay: '0s' } }),
     );
-    for (const source of ['shield', 'origin']) {
-      const s = await runSync(config, ['--date', day, '--source', source]);
-      say(`  synced ${source}: ${s.entries} entries in ${s.durationMs} ms (peak ${s.peakRssMb} MiB)`);
-    }
-    addTail(dbPath, day);
-    const a = await measureState('A', dbPath, root, config, day);
-    const c = timedRun(BIN, ['--config', config, 'compact', '--json']);
-    say(`  compact: ${r1(c.ms)} ms (peak ${c.rssMb} MiB)`);
-    const b = await measureState('B', dbPath, root, config, day);
-
-    const floor = commandFigures(process.execPath, ['-e', DUCKDB_FLOOR]);
     const bars: Record<string, { value: number; bar: string; ok: boolean }> = {};
     const bar = (name: string, value: number, limit: number, unit = '×') =>
       (bars[name] = { value, bar: `≤ ${limit}${unit}`, ok: value <= limit });
-    for (const name of [
-      'count(*) of the Shield day',
-      'count(*) of the origin day',
-      '7-day GROUP BY request_url',
-    ] as const) {
-      if (a.statements[name].rows !== b.statements[name].rows)
-        throw new Error(`${name}: A and B answer differently`);
+    let a: Awaited<ReturnType<typeof measureState>> | undefined;
+    let b: Awaited<ReturnType<typeof measureState>> | undefined;
+    let compactMs: number | undefined;
+    let floorMs: number | undefined;
+    if (opts.only !== 'compaction') {
+      for (const source of ['shield', 'origin']) {
+        const s = await runSync(config, ['--date', day, '--source', source]);
+        say(`  synced ${source}: ${s.entries} entries in ${s.durationMs} ms (peak ${s.peakRssMb} MiB)`);
+      }
+      addTail(dbPath, day);
+      a = await measureState('A', dbPath, root, config, day);
+      const c = timedRun(BIN, ['--config', config, 'compact', '--json']);
+      say(`  compact: ${r1(c.ms)} ms (peak ${c.rssMb} MiB)`);
+      compactMs = r1(c.ms);
+      b = await measureState('B', dbPath, root, config, day);
+
+      floorMs = commandFigures(process.execPath, ['-e', DUCKDB_FLOOR]).ms;
+      const floor = { ms: floorMs };
+      for (const name of [
+        'count(*) of the Shield day',
+        'count(*) of the origin day',
+        '7-day GROUP BY request_url',
+      ] as const) {
+        if (a.statements[name].rows !== b.statements[name].rows)
+          throw new Error(`${name}: A and B answer differently`);
+        bar(
+          `${name}: A ÷ B as a command`,
+          ratio(a.statements[name].commandMs, b.statements[name].commandMs),
+          2,
+        );
+        bar(
+          `${name}: A ÷ B in process`,
+          ratio(a.statements[name].inProcessMs, b.statements[name].inProcessMs),
+          4,
+        );
+      }
+      const lookup = 'one zone, one hour';
+      if (a.statements[lookup].rows !== b.statements[lookup].rows)
+        throw new Error(`${lookup}: A and B answer differently`);
+      bar(`${lookup}, hot day (A): in process`, a.statements[lookup].inProcessMs, 100, ' ms');
+      bar(`${lookup}, history day (B): in process`, b.statements[lookup].inProcessMs, 100, ' ms');
       bar(
-        `${name}: A ÷ B as a command`,
-        ratio(a.statements[name].commandMs, b.statements[name].commandMs),
-        2,
+        `${lookup}, hot day (A): command ÷ DuckDB floor`,
+        ratio(a.statements[lookup].commandMs, floor.ms),
+        1.5,
       );
       bar(
-        `${name}: A ÷ B in process`,
-        ratio(a.statements[name].inProcessMs, b.statements[name].inProcessMs),
-        4,
+        `${lookup}, history day (B): command ÷ DuckDB floor`,
+        ratio(b.statements[lookup].commandMs, floor.ms),
+        1.5,
       );
+      const rss = Math.max(...[a, b].flatMap((s) => Object.values(s.statements).map((x) => x.commandRssMb)));
+      bar('peak RSS of edgelog query', rss, 300, ' MiB');
+      bar('Parquet export of the Shield day, peak RSS', Math.max(a.exportRssMb, b.exportRssMb), 300, ' MiB');
     }
-    const lookup = 'one zone, one hour';
-    if (a.statements[lookup].rows !== b.statements[lookup].rows)
-      throw new Error(`${lookup}: A and B answer differently`);
-    bar(`${lookup}, hot day (A): in process`, a.statements[lookup].inProcessMs, 100, ' ms');
-    bar(`${lookup}, history day (B): in process`, b.statements[lookup].inProcessMs, 100, ' ms');
-    bar(
-      `${lookup}, hot day (A): command ÷ DuckDB floor`,
-      ratio(a.statements[lookup].commandMs, floor.ms),
-      1.5,
-    );
-    bar(
-      `${lookup}, history day (B): command ÷ DuckDB floor`,
-      ratio(b.statements[lookup].commandMs, floor.ms),
-      1.5,
-    );
-    const rss = Math.max(...[a, b].flatMap((s) => Object.values(s.statements).map((x) => x.commandRssMb)));
-    bar('peak RSS of edgelog query', rss, 300, ' MiB');
-    bar('Parquet export of the Shield day, peak RSS', Math.max(a.exportRssMb, b.exportRssMb), 300, ' MiB');
 
     let compactions: Record<string, unknown> | undefined;
     if (!opts['no-postgres']) {
@@ -306,10 +316,10 @@ async function main(): Promise<void> {
           entries,
           tail: TAIL,
           load: load(),
-          duckdbFloorMs: floor.ms,
-          A: { ...a, statements: strip(a.statements) },
-          B: { ...b, statements: strip(b.statements) },
-          compactMs: r1(c.ms),
+          duckdbFloorMs: floorMs,
+          A: a && { ...a, statements: strip(a.statements) },
+          B: b && { ...b, statements: strip(b.statements) },
+          compactMs,
           compactions,
           bars,
         },
