@@ -11,7 +11,6 @@ import { formatTable } from '../format/table.js';
 import { ownerId } from '../ingest/lease-owner.js';
 import type { QueryStore } from '../store/store.js';
 import { Simulator } from '../simulator/index.js';
-import { sampleQueries } from '../store/sample-queries.js';
 import { addDays, dayOf } from '../time/utc-day.js';
 import { programName } from './program-name.js';
 import { commandContext, intArg, type GlobalOptions } from './shared.js';
@@ -159,13 +158,18 @@ export function demoCommand(): Command {
         out(`Syncing ${plan.days.length} zone-days (the last three UTC days) through the job queue…`);
         const { summary, text } = await executeSync(engine, plan, { progress: process.stderr });
         out(text);
-        const store = engine.store;
-        for (const { title, sql } of sampleQueries(store.dialect)) {
+        // In the archive's dialect, as `edgelog query` answers them (DuckDB over the history and the store).
+        const [{ archiveQueries }, { historyRoot }, { DEMO_SAMPLE_QUERIES }] = await Promise.all([
+          import('../history/archive-queries.js'),
+          import('../history/history-root.js'),
+          import('../history/sample-query.js'),
+        ]);
+        const archive = archiveQueries({ root: historyRoot(config), store: engine.store.queries });
+        for (const { title, sql } of DEMO_SAMPLE_QUERIES) {
           out();
           out(`${title}:`);
-          out(`  $ edgelog query "${sql.replace(/\s+/g, ' ')}"`);
-          // Through the store's read-only path, as `edgelog query --engine store` reads.
-          await printRows(store.queries, sql, out);
+          out(`  $ edgelog query "${sql}"`);
+          await printRows(archive, sql, out);
         }
         out();
         await demoHistory(engine, out);
