@@ -165,9 +165,10 @@ export class PostgresHistory implements HistoryStore {
     const cols = pageColumns(entryShape(key.source), jsonArray);
     const from = bounds?.fromMs ?? MIN;
     const to = bounds?.toMs ?? MAX;
-    // Byte order. Paging in the key index's collation instead lost rows (history-job.test.ts: 1,301 of
-    // 1,500 in a merged part; cause not found yet). Each page sorts the rest of the zone-day: quadratic on
-    // a big day (docs/MEASUREMENTS.md, issue 27); an index in COLLATE "C" would give this order.
+    // Byte order. Each page sorts the rest of the zone-day: quadratic on a big day (docs/MEASUREMENTS.md,
+    // issue 27). Paging in the key index's own order (a row comparison) was linear, and was taken back
+    // when history-job.test.ts failed with it; that test fails without it too (an open defect), so the
+    // variant is untried rather than wrong. An index in COLLATE "C" would give this order.
     const next = after
       ? `AND (timestamp > $6 OR (timestamp = $6 AND log_id COLLATE "C" > $7))`
       : 'AND $6::bigint IS NULL AND $7::text IS NULL';
