@@ -24,6 +24,7 @@ import { sqliteReader } from '../src/store/sqlite/reader.js';
 import { addDays, dayOf, dayStartMs, type Day } from '../src/time/utc-day.js';
 import { cleanBenchKeys, runSync, startSimulator, writeBenchConfig } from './processes.js';
 import { DUCKDB_FLOOR } from './startup.js';
+import { median } from './stats.js';
 
 const { values: opts } = parseArgs({
   options: {
@@ -46,7 +47,6 @@ const TAIL = 49_999;
 const say = (line: string) => void process.stderr.write(`${line}\n`);
 const r1 = (x: number) => Math.round(x * 10) / 10;
 const ratio = (a: number, b: number) => Number((a / b).toPrecision(3));
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const load = () =>
   loadavg()
     .map((l) => l.toFixed(2))

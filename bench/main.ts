@@ -21,6 +21,7 @@ import { parsePage, shieldPageTexts } from './rows.js';
 import { measureStartup, type StartupTimes } from './startup.js';
 import { baselineClient, BenchDatabases, DEFAULT_ADMIN_URL, measureCopyLimit } from './postgres-limit.js';
 import { measureWorkers, type WorkersRun } from './workers.js';
+import { median } from './stats.js';
 
 const { values: opts } = parseArgs({
   options: {
@@ -54,7 +55,6 @@ const DIR = join(ROOT, String(opts.dir));
 const PAGE = 1000;
 // Progress goes to stderr, so `--json` output on stdout stays one clean object.
 const say = (line: string) => void process.stderr.write(`${line}\n`);
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 interface Result {
   store: 'sqlite' | 'postgres';

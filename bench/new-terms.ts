@@ -20,6 +20,7 @@ import { writeTermCounts } from '../src/store/sqlite/terms.js';
 import { batchTermColumns, PLAIN_TERM_FIELDS, TermCounter } from '../src/store/terms.js';
 import { originBatch } from '../src/store/rows.js';
 import { archiveBatches, ARCHIVE_LAST_DAY, ARCHIVE_ZONES, generatedArchive } from './archive.js';
+import { median } from './stats.js';
 
 const { values: opts } = parseArgs({
   options: {
@@ -218,7 +219,6 @@ function judge(zone: number, field: string): number {
   return found.total;
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 // Last, a 1-hour lookback: most of the window's paths are then new, and the answer has rows.
 const cases = [
   ...['error_code', 'status_code', 'path:1', 'path:2', 'path:3'].map((field) => ({

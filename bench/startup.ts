@@ -14,6 +14,7 @@ import { HISTORY_COLUMNS } from '../src/store/history-columns.js';
 import { openDuckDb } from '../src/history/duckdb.js';
 import { dataFile, dayDir, tempFile } from '../src/history/layout.js';
 import { openArchive } from '../src/store/sqlite/archive.js';
+import { median } from './stats.js';
 
 export interface StartupTimes {
   runs: number;
@@ -36,7 +37,6 @@ export interface StartupTimes {
 }
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 function wallMs(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): number {
   const start = process.hrtime.bigint();
