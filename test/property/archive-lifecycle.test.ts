@@ -165,6 +165,21 @@ const ZONE_COLUMN = { origin: 'pull_zone_id', shield: 'shield_zone_id' } as cons
 const ROLLUP = { origin: 'origin_hourly', shield: 'shield_hourly' } as const;
 
 /** Every reader against the oracle. */
+/** The steps in a world of their own, every reader checked against the count after each. */
+async function run(kind: StoreKind, steps: readonly Step[]): Promise<void> {
+  const w = await world(kind);
+  try {
+    const done: Step[] = [];
+    for (const s of steps) {
+      await apply(w, s);
+      done.push(s);
+      await check(w, done);
+    }
+  } finally {
+    await w.h.close();
+  }
+}
+
 async function check(w: World, steps: readonly Step[]): Promise<void> {
   const why = JSON.stringify(steps);
   for (const source of ['origin', 'shield'] as const) {
@@ -252,34 +267,12 @@ describeStores('one archive, one answer: every reader equals the count, whatever
       { kind: 'compact', hotDays: 0 },
       { kind: 'sync', source: 'origin', back: 3, flush: false },
     ];
-    const w = await world(store);
-    try {
-      const done: Step[] = [];
-      for (const s of steps) {
-        await apply(w, s);
-        done.push(s);
-        await check(w, done);
-      }
-    } finally {
-      await w.h.close();
-    }
+    await run(store, steps);
   }, 120_000);
 
   it('random syncs, flushes, compactions, pruning, retention and time', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(step, { minLength: 4, maxLength: 9 }), async (steps) => {
-        const w = await world(store);
-        try {
-          const done: Step[] = [];
-          for (const s of steps) {
-            await apply(w, s);
-            done.push(s);
-            await check(w, done);
-          }
-        } finally {
-          await w.h.close();
-        }
-      }),
+      fc.asyncProperty(fc.array(step, { minLength: 4, maxLength: 9 }), (steps) => run(store, steps)),
       propertyParams(2, process.env, 10),
     );
   }, 600_000);
