@@ -172,7 +172,7 @@ export function demoCommand(): Command {
           await printRows(archive, sql, out);
         }
         out();
-        await demoHistory(engine, out);
+        await demoHistory(engine, archive, out);
         out();
         const alert = (await engine.alerts.repo.listStates()).find(
           (s) => s.rule === 'origin-5xx-spike' && s.zone_id === 101,
@@ -224,25 +224,17 @@ async function printRows(queries: QueryStore, sql: string, out: Out): Promise<vo
  * The days that are done move into the Parquet history, as `edgelog run` moves them, and one question is
  * answered from it as `edgelog query` answers it (DuckDB over the files and the newer rows).
  */
-async function demoHistory(engine: Engine, out: Out): Promise<void> {
+async function demoHistory(engine: Engine, archive: QueryStore, out: Out): Promise<void> {
   const { config } = engine;
-  const [
-    { historyRoot },
-    { openDuckDb, COMPACTION_DUCKDB_OPTIONS },
-    { historyPass },
-    parquet,
-    day,
-    history,
-    sample,
-  ] = await Promise.all([
-    import('../history/history-root.js'),
-    import('../history/duckdb.js'),
-    import('../history/history-pass.js'),
-    import('../history/parquet-options.js'),
-    import('../history/compact-day.js'),
-    import('../history/archive-queries.js'),
-    import('../history/sample-query.js'),
-  ]);
+  const [{ historyRoot }, { openDuckDb, COMPACTION_DUCKDB_OPTIONS }, { historyPass }, parquet, day, sample] =
+    await Promise.all([
+      import('../history/history-root.js'),
+      import('../history/duckdb.js'),
+      import('../history/history-pass.js'),
+      import('../history/parquet-options.js'),
+      import('../history/compact-day.js'),
+      import('../history/sample-query.js'),
+    ]);
   const root = historyRoot(config);
   out(`History (${root}): the settled days, in Parquet files`);
   out('  $ edgelog compact');
@@ -274,5 +266,5 @@ async function demoHistory(engine: Engine, out: Out): Promise<void> {
   const { title, sql } = sample.HISTORY_SAMPLE_QUERY;
   out(`${title}:`);
   out(`  $ edgelog query "${sql}"`);
-  await printRows(history.archiveQueries({ root, store: engine.store.queries }), sql, out);
+  await printRows(archive, sql, out);
 }
