@@ -93,8 +93,11 @@ export class PostgresFlush implements FlushStore {
     limit: number,
   ): Promise<FlushPage> {
     const { zone, cols, source } = tableSql(table);
+    // The table's batch and id, not casts of them: ORDER BY takes an output column of the same name
+    // first, so `batch::text` here sorted the page as text ("1199" < "999") while the cursor compared
+    // numbers, and pages skipped or repeated rows (test/history/flush-page-order.test.ts).
     const { rows } = await this.pool.query<HistoryValue[]>({
-      text: `SELECT batch::text, id::text, ${cols} FROM ${table}
+      text: `SELECT batch, id, ${cols} FROM ${table}
         WHERE batch >= $1 AND batch < $2 AND ${zone} = $3 AND log_date = $4
           AND (batch, id) > ($5, $6) ${source ? 'AND source = $8' : 'AND $8::text IS NULL'}
         ORDER BY batch, id LIMIT $7`,
