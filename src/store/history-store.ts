@@ -147,8 +147,9 @@ export interface HistoryStore {
   /** Records that the day's rows left the store, if `owner` still holds the lease. */
   markPruned(key: HistoryDayKey, owner: string, now: number): Promise<boolean>;
   /**
-   * Up to `limit` entry rows of the zone-day (a HistoryPage), ordered by (timestamp, log_id) in byte
-   * order, after the row whose (timestamp, log_id) is `after`; within `bounds` when given; with `below`,
+   * Up to `limit` entry rows of the zone-day (a HistoryPage), ordered by (timestamp, log_id) in the
+   * store's key order (SQLite: bytes; PostgreSQL: the column's collation, its key index's), after the row
+   * whose (timestamp, log_id) is `after`; within `bounds` when given; with `below`,
    * only rows of a batch below it or of none (the first flush's).
    */
   entryPage(

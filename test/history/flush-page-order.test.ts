@@ -19,6 +19,9 @@ import { describePostgres } from '../support/stores.js';
 const PAGES = 12;
 const ROWS = 11;
 const KEY: DayKey = { source: 'shield', zone: 7, day: DAY };
+// One timestamp, ids whose byte order and a language collation's differ: entry pages page by both.
+const TIED: DayKey = { source: 'shield', zone: 8, day: DAY };
+const TIED_IDS = ['a-1', 'A-2', 'b', 'B', 'é', 'e', '_z', 'Z', 'z-10', 'z-9', 'ß', 'ss'];
 
 function flushPaging(open: () => Promise<{ store: ArchiveStore; close: () => Promise<void> }>): void {
   let store: ArchiveStore;
@@ -32,8 +35,29 @@ function flushPaging(open: () => Promise<{ store: ArchiveStore; close: () => Pro
       const page = shieldPage(shieldRows(ROWS, p * ROWS), p + 1, p + 1 < PAGES ? `t${p + 2}` : null);
       expect(await store.storePage(KEY, 'w1', page, NOW, 60_000)).toMatchObject({ inserted: ROWS });
     }
+    await store.ledger.claim(TIED, 'w1', NOW, 60_000, true);
+    const tied = shieldRows(TIED_IDS.length).map((r, i) => ({
+      ...r,
+      logId: TIED_IDS[i]!,
+      timestamp: NOW - 1,
+    }));
+    await store.storePage(TIED, 'w1', shieldPage(tied, 1, null), NOW, 60_000);
   });
   afterAll(async () => close?.());
+
+  it.each([1, 5, 100])('entry pages of %i rows (the first flush) give each row once', async (limit) => {
+    const seen: string[] = [];
+    let after: [number, string] | null = null;
+    // Bounded: a cursor that does not move on would page for ever.
+    for (let n = 0; n <= TIED_IDS.length; n++) {
+      const page = await store.history.entryPage(TIED, after, limit, null);
+      if (page.keys.length === 0) break;
+      seen.push(...page.keys.map((k) => String(k[2])));
+      const last = page.keys[page.keys.length - 1]!;
+      after = [Number(last[1]), String(last[2])];
+    }
+    expect(seen.sort()).toEqual([...TIED_IDS].sort());
+  });
 
   it.each([1, 4, 10, 25, 1_000])(
     'pages of %i rows give each of the zone-day rows once, in (batch, id) order',
@@ -57,7 +81,7 @@ function flushPaging(open: () => Promise<{ store: ArchiveStore; close: () => Pro
           expect(page.last[0] > after[0] || (page.last[0] === after[0] && page.last[1] > after[1])).toBe(
             true,
           );
-        seen.push(...page.keys.map((k) => String(k[1])));
+        seen.push(...page.keys.map((k) => String(k[2])));
         after = page.last;
       }
       expect(seen.length).toBe(PAGES * ROWS);
@@ -67,22 +91,23 @@ function flushPaging(open: () => Promise<{ store: ArchiveStore; close: () => Pro
 }
 
 describe('a flush pages by (batch, id) on SQLite', () => {
-  flushPaging(async () => {
+  flushPaging(() => {
     const dir = mkdtempSync(join(tmpdir(), 'edgelog-flush-order-'));
-    const store = openSqliteStore(join(dir, 'archive.db'), { now: () => NOW });
-    return {
+    const store = openSqliteStore(join(dir, 'archive.db'));
+    return Promise.resolve({
       store,
       close: async () => {
         await store.close();
         rmSync(dir, { recursive: true, force: true });
       },
-    };
+    });
   });
 });
 
 describePostgres('a flush pages by (batch, id)', (_store, server) => {
   flushPaging(async () => {
-    const db = await createTestDatabase(server);
+    // A language collation, where log_id's key order is not its byte order.
+    const db = await createTestDatabase(server, 'edgelog_test', { icuLocale: 'en-US' });
     const store = await openPostgresStore({ url: db.url, max: 4, now: () => NOW });
     return {
       store,

@@ -1,7 +1,7 @@
 // history_days and the reads and deletes of the Parquet history (src/history/) on PostgreSQL, as
-// sqlite/history.ts on SQLite. Pages are read by key (keyset) in byte order of log_id (COLLATE "C", as
-// SQLite's and DuckDB's text order), each query short; the timestamp bounds let the server prune to the
-// day's partitions. Reclaiming drops the day partitions that pruning left empty.
+// sqlite/history.ts on SQLite. Pages are read by key (keyset), each query short: entries in their key
+// index's order, the quarantine in byte order (COLLATE "C"); the timestamp bounds let the server prune to
+// the day's partitions. Reclaiming drops the day partitions that pruning left empty.
 import type pg from 'pg';
 import { EdgelogError } from '../../errors/index.js';
 import { entryShape, QUARANTINE_SHAPE, type HistoryTable } from '../history-columns.js';
@@ -165,18 +165,17 @@ export class PostgresHistory implements HistoryStore {
     const cols = pageColumns(entryShape(key.source), jsonArray);
     const from = bounds?.fromMs ?? MIN;
     const to = bounds?.toMs ?? MAX;
-    // Byte order. Each page sorts the rest of the zone-day: quadratic on a big day (docs/MEASUREMENTS.md,
-    // issue 27). Paging in the key index's own order (a row comparison) was linear, and was taken back
-    // when history-job.test.ts failed with it; that test fails without it too (an open defect), so the
-    // variant is untried rather than wrong. An index in COLLATE "C" would give this order.
-    const next = after
-      ? `AND (timestamp > $6 OR (timestamp = $6 AND log_id COLLATE "C" > $7))`
-      : 'AND $6::bigint IS NULL AND $7::text IS NULL';
+    // In the key index's own order (log_id in the column's collation), the cursor a row comparison: each
+    // page an index range from the cursor on. In byte order (COLLATE "C") the index could not give the
+    // order, and each page sorted every row of the zone-day after the cursor: the first flush of a
+    // 1,000,000-entry day ran for over half an hour (docs/MEASUREMENTS.md). A part's rows are sorted when
+    // it is merged.
+    const next = after ? `AND (timestamp, log_id) > ($6, $7)` : 'AND $6::bigint IS NULL AND $7::text IS NULL';
     const { rows } = await this.pool.query<HistoryValue[]>({
       text: `SELECT ${cols} FROM ${raw}
         WHERE ${zone} = $1 AND log_date = $2 AND timestamp >= $3 AND timestamp < $4 ${next}
           AND ($8::bigint IS NULL OR batch IS NULL OR batch < $8)
-        ORDER BY timestamp, log_id COLLATE "C" LIMIT $5`,
+        ORDER BY timestamp, log_id LIMIT $5`,
       values: [
         key.zone,
         key.day,

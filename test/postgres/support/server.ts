@@ -49,14 +49,24 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-/** Creates `<prefix>_<random>` on the server (`edgelog_test_…` by default). */
-export async function createTestDatabase(server: TestServer, prefix = 'edgelog_test'): Promise<TestDatabase> {
+/**
+ * Creates `<prefix>_<random>` on the server (`edgelog_test_…` by default); with `icuLocale`, text sorts in
+ * that ICU collation (as a production database in `en_US.UTF-8` does) rather than the server's default.
+ */
+export async function createTestDatabase(
+  server: TestServer,
+  prefix = 'edgelog_test',
+  opts: { icuLocale?: 'en-US' } = {},
+): Promise<TestDatabase> {
   if (!/^[a-z_][a-z0-9_]*$/.test(prefix)) throw new RangeError(`not a plain database name prefix: ${prefix}`);
   const name = `${prefix}_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: server.url });
   await admin.connect();
   try {
-    await admin.query(`CREATE DATABASE ${name}`);
+    const locale = opts.icuLocale
+      ? ` TEMPLATE template0 LOCALE_PROVIDER icu ICU_LOCALE '${opts.icuLocale}'`
+      : '';
+    await admin.query(`CREATE DATABASE ${name}${locale}`);
   } finally {
     await admin.end();
   }
