@@ -113,3 +113,8 @@ export function combineChecksums(digests: readonly string[]): string {
   const hex = (v: number) => v.toString(16).padStart(8, '0');
   return `${n}:${hex(a)}${hex(b)}`;
 }
+
+/** Pure: the number of keys a checksum covers. */
+export function checksumRows(checksum: string): number {
+  return Number(checksum.split(':')[0]);
+}

@@ -141,7 +141,7 @@ async function flushDays(
 ): Promise<FlushDay[]> {
   const flush = deps.store.history.flush;
   if (below > 0n) return flush.days(table, below, horizon);
-  const days = await flush.daysBefore(table, horizon);
+  const days: FlushDay[] = await flush.daysBefore(table, horizon);
   const key = (d: FlushDay) => `${d.source ?? ''}/${d.zone}/${d.day}`;
   const seen = new Set(days.map(key));
   for (const d of listDays(deps.root, table)) {

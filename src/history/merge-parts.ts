@@ -7,7 +7,7 @@ import { rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { HistoryTableShape } from '../store/history-columns.js';
-import { EMPTY_CHECKSUM } from './checksum.js';
+import { checksumRows, EMPTY_CHECKSUM } from './checksum.js';
 import type { ParquetOptions } from './parquet-options.js';
 import { coveredParts, liveParts, type Part } from './parts.js';
 import { checksumOf, writePart } from './part-file.js';
@@ -44,7 +44,7 @@ export async function mergeParts(duck: DuckDBConnection, input: MergeInput): Pro
     const only = live[0]!;
     const file = join(input.dir, only.name);
     const checksum = await checksumOf(duck, input.shape, file);
-    return { name: only.name, rows: Number(checksum.split(':')[0]), bytes: fileSize(file), checksum };
+    return { name: only.name, rows: checksumRows(checksum), bytes: fileSize(file), checksum };
   }
   const written = await writePart(duck, {
     shape: input.shape,

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { ConfigError, LeaseBusyError } from '../errors/index.js';
 import type { HistoryDayKey, HistoryStore, HistoryValue } from '../store/history-store.js';
 import { entryShape, QUARANTINE_SHAPE, type HistoryTableShape } from '../store/history-columns.js';
-import { withDayLease, type HistoryDeps } from './compact-day.js';
+import { withDayLease, type DayLease, type HistoryDeps } from './compact-day.js';
 import { readWatermark } from './flush-marker.js';
 import { dayDir, entryTable, type HistoryTable } from './layout.js';
 import { readFile } from './part-file.js';
@@ -36,40 +36,7 @@ export async function thawDay(deps: HistoryDeps, key: HistoryDayKey): Promise<Th
   if ((await record()) === undefined) return 'not-pruned';
   const done = await withDayLease(deps, key, async (lease): Promise<Thawed> => {
     if (!(await pruned())) return 'not-pruned';
-    const below = readWatermark(deps.root);
-    let restored = 0;
-    const tables: Array<[HistoryTable, HistoryTableShape, string]> = [
-      [
-        entryTable(key.source),
-        entryShape(key.source),
-        dayDir(deps.root, entryTable(key.source), key.zone, key.day),
-      ],
-      [
-        'quarantined_entries',
-        QUARANTINE_SHAPE,
-        dayDir(deps.root, 'quarantined_entries', key.zone, key.day, key.source),
-      ],
-    ];
-    for (const [table, shape, dir] of tables) {
-      for (const part of liveParts(readDayDir(dir).parts, below)) {
-        const cols = shape.columns.map((c) => `"${c.name}"`).join(', ');
-        const result = await deps.duck.stream(`SELECT ${cols} FROM ${readFile(join(dir, part.name))}`);
-        let rows: HistoryValue[][] = [];
-        for (
-          let chunk = await result.fetchChunk();
-          chunk && chunk.rowCount > 0;
-          chunk = await result.fetchChunk()
-        ) {
-          for (const row of chunk.getRows()) rows.push(row as HistoryValue[]);
-          if (rows.length >= BATCH) {
-            await lease.keep();
-            restored += await deps.store.history.restore(key, table, rows);
-            rows = [];
-          }
-        }
-        restored += await deps.store.history.restore(key, table, rows);
-      }
-    }
+    const restored = await restoreParts(deps, lease, key);
     await lease.keep(true);
     await deps.store.history.unprune(key, deps.owner);
     return { restored };
@@ -80,6 +47,48 @@ export async function thawDay(deps: HistoryDeps, key: HistoryDayKey): Promise<Th
       deps.now() + deps.leaseMs,
     );
   return done;
+}
+
+/**
+ * Puts every row of the zone-day's live parts (entries and quarantine) into the store, with batch 0;
+ * rows the store holds already are left as they are. Call under the day's lease. Returns the rows put back.
+ */
+export async function restoreParts(deps: HistoryDeps, lease: DayLease, key: HistoryDayKey): Promise<number> {
+  const below = readWatermark(deps.root);
+  let restored = 0;
+  const tables: Array<[HistoryTable, HistoryTableShape, string]> = [
+    [
+      entryTable(key.source),
+      entryShape(key.source),
+      dayDir(deps.root, entryTable(key.source), key.zone, key.day),
+    ],
+    [
+      'quarantined_entries',
+      QUARANTINE_SHAPE,
+      dayDir(deps.root, 'quarantined_entries', key.zone, key.day, key.source),
+    ],
+  ];
+  for (const [table, shape, dir] of tables) {
+    for (const part of liveParts(readDayDir(dir).parts, below)) {
+      const cols = shape.columns.map((c) => `"${c.name}"`).join(', ');
+      const result = await deps.duck.stream(`SELECT ${cols} FROM ${readFile(join(dir, part.name))}`);
+      let rows: HistoryValue[][] = [];
+      for (
+        let chunk = await result.fetchChunk();
+        chunk && chunk.rowCount > 0;
+        chunk = await result.fetchChunk()
+      ) {
+        for (const row of chunk.getRows()) rows.push(row as HistoryValue[]);
+        if (rows.length >= BATCH) {
+          await lease.keep();
+          restored += await deps.store.history.restore(key, table, rows);
+          rows = [];
+        }
+      }
+      restored += await deps.store.history.restore(key, table, rows);
+    }
+  }
+  return restored;
 }
 
 /**

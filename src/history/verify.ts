@@ -5,26 +5,32 @@
 // missing part cannot be: its file is moved aside (out of every reader's way: one unreadable part fails
 // every query that reads its table) and its entries are counted as lost, in history_days.lost_entries,
 // which status and /metrics show and the exit code says. One bad day never stops the others.
-import { existsSync, renameSync } from 'node:fs';
+//
+// The parts are also held against the store: below the watermark, a day not pruned holds in the store
+// exactly the rows its parts hold, and a pruned day none. Anything else ('short': a flush that read its
+// pages wrong, a part that lost rows) is repaired by the union: the parts' rows put back in the store,
+// the day's part written again from the store, merged, and pruned again by the next pass.
+import { existsSync, renameSync, rmSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { coerceError } from '../errors/index.js';
 import { makeDirs, PRIVATE_DIR_MODE } from '../file-modes.js';
 import type { HistoryDayKey, HistoryDayRow } from '../store/history-store.js';
 import { entryShape, QUARANTINE_SHAPE, type HistoryTableShape } from '../store/history-columns.js';
-import { EMPTY_CHECKSUM } from './checksum.js';
+import { checksumRows, EMPTY_CHECKSUM } from './checksum.js';
 import { compactDay, SCRATCH_DIR, withDayLease, type HistoryDeps } from './compact-day.js';
 import { allPages } from './flush.js';
+import { restoreParts } from './thaw.js';
 import { readWatermark } from './flush-marker.js';
 import { dayDir, entryTable, type HistoryTable } from './layout.js';
 import { checksumOf } from './part-file.js';
 import { writePart } from './part-file.js';
 import { liveParts, type Part } from './parts.js';
-import { listDays } from './published-days.js';
+import { listDays, readDayDir } from './published-days.js';
 
 /** Where damaged parts are moved, under the root (no reader lists it). */
 export const DAMAGED_DIR = '.damaged';
 
-export type PartProblem = 'missing' | 'unreadable' | 'mismatch' | 'overlap';
+export type PartProblem = 'missing' | 'unreadable' | 'mismatch' | 'overlap' | 'short';
 
 export interface DayFinding {
   source: 'origin' | 'shield';
@@ -68,6 +74,13 @@ export async function verifyHistory(deps: HistoryDeps): Promise<VerifyResult> {
   const below = readWatermark(deps.root);
   const seen = new Set<string>();
   for (const table of ['origin_error_logs', 'shield_event_logs', 'quarantined_entries'] as const) {
+    // The store's rows below the watermark, per zone-day (none before the first flush: nothing to hold).
+    const stored = new Map(
+      (below > 0n ? await deps.store.history.flush.daysBefore(table, below) : []).map((d) => [
+        `${d.source ?? sourceOf(table)}/${d.zone}/${d.day}`,
+        d.rows,
+      ]),
+    );
     const dirs = listDays(deps.root, table);
     const keys = new Set(dirs.map((d) => `${d.source ?? sourceOf(table)}/${d.zone}/${d.day}`));
     // Recorded days whose directory is gone altogether.
@@ -90,6 +103,21 @@ export async function verifyHistory(deps: HistoryDeps): Promise<VerifyResult> {
           legacy: false,
         });
     }
+    // Zone-days the store holds below the watermark that no directory has.
+    for (const k of stored.keys())
+      if (!keys.has(k)) {
+        const [source, zone, day] = k.split('/') as ['origin' | 'shield', string, string];
+        const inDir = table === 'quarantined_entries' ? source : undefined;
+        keys.add(k);
+        dirs.push({
+          zone: Number(zone),
+          day,
+          ...(inDir ? { source: inDir } : {}),
+          dir: dayDir(deps.root, table, Number(zone), day, inDir),
+          parts: [],
+          legacy: false,
+        });
+      }
     for (const d of dirs) {
       result.days++;
       const source = d.source ?? sourceOf(table);
@@ -97,7 +125,17 @@ export async function verifyHistory(deps: HistoryDeps): Promise<VerifyResult> {
       seen.add(`${source}/${d.zone}/${d.day}`);
       const record = records.get(`${source}/${d.zone}/${d.day}`);
       const shape = table === 'quarantined_entries' ? QUARANTINE_SHAPE : entryShape(source);
-      const bad = await checkDay(deps, shape, d.dir, d.parts, below, record, result);
+      const { bad, rows } = await checkDay(deps, shape, d.dir, d.parts, below, record, result);
+      const held = stored.get(`${source}/${d.zone}/${d.day}`) ?? 0;
+      const pruned = record?.pruned_at != null;
+      if (below > 0n && bad.length === 0 && held !== (pruned ? 0 : rows))
+        bad.push({
+          part: null,
+          problem: 'short',
+          detail:
+            `the store holds ${held} of the day's rows below the watermark, its parts ${rows}` +
+            (pruned ? ' (pruned: the store should hold none)' : ''),
+        });
       for (const b of bad) {
         const finding = await repair(deps, key, table, shape, d.dir, b, record, below).catch(
           (err: unknown): DayFinding => ({
@@ -130,13 +168,14 @@ async function checkDay(
   below: bigint,
   record: HistoryDayRow | undefined,
   result: VerifyResult,
-): Promise<Checked[]> {
+): Promise<{ bad: Checked[]; rows: number }> {
   let live: Part[];
   try {
     live = liveParts(parts, below);
   } catch (err) {
-    return [{ part: null, problem: 'overlap', detail: coerceError(err).message }];
+    return { bad: [{ part: null, problem: 'overlap', detail: coerceError(err).message }], rows: 0 };
   }
+  let rows = 0;
   const named = shape.table === 'quarantined_entries' ? record?.quarantine_part : record?.part;
   const recordedSum = shape.table === 'quarantined_entries' ? record?.quarantine_checksum : record?.checksum;
   const bad: Checked[] = [];
@@ -151,6 +190,7 @@ async function checkDay(
       bad.push({ part: p, problem: 'unreadable', detail: firstLine(coerceError(err).message) });
       continue;
     }
+    rows += checksumRows(sum);
     if (p.name === named && sum !== recordedSum)
       bad.push({
         part: p,
@@ -158,7 +198,7 @@ async function checkDay(
         detail: `its keys are ${sum}, the merge recorded ${recordedSum}`,
       });
   }
-  return bad;
+  return { bad, rows };
 }
 
 const firstLine = (text: string) => text.split('\n')[0] ?? text;
@@ -184,10 +224,18 @@ async function repair(
   };
   if (bad.problem === 'overlap') return { ...base, outcome: 'left', lost: 0 };
   const done = await withDayLease(deps, key, async (lease): Promise<DayFinding> => {
-    const pruned = record?.pruned_at != null;
+    if (bad.problem === 'short') {
+      // The union: the parts' rows back in the store (those it holds stay as they are), the day no
+      // longer pruned, and its part written again from the store below.
+      await restoreParts(deps, lease, key);
+      await lease.keep(true);
+      await deps.store.history.unprune(key, deps.owner);
+    }
+    const pruned = bad.problem !== 'short' && record?.pruned_at != null;
     if (!pruned) {
       // Every row of the day below the watermark is in the store: one part covering them all.
-      await writePart(deps.duck, {
+      const before = bad.problem === 'short' ? liveParts(readDayDir(dir).parts, below) : [];
+      const written = await writePart(deps.duck, {
         shape,
         dir,
         lo: 0n,
@@ -197,6 +245,8 @@ async function repair(
         scratchDir: join(deps.root, SCRATCH_DIR),
       });
       if (bad.part !== null) moveAside(deps.root, dir, bad.part.name);
+      // The parts it was written over: it may cover the same batches (no reader could tell which to take).
+      for (const p of before) if (p.name !== written?.name) rmSync(join(dir, p.name), { force: true });
       await compactDay(deps, lease);
       return { ...base, outcome: 'rebuilt', lost: 0 };
     }

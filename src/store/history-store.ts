@@ -84,6 +84,11 @@ export interface FlushDay {
   source?: LogSource;
 }
 
+/** A zone-day and how many of its rows a query counted. */
+export interface FlushDayRows extends FlushDay {
+  rows: number;
+}
+
 /** Where a flush page ends: the (batch, id) of its last row; the next page starts after it. */
 export type FlushCursor = readonly [batch: bigint, id: bigint];
 
@@ -111,9 +116,10 @@ export interface FlushStore {
   days(table: HistoryTable, from: bigint, below: bigint): Promise<FlushDay[]>;
   /**
    * The zone-days of `table` with rows stored before batches existed (batch NULL) or of a batch below
-   * `below`: what the first flush, which converts an older archive, writes.
+   * `below`, with how many: what the first flush, which converts an older archive, writes, and what
+   * `compact --verify` holds against the parts (history/verify.ts).
    */
-  daysBefore(table: HistoryTable, below: bigint): Promise<FlushDay[]>;
+  daysBefore(table: HistoryTable, below: bigint): Promise<FlushDayRows[]>;
   /**
    * Up to `limit` rows of a zone-day (as entryPage's) of the batches [from, below), in (batch, id) order
    * after `after` (null: from the first).

@@ -3,8 +3,15 @@
 // under SHARE on write_batch, for every page transaction that took a number (migrations/postgres/0009).
 import type pg from 'pg';
 import { entryShape, QUARANTINE_SHAPE, type HistoryTable } from '../history-columns.js';
-import type { FlushCursor, FlushDay, FlushPage, FlushStore, HistoryValue } from '../history-store.js';
-import { historyPage, pageColumns } from '../history-page.js';
+import type {
+  FlushCursor,
+  FlushDay,
+  FlushDayRows,
+  FlushPage,
+  FlushStore,
+  HistoryValue,
+} from '../history-store.js';
+import { flushDayRows, flushDays, flushPage, pageColumns } from '../history-page.js';
 import { ENTRY_TABLES } from '../entry-tables.js';
 import { transaction } from './transaction.js';
 
@@ -73,15 +80,15 @@ export class PostgresFlush implements FlushStore {
     return flushDays(rows);
   }
 
-  async daysBefore(table: HistoryTable, below: bigint): Promise<FlushDay[]> {
+  async daysBefore(table: HistoryTable, below: bigint): Promise<FlushDayRows[]> {
     const { zone, source } = tableSql(table);
     const { rows } = await this.pool.query<HistoryValue[]>({
-      text: `SELECT DISTINCT ${zone}, log_date${source ? ', source' : ''} FROM ${table}
-        WHERE batch IS NULL OR batch < $1`,
+      text: `SELECT count(*), ${zone}, log_date${source ? ', source' : ''} FROM ${table}
+        WHERE batch IS NULL OR batch < $1 GROUP BY 2, 3${source ? ', 4' : ''}`,
       values: [below.toString()],
       rowMode: 'array',
     });
-    return flushDays(rows);
+    return flushDayRows(rows);
   }
 
   async page(
@@ -113,20 +120,6 @@ export class PostgresFlush implements FlushStore {
       ],
       rowMode: 'array',
     });
-    let last: FlushCursor | null = null;
-    for (const row of rows) {
-      const [batch, id] = row.splice(0, 2);
-      last = [BigInt(batch as string), BigInt(id as string)];
-    }
-    return { ...historyPage(rows), last };
+    return flushPage(rows);
   }
-}
-
-/** Pure: the zone-days of `[zone, day, source?]` rows. */
-function flushDays(rows: HistoryValue[][]): FlushDay[] {
-  return rows.map(([zone, day, source]) => ({
-    zone: Number(zone),
-    day: String(day),
-    ...(source === 'origin' || source === 'shield' ? { source } : {}),
-  }));
 }

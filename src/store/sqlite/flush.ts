@@ -4,8 +4,15 @@
 // committed, so the horizon is the next number.
 import type { Statement } from 'better-sqlite3';
 import { entryShape, QUARANTINE_SHAPE, type HistoryTable } from '../history-columns.js';
-import type { FlushCursor, FlushDay, FlushPage, FlushStore, HistoryValue } from '../history-store.js';
-import { historyPage, pageColumns } from '../history-page.js';
+import type {
+  FlushCursor,
+  FlushDay,
+  FlushDayRows,
+  FlushPage,
+  FlushStore,
+  HistoryValue,
+} from '../history-store.js';
+import { flushDayRows, flushDays, flushPage, pageColumns } from '../history-page.js';
 import { ENTRY_TABLES } from '../entry-tables.js';
 import type { Db } from './database.js';
 import { WriteBatchRepository } from './write-batch.js';
@@ -43,7 +50,7 @@ export class SqliteFlush implements FlushStore {
           `SELECT DISTINCT ${zone}, log_date FROM ${table} INDEXED BY ${table}_batch WHERE batch >= ? AND batch < ?`,
         ),
         daysBefore: db.prepare(
-          `SELECT DISTINCT ${zone}, log_date FROM ${table} WHERE batch IS NULL OR batch < ?`,
+          `SELECT count(*), ${zone}, log_date FROM ${table} WHERE batch IS NULL OR batch < ? GROUP BY 2, 3`,
         ),
         page: db.prepare(flushPageSql(table, cols, `${zone} = @zone AND log_date = @day`)),
       });
@@ -54,7 +61,7 @@ export class SqliteFlush implements FlushStore {
         'SELECT DISTINCT zone_id, log_date, source FROM quarantined_entries INDEXED BY quarantined_entries_batch WHERE batch >= ? AND batch < ?',
       ),
       daysBefore: db.prepare(
-        'SELECT DISTINCT zone_id, log_date, source FROM quarantined_entries WHERE batch IS NULL OR batch < ?',
+        'SELECT count(*), zone_id, log_date, source FROM quarantined_entries WHERE batch IS NULL OR batch < ? GROUP BY 2, 3, 4',
       ),
       page: db.prepare(
         flushPageSql('quarantined_entries', q, 'zone_id = @zone AND log_date = @day AND source = @source'),
@@ -83,11 +90,15 @@ export class SqliteFlush implements FlushStore {
   }
 
   days(table: HistoryTable, from: bigint, below: bigint): Promise<FlushDay[]> {
-    return settle(() => flushDays(this.statements(table).days.raw(true).all(from, below)));
+    return settle(() =>
+      flushDays(this.statements(table).days.raw(true).all(from, below) as HistoryValue[][]),
+    );
   }
 
-  daysBefore(table: HistoryTable, below: bigint): Promise<FlushDay[]> {
-    return settle(() => flushDays(this.statements(table).daysBefore.raw(true).all(below)));
+  daysBefore(table: HistoryTable, below: bigint): Promise<FlushDayRows[]> {
+    return settle(() =>
+      flushDayRows(this.statements(table).daysBefore.raw(true).all(below) as HistoryValue[][]),
+    );
   }
 
   page(
@@ -133,25 +144,6 @@ export function flushPageSql(table: HistoryTable, columns: string, zoneDay: stri
   return `SELECT batch, id, ${columns} FROM ${table} INDEXED BY ${table}_batch
     WHERE batch >= @lo AND batch < @below AND (batch > @afterBatch OR id > @afterId) AND ${zoneDay}
     ORDER BY batch, id LIMIT @limit`;
-}
-
-/** Pure: the zone-days of `[zone, day, source?]` rows. */
-function flushDays(rows: unknown[]): FlushDay[] {
-  return (rows as Array<[number | bigint, string, string?]>).map(([zone, day, source]) => ({
-    zone: Number(zone),
-    day,
-    ...(source === 'origin' || source === 'shield' ? { source } : {}),
-  }));
-}
-
-/** Pure: a flush page of `[batch, id, key…, json]` rows. */
-export function flushPage(rows: HistoryValue[][]): FlushPage {
-  let last: FlushCursor | null = null;
-  for (const row of rows) {
-    const [batch, id] = row.splice(0, 2);
-    last = [BigInt(batch!), BigInt(id!)];
-  }
-  return { ...historyPage(rows), last };
 }
 
 // An async function turns a synchronous throw into a rejected promise.
