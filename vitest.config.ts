@@ -15,6 +15,9 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'main',
+          // Two files at a time: vitest's default is one less than the cores, one on CI's two, where the
+          // run took 22 minutes; most files wait on Redis, PostgreSQL, child processes or a browser.
+          maxWorkers: 2,
           include: ['test/**/*.test.ts'],
           exclude: [...configDefaults.exclude, 'test/fault/**'],
           globalSetup: setup,
@@ -28,6 +31,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'fault',
+          maxWorkers: 1,
           include: ['test/fault/**/*.test.ts'],
           globalSetup: [...setup, 'test/setup/seed.ts'],
           sequence: { groupOrder: 1 },
