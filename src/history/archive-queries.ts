@@ -17,6 +17,7 @@ import { DEFAULT_DUCKDB_OPTIONS, openDuckDb, type DuckDbOptions, type OpenDuckDb
 import { closeGuarded, lockDownDuckDb, privateSpill } from './duckdb-guard.js';
 import { createHistoryViews, type HistoryViewsOptions } from './history-views.js';
 import { guardsMayHelp, timestampBounds } from './statement-bounds.js';
+import { columnsToCopy, namedColumns } from './statement-columns.js';
 import { historyTablesIn, serializedSql, tablesIn } from './statement-tables.js';
 import { ARCHIVE_VIEWS, ARCHIVE_VIEW_NAMES } from './archive-views.js';
 import { STORE_TABLE_NAMES } from '../store/archive-tables.js';
@@ -154,7 +155,9 @@ async function started(
   const tables = historyTablesIn(tree);
   const bounds = Object.fromEntries(tables.map((t) => [t, timestampBounds(tree, t)]));
   const guards = Object.fromEntries(tables.map((t) => [t, guardsMayHelp(tree, bounds[t] ?? null)]));
-  const files = await createHistoryViews(conn, { ...opts, bounds, guards }, tables, budget);
+  const named = namedColumns(tree);
+  const columns = Object.fromEntries(tables.map((t) => [t, columnsToCopy(t, named)]));
+  const files = await createHistoryViews(conn, { ...opts, bounds, guards, columns }, tables, budget);
   const views = ARCHIVE_VIEWS.filter((v) => tablesIn(tree, [v.name]).length > 0);
   const copied = tablesIn(tree, STORE_TABLE_NAMES);
   for (const v of views) for (const t of v.reads) if (!copied.includes(t)) copied.push(t);

@@ -41,6 +41,11 @@ export interface HistoryViewsOptions {
    * statement cannot use them (statement-bounds.ts guardsMayHelp). @defaultValue true
    */
   guards?: Partial<Record<HistoryTable, boolean>>;
+  /**
+   * Per table, the columns the statement reads (statement-columns.ts): only those come from the store,
+   * the rest as NULL. @defaultValue every column
+   */
+  columns?: Partial<Record<HistoryTable, ReadonlySet<string> | null>>;
 }
 
 /** Creates `main.<table>` for each of `tables`; returns the files the views read. */
@@ -73,7 +78,16 @@ async function createView(
     const below = root === null ? 0n : readWatermark(root);
     const files = root === null ? [] : readableFiles(listDays(root, table, scope), below);
     const started = performance.now();
-    const sql = storeRowsSql(table, below === 0n ? files : [], scope, bounds, below, opts.store.dialect);
+    const copy = opts.columns?.[table] ?? null;
+    const sql = storeRowsSql(
+      table,
+      below === 0n ? files : [],
+      scope,
+      bounds,
+      below,
+      opts.store.dialect,
+      copy,
+    );
     const rows = await appendStoreRows(
       conn,
       opts.store,

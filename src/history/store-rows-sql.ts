@@ -75,6 +75,7 @@ function boundConditions(table: HistoryTable, bounds: TimestampBounds | null): s
  * columns: those of a write batch at or above the flush watermark `below` (parts.ts); before the first
  * flush (`below` 0), every row outside the zone-days of `inHistory` (legacy files). Only those within
  * `bounds` (the statement sees no other: statement-bounds.ts). `dialect`: the store's, which reads it.
+ * `copy`: the columns read (statement-columns.ts), the others NULL; null: every one.
  */
 export function storeRowsSql(
   table: HistoryTable,
@@ -83,8 +84,11 @@ export function storeRowsSql(
   bounds: TimestampBounds | null = null,
   below = 0n,
   dialect: StoreDialect = 'postgres',
+  copy: ReadonlySet<string> | null = null,
 ): string {
-  const columns = HISTORY_COLUMNS[table].columns.map(([name]) => name).join(', ');
+  const columns = HISTORY_COLUMNS[table].columns
+    .map(([name]) => (copy === null || copy.has(name) ? name : `NULL AS ${name}`))
+    .join(', ');
   const held = zoneDayPredicate(table, inHistory);
   const where = [
     // A bigint's text is digits, nothing else.
