@@ -142,6 +142,13 @@ describe('edgelog run when Redis goes away', () => {
     );
     expect(after.lease_owner).toBeNull();
     expect(await schedulerKeys(redis.target, h.prefix)).toEqual(SCHEDULERS);
+    // The watch says Redis is back at its next check after its client reconnects (up to a few seconds);
+    // the queue's own clients may finish a day before that, and stopping then would race the line.
+    await until(
+      'the worker to log that Redis is back',
+      () => (lines(w.run.output().stderr, '"msg":"Redis back after') >= 1 ? true : undefined),
+      20_000,
+    );
 
     const result = await w.stop();
     expect(result.code).toBe(0);
