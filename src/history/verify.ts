@@ -132,9 +132,7 @@ export async function verifyHistory(deps: HistoryDeps): Promise<VerifyResult> {
         bad.push({
           part: null,
           problem: 'short',
-          detail:
-            `the store holds ${held} of the day's rows below the watermark, its parts ${rows}` +
-            (pruned ? ' (pruned: the store should hold none)' : ''),
+          detail: shortDetail(held, rows, pruned),
         });
       for (const b of bad) {
         const finding = await repair(deps, key, table, shape, d.dir, b, record, below).catch(
@@ -148,6 +146,7 @@ export async function verifyHistory(deps: HistoryDeps): Promise<VerifyResult> {
             lost: 0,
           }),
         );
+        if (finding === null) continue;
         result.findings.push(finding);
         result.lost += finding.lost;
       }
@@ -212,8 +211,9 @@ async function repair(
   dir: string,
   bad: Checked,
   record: HistoryDayRow | undefined,
-  below: bigint,
-): Promise<DayFinding> {
+  seen: bigint,
+): Promise<DayFinding | null> {
+  let below = seen;
   const base = {
     ...key,
     table,
@@ -223,8 +223,12 @@ async function repair(
     detail: bad.detail,
   };
   if (bad.problem === 'overlap') return { ...base, outcome: 'left', lost: 0 };
-  const done = await withDayLease(deps, key, async (lease): Promise<DayFinding> => {
+  const done = await withDayLease(deps, key, async (lease): Promise<DayFinding | null> => {
     if (bad.problem === 'short') {
+      // Looked at again under the lease (no merge or pruning of the day meanwhile) and the watermark now:
+      // the first look, without either, may have met a merge or a pruning half done.
+      below = readWatermark(deps.root);
+      if ((await shortBy(deps, key, table, shape, dir, below)) === null) return null;
       // The union: the parts' rows back in the store (those it holds stay as they are), the day no
       // longer pruned, and its part written again from the store below.
       await restoreParts(deps, lease, key);
@@ -261,6 +265,36 @@ async function repair(
     return { ...base, detail: `${base.detail}; another worker holds the day`, outcome: 'left', lost: 0 };
   return done;
 }
+
+/**
+ * How a zone-day's store rows below the watermark differ from its parts' (the module comment), or null
+ * when they agree; the parts already checked, their rows counted by their checksums.
+ */
+async function shortBy(
+  deps: HistoryDeps,
+  key: HistoryDayKey,
+  table: HistoryTable,
+  shape: HistoryTableShape,
+  dir: string,
+  below: bigint,
+): Promise<string | null> {
+  const record = (await deps.store.history.list({ source: key.source, zone: key.zone })).find(
+    (r) => r.log_date === key.day,
+  );
+  const pruned = record?.pruned_at != null;
+  let rows = 0;
+  for (const p of liveParts(readDayDir(dir).parts, below))
+    rows += checksumRows(await checksumOf(deps.duck, shape, join(dir, p.name)));
+  const held =
+    (await deps.store.history.flush.daysBefore(table, below)).find(
+      (d) => d.zone === key.zone && d.day === key.day && (d.source ?? key.source) === key.source,
+    )?.rows ?? 0;
+  return held === (pruned ? 0 : rows) ? null : shortDetail(held, rows, pruned);
+}
+
+const shortDetail = (held: number, rows: number, pruned: boolean) =>
+  `the store holds ${held} of the day's rows below the watermark, its parts ${rows}` +
+  (pruned ? ' (pruned: the store should hold none)' : '');
 
 /** Moves a damaged part under DAMAGED_DIR (private), keeping its path below the root. */
 function moveAside(root: string, dir: string, name: string): void {
