@@ -42,8 +42,6 @@ export interface HistoryDeps {
 export interface DayCompacted {
   entries: number;
   quarantined: number;
-  /** Rows carried over from a replaced file whose store rows had been pruned. */
-  kept: number;
   bytes: number;
 }
 
@@ -146,7 +144,6 @@ export async function compactDay(deps: HistoryDeps, lease: DayLease): Promise<Da
   const result: DayCompacted = {
     entries: entries.rows,
     quarantined: quarantined.rows,
-    kept: 0,
     bytes: entries.bytes + quarantined.bytes,
   };
   const saved = await deps.store.history.record(

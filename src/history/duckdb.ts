@@ -20,7 +20,7 @@ export interface DuckDbOptions {
    * after a task (allocator_flush_threshold), or `bulk` freed at once (allocator_bulk_deallocation_
    * flush_threshold). With DuckDB's defaults the blocks the Parquet writer and reader freed stayed in the
    * process: compacting a 1,000,000-entry day peaked at 378 MiB RSS while DuckDB itself accounted for
-   * ~20 MiB; with 8MB/16MB, 267 MiB (docs/HISTORY.md, Memory).
+   * ~20 MiB; with 8MB/16MB, 267 MiB (docs/HISTORY.md, "Memory and spill").
    * @defaultValue DuckDB's own (128 MiB, and 512 MiB)
    */
   allocatorFlush?: { threshold: string; bulk: string };
@@ -29,8 +29,9 @@ export interface DuckDbOptions {
 export const DEFAULT_DUCKDB_OPTIONS: DuckDbOptions = { memoryLimit: '256MB', threads: 2 };
 
 /**
- * Compaction's: it runs beside ingestion in the worker, and its part files keep what it holds small
- * (history/day-file.ts); one thread writes a file about as fast here and holds one row group, not two.
+ * The flush's and the merge's: they run beside ingestion in the worker, and writing a part a page at a
+ * time keeps what they hold small (part-file.ts); one thread writes a file about as fast here and holds
+ * one row group, not two.
  */
 export const COMPACTION_DUCKDB_OPTIONS: DuckDbOptions = {
   memoryLimit: '192MB',

@@ -1,11 +1,13 @@
-// The views the history engine answers from: for each table, the published Parquet files of its
-// zone-days UNION ALL the store's rows of every other zone-day, so each archived entry appears exactly
-// once and is visible as soon as its page is stored.
+// The views the archive's dialect answers from: for each table, the history's parts below the flush
+// watermark (the widest where one covers others: parts.ts) UNION ALL the store's rows at or above it, so
+// each archived entry appears exactly once and is visible as soon as its page is stored.
 //
-// For each table: list the published files, read the store's other rows (one statement, one snapshot)
-// into a DuckDB table by chunks, list the files again and drop the rows of any zone-day published
-// meanwhile (its file holds them; the store may have pruned them by now, never before the file existed),
-// then a view unions the two. `time` is a TIMESTAMP computed from `timestamp` (UTC).
+// For each table: read the watermark and list the parts below it, copy the store's rows at or above it
+// (one statement, one snapshot; only the columns the statement names: statement-columns.ts) into a DuckDB
+// table by chunks, then read the watermark again: a flush that ended meanwhile may have moved rows just
+// copied into parts not listed, so the copy starts over. A view unions the two; `time` is a TIMESTAMP
+// computed from `timestamp` (UTC). Parts whose timestamps lie outside what the statement can see
+// (statement-bounds.ts) are left out of the view.
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { appendStoreRows } from './store-append.js';
 import { StoreQueryError } from '../store/store-query-error.js';
@@ -32,8 +34,8 @@ export interface HistoryViewsOptions {
   /** Told, per table, how many rows came from the store and in how long (bench, tests). */
   onStoreRows?: (table: HistoryTable, rows: number, ms: number) => void | Promise<void>;
   /**
-   * Per table, the timestamps the statement can see (statement-bounds.ts): the view leaves out the files
-   * whose markers lie outside them, unbound. @defaultValue every file
+   * Per table, the timestamps the statement can see (statement-bounds.ts): the view leaves out the parts
+   * whose timestamps (in their names) lie outside them, unbound. @defaultValue every file
    */
   bounds?: Partial<Record<HistoryTable, TimestampBounds | null>>;
   /**

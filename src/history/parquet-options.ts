@@ -4,7 +4,7 @@
 // halves it for 8% more bytes, still well under the gzip of the raw API JSON (0.87×); origin's stay at 6
 // (level 1 put them at the gzip's size: 38.65 against 38.7 B/entry). Shield's rows are wide (~800 bytes
 // as JSON): row groups of 10,240 of them, not 30,720, take ~30 MiB off what the writer holds (docs/HISTORY.md,
-// Memory) for 1% more bytes.
+// "Memory and spill") for 1% more bytes.
 import type { HistoryTable } from './layout.js';
 
 export interface ParquetOptions {
