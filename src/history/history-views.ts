@@ -74,13 +74,17 @@ async function createView(
   const root = opts.root;
   const bounds = opts.bounds?.[table] ?? null;
   const stored = `${STORE_SCHEMA}.${table}`;
-  await conn.run(`CREATE TABLE ${stored} (${columns.map(([n, t]) => `"${n}" ${t}`).join(', ')})`);
+  const copy = opts.columns?.[table] ?? null;
+  const copied = copy === null ? columns : columns.filter(([n]) => copy.has(n));
+  // No column named (a count): only how many rows, and the view makes that many rows of NULLs.
+  const countOnly = copied.length === 0;
+  if (!countOnly)
+    await conn.run(`CREATE TABLE ${stored} (${copied.map(([n, t]) => `"${n}" ${t}`).join(', ')})`);
   for (let attempt = 1; ; attempt++) {
     // The watermark and the parts below it, then the store's rows at or above it (flush-marker.ts).
     const below = root === null ? 0n : readWatermark(root);
     const files = root === null ? [] : readableFiles(listDays(root, table, scope), below);
     const started = performance.now();
-    const copy = opts.columns?.[table] ?? null;
     const sql = storeRowsSql(
       table,
       below === 0n ? files : [],
@@ -90,13 +94,15 @@ async function createView(
       opts.store.dialect,
       copy,
     );
-    const rows = await appendStoreRows(
-      conn,
-      opts.store,
-      { schema: STORE_SCHEMA, table, columns },
-      sql,
-      budget,
-    );
+    const rows = countOnly
+      ? await countStoreRows(opts.store, sql, budget)
+      : await appendStoreRows(
+          conn,
+          opts.store,
+          { schema: STORE_SCHEMA, table, columns: copied },
+          sql,
+          budget,
+        );
     await opts.onStoreRows?.(table, rows, performance.now() - started);
     // A flush that ended meanwhile may have moved rows read above into parts not listed, and a prune
     // may have removed them from the store after: read again. Flushes are seconds apart.
@@ -106,23 +112,38 @@ async function createView(
           'failed',
           'query failed: the history kept flushing while the query read it; run it again',
         );
-      await conn.run(`DELETE FROM ${stored}`);
+      if (!countOnly) await conn.run(`DELETE FROM ${stored}`);
       continue;
     }
     // Files no row of which the statement can see: not in the view at all.
     const read = files.filter((d) => mayHoldRows(d.timestamps, bounds));
     const names = columns.map(([n]) => `"${n}"`);
-    const list = (from: string) =>
-      [...names, ...(timeFrom ? [`epoch_ms("${timeFrom}") AS "time"`] : [])].join(', ') + ` FROM ${from}`;
+    const time = timeFrom ? [`epoch_ms("${timeFrom}") AS "time"`] : [];
+    const list = (from: string) => [...names, ...time].join(', ') + ` FROM ${from}`;
+    // The store's part: the columns copied, NULL for the others (the statement names none of them).
+    const isCopied = new Set(copied.map(([n]) => n));
+    const storedList = [
+      ...columns.map(([n, t]) => (isCopied.has(n) ? `"${n}"` : `NULL::${t} AS "${n}"`)),
+      ...(timeFrom ? [isCopied.has(timeFrom) ? time[0]! : 'NULL::TIMESTAMP AS "time"'] : []),
+    ].join(', ');
     const parts = [
       ...fileParts(table, read, opts.guards?.[table] ?? true).map(
         (p) => `SELECT ${list(p.from)}${p.guard === null ? '' : ` WHERE ${p.guard}`}`,
       ),
-      `SELECT ${list(stored)}`,
+      `SELECT ${storedList} FROM ${countOnly ? `range(${rows})` : stored}`,
     ];
     await conn.run(`CREATE VIEW main.${table} AS ${parts.join(' UNION ALL ')}`);
     return read.map((d: PublishedDay) => d.file);
   }
+}
+
+/** How many rows the store's count statement (storeRowsSql with no column) counted. */
+async function countStoreRows(store: QueryStore, sql: string, budget: WorkBudget): Promise<number> {
+  const [row] = await store.readOnly(sql, { timeoutMs: budget.remaining() }, (cursor) => cursor.next(1));
+  const n = Number(row?.[0] ?? 0);
+  if (!Number.isSafeInteger(n) || n < 0)
+    throw new StoreQueryError('failed', 'query failed: the store counted its rows as no whole number');
+  return n;
 }
 
 /** Reads of the store a moving watermark may cost a view before it gives up. */

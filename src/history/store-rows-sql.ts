@@ -75,7 +75,8 @@ function boundConditions(table: HistoryTable, bounds: TimestampBounds | null): s
  * columns: those of a write batch at or above the flush watermark `below` (parts.ts); before the first
  * flush (`below` 0), every row outside the zone-days of `inHistory` (legacy files). Only those within
  * `bounds` (the statement sees no other: statement-bounds.ts). `dialect`: the store's, which reads it.
- * `copy`: the columns read (statement-columns.ts), the others NULL; null: every one.
+ * `copy`: only these columns (statement-columns.ts), in the table's order; null: every one; none: one
+ * row holding how many rows there are.
  */
 export function storeRowsSql(
   table: HistoryTable,
@@ -86,9 +87,9 @@ export function storeRowsSql(
   dialect: StoreDialect = 'postgres',
   copy: ReadonlySet<string> | null = null,
 ): string {
-  const columns = HISTORY_COLUMNS[table].columns
-    .map(([name]) => (copy === null || copy.has(name) ? name : `NULL AS ${name}`))
-    .join(', ');
+  const names = HISTORY_COLUMNS[table].columns.map(([name]) => name);
+  const picked = copy === null ? names : names.filter((name) => copy.has(name));
+  const columns = picked.length === 0 ? 'count(*)' : picked.join(', ');
   const held = zoneDayPredicate(table, inHistory);
   const where = [
     // A bigint's text is digits, nothing else.

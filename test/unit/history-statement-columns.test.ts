@@ -48,11 +48,21 @@ describe('the columns a statement reads', () => {
     expect(await copied(sql)).toBeNull();
   });
 
-  it('the store is asked for those columns only, the others as NULL', () => {
-    const sql = storeRowsSql('origin_error_logs', [], {}, null, 5n, 'sqlite', new Set(['status_code']));
-    expect(sql).toMatch(/^SELECT NULL AS pull_zone_id, /);
-    expect(sql).toContain(' status_code, ');
-    expect(sql).toContain('NULL AS log,');
-    expect(storeRowsSql('origin_error_logs', [], {}, null, 5n, 'sqlite')).not.toContain('NULL');
+  it('the store is asked for those columns only; for none, how many rows', () => {
+    const some = storeRowsSql(
+      'origin_error_logs',
+      [],
+      {},
+      null,
+      5n,
+      'sqlite',
+      new Set(['status_code', 'log_id']),
+    );
+    expect(some).toMatch(
+      /^SELECT log_id, status_code FROM origin_error_logs INDEXED BY origin_error_logs_batch WHERE batch >= 5$/,
+    );
+    const none = storeRowsSql('origin_error_logs', [], {}, null, 5n, 'sqlite', new Set());
+    expect(none).toMatch(/^SELECT count\(\*\) FROM origin_error_logs /);
+    expect(storeRowsSql('origin_error_logs', [], {}, null, 5n, 'sqlite')).toContain('SELECT pull_zone_id, ');
   });
 });
