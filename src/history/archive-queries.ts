@@ -16,7 +16,7 @@ import { sqlValue } from './duckdb-values.js';
 import { DEFAULT_DUCKDB_OPTIONS, openDuckDb, type DuckDbOptions, type OpenDuckDb } from './duckdb.js';
 import { closeGuarded, lockDownDuckDb, privateSpill } from './duckdb-guard.js';
 import { createHistoryViews, type HistoryViewsOptions } from './history-views.js';
-import { guardsMayHelp, timestampBounds } from './statement-bounds.js';
+import { dayBounds, guardsMayHelp, timestampBounds } from './statement-bounds.js';
 import { columnsToCopy, namedColumns } from './statement-columns.js';
 import { historyTablesIn, serializedSql, tablesIn } from './statement-tables.js';
 import { ARCHIVE_VIEWS, ARCHIVE_VIEW_NAMES } from './archive-views.js';
@@ -157,7 +157,8 @@ async function started(
   const guards = Object.fromEntries(tables.map((t) => [t, guardsMayHelp(tree, bounds[t] ?? null)]));
   const named = namedColumns(tree);
   const columns = Object.fromEntries(tables.map((t) => [t, columnsToCopy(t, named)]));
-  const files = await createHistoryViews(conn, { ...opts, bounds, guards, columns }, tables, budget);
+  const days = Object.fromEntries(tables.map((t) => [t, dayBounds(tree, t)]));
+  const files = await createHistoryViews(conn, { ...opts, bounds, guards, columns, days }, tables, budget);
   const views = ARCHIVE_VIEWS.filter((v) => tablesIn(tree, [v.name]).length > 0);
   const copied = tablesIn(tree, STORE_TABLE_NAMES);
   for (const v of views) for (const t of v.reads) if (!copied.includes(t)) copied.push(t);

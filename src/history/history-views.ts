@@ -17,7 +17,7 @@ import type { HistoryTable } from './layout.js';
 import { fileParts } from './file-parts.js';
 import { listDays, readableFiles, type PublishedDay, type ZoneDayScope } from './published-days.js';
 import { readWatermark } from './flush-marker.js';
-import { mayHoldRows, type TimestampBounds } from './statement-bounds.js';
+import { mayHoldRows, type DayBounds, type TimestampBounds } from './statement-bounds.js';
 import { storeRowsSql } from './store-rows-sql.js';
 import type { WorkBudget } from './work-budget.js';
 
@@ -48,6 +48,8 @@ export interface HistoryViewsOptions {
    * the rest as NULL. @defaultValue every column
    */
   columns?: Partial<Record<HistoryTable, ReadonlySet<string> | null>>;
+  /** Per table, the days of `log_date` the statement can see (statement-bounds.ts). @defaultValue every day */
+  days?: Partial<Record<HistoryTable, DayBounds | null>>;
 }
 
 /** Creates `main.<table>` for each of `tables`; returns the files the views read. */
@@ -93,6 +95,7 @@ async function createView(
       below,
       opts.store.dialect,
       copy,
+      opts.days?.[table] ?? null,
     );
     const rows = countOnly
       ? await countStoreRows(opts.store, sql, budget)

@@ -90,55 +90,111 @@ const FLIPPED: Record<string, string> = {
   COMPARE_LESSTHANOREQUALTO: 'COMPARE_GREATERTHANOREQUALTO',
 };
 
+/** A comparison of one of the table's columns with a constant: `column op constant`. */
+interface ColumnFilter {
+  column: string;
+  op: string;
+  constant: unknown;
+}
+
 /**
- * Pure: the bounds the statement's filter puts on `table`'s `timestamp`, or null when it says nothing
- * that can be relied on (see the head of this file). `tree` is json_serialize_sql's `statements`.
+ * The comparisons with constants that the WHERE of the one SELECT reading `table` AND-s (BETWEEN as two),
+ * the column on the left; null when nothing can be relied on (see the head of this file).
  */
-export function timestampBounds(tree: unknown, table: HistoryTable): TimestampBounds | null {
+function filterOf(tree: unknown, table: HistoryTable): ColumnFilter[] | null {
   const { refs, selects, tableFunction } = references(tree, table);
   // A table function may read the table a second time, unseen (query_table, query): nothing is sure.
   if (refs.length !== 1 || tableFunction) return null;
   const ref = refs[0]!;
   const select = selects.get(ref);
   if (select === undefined) return null;
-  // A sample draws from the table before the WHERE; renamed columns may put another under `timestamp`.
+  // A sample draws from the table before the WHERE; renamed columns may put another under a name.
   if (ref.sample != null || select.sample != null || ref.at_clause != null) return null;
   if (Array.isArray(ref.column_name_alias) && ref.column_name_alias.length > 0) return null;
   const qualifier = (typeof ref.alias === 'string' && ref.alias !== '' ? ref.alias : table).toLowerCase();
-  const isTimestamp = (node: unknown): boolean => {
-    if (!isNode(node) || node.class !== 'COLUMN_REF' || !Array.isArray(node.column_names)) return false;
+  const columnOf = (node: unknown): string | null => {
+    if (!isNode(node) || node.class !== 'COLUMN_REF' || !Array.isArray(node.column_names)) return null;
     const names = node.column_names.map((n) => String(n).toLowerCase());
-    return (
-      (names.length === 1 && names[0] === 'timestamp') ||
-      (names.length === 2 && names[0] === qualifier && names[1] === 'timestamp')
-    );
+    if (names.length === 1) return names[0]!;
+    return names.length === 2 && names[0] === qualifier ? names[1]! : null;
   };
+  const out: ColumnFilter[] = [];
+  for (const cond of conjuncts(select.where_clause)) {
+    if (!isNode(cond)) continue;
+    if (cond.class === 'COMPARISON' && typeof cond.type === 'string' && cond.type in FLIPPED) {
+      const left = columnOf(cond.left);
+      const right = columnOf(cond.right);
+      if (left !== null && right === null) out.push({ column: left, op: cond.type, constant: cond.right });
+      else if (right !== null && left === null)
+        out.push({ column: right, op: FLIPPED[cond.type]!, constant: cond.left });
+    } else if (cond.class === 'BETWEEN' && cond.type === 'COMPARE_BETWEEN') {
+      const column = columnOf(cond.input);
+      if (column === null) continue;
+      out.push({ column, op: 'COMPARE_GREATERTHANOREQUALTO', constant: cond.lower });
+      out.push({ column, op: 'COMPARE_LESSTHANOREQUALTO', constant: cond.upper });
+    }
+  }
+  return out;
+}
+
+/**
+ * Pure: the bounds the statement's filter puts on `table`'s `timestamp`, or null when it says nothing
+ * that can be relied on (see the head of this file). `tree` is json_serialize_sql's `statements`.
+ */
+export function timestampBounds(tree: unknown, table: HistoryTable): TimestampBounds | null {
   let min: bigint | null = null;
   let max: bigint | null = null;
   const atLeast = (v: bigint) => void (min = min === null || v > min ? v : min);
   const atMost = (v: bigint) => void (max = max === null || v < max ? v : max);
-  const compare = (op: string, c: bigint) => {
-    if (op === 'COMPARE_EQUAL') {
+  for (const f of filterOf(tree, table) ?? []) {
+    const c = f.column === 'timestamp' ? integerConstant(f.constant) : null;
+    if (c === null) continue;
+    if (f.op === 'COMPARE_EQUAL') {
       atLeast(c);
       atMost(c);
-    } else if (op === 'COMPARE_GREATERTHAN') atLeast(c + 1n);
-    else if (op === 'COMPARE_GREATERTHANOREQUALTO') atLeast(c);
-    else if (op === 'COMPARE_LESSTHAN') atMost(c - 1n);
-    else if (op === 'COMPARE_LESSTHANOREQUALTO') atMost(c);
-  };
-  for (const cond of conjuncts(select.where_clause)) {
-    if (!isNode(cond)) continue;
-    if (cond.class === 'COMPARISON' && typeof cond.type === 'string' && cond.type in FLIPPED) {
-      const right = integerConstant(cond.right);
-      const left = integerConstant(cond.left);
-      if (isTimestamp(cond.left) && right !== null) compare(cond.type, right);
-      else if (isTimestamp(cond.right) && left !== null) compare(FLIPPED[cond.type]!, left);
-    } else if (cond.class === 'BETWEEN' && cond.type === 'COMPARE_BETWEEN' && isTimestamp(cond.input)) {
-      const lower = integerConstant(cond.lower);
-      const upper = integerConstant(cond.upper);
-      if (lower !== null) atLeast(lower);
-      if (upper !== null) atMost(upper);
-    }
+    } else if (f.op === 'COMPARE_GREATERTHAN') atLeast(c + 1n);
+    else if (f.op === 'COMPARE_GREATERTHANOREQUALTO') atLeast(c);
+    else if (f.op === 'COMPARE_LESSTHAN') atMost(c - 1n);
+    else if (f.op === 'COMPARE_LESSTHANOREQUALTO') atMost(c);
+  }
+  return min === null && max === null ? null : { min, max };
+}
+
+/** Inclusive bounds on `log_date` (YYYY-MM-DD); null: unbounded on that side. */
+export interface DayBounds {
+  min: string | null;
+  max: string | null;
+}
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+/** A text constant of the tree that is a YYYY-MM-DD day, or null. */
+function dayConstant(node: unknown): string | null {
+  if (!isNode(node) || node.class !== 'CONSTANT' || !isNode(node.value)) return null;
+  const { type, is_null: isNull, value } = node.value;
+  if (isNull !== false || !isNode(type) || type.id !== 'VARCHAR') return null;
+  return typeof value === 'string' && DAY.test(value) ? value : null;
+}
+
+/**
+ * Pure: the bounds the statement's filter puts on `table`'s `log_date`, as timestampBounds does, from
+ * comparisons with YYYY-MM-DD text only: between two such texts the order of bytes, of DuckDB, SQLite and
+ * any collation of PostgreSQL's is the same, so the store may apply them itself.
+ */
+export function dayBounds(tree: unknown, table: HistoryTable): DayBounds | null {
+  let min: string | null = null;
+  let max: string | null = null;
+  const atLeast = (v: string) => void (min = min === null || v > min ? v : min);
+  const atMost = (v: string) => void (max = max === null || v < max ? v : max);
+  for (const f of filterOf(tree, table) ?? []) {
+    const c = f.column === 'log_date' ? dayConstant(f.constant) : null;
+    if (c === null) continue;
+    // Strict bounds kept as inclusive ones: the store's rows are read wider, never narrower.
+    if (f.op === 'COMPARE_EQUAL') {
+      atLeast(c);
+      atMost(c);
+    } else if (f.op === 'COMPARE_GREATERTHAN' || f.op === 'COMPARE_GREATERTHANOREQUALTO') atLeast(c);
+    else if (f.op === 'COMPARE_LESSTHAN' || f.op === 'COMPARE_LESSTHANOREQUALTO') atMost(c);
   }
   return min === null && max === null ? null : { min, max };
 }

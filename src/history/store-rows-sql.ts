@@ -5,7 +5,7 @@
 import { HISTORY_COLUMNS } from '../store/history-columns.js';
 import type { HistoryTable } from './layout.js';
 import type { PublishedDay, ZoneDayScope } from './published-days.js';
-import type { TimestampBounds } from './statement-bounds.js';
+import type { DayBounds, TimestampBounds } from './statement-bounds.js';
 import type { StoreDialect } from '../store/store.js';
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
@@ -76,7 +76,7 @@ function boundConditions(table: HistoryTable, bounds: TimestampBounds | null): s
  * flush (`below` 0), every row outside the zone-days of `inHistory` (legacy files). Only those within
  * `bounds` (the statement sees no other: statement-bounds.ts). `dialect`: the store's, which reads it.
  * `copy`: only these columns (statement-columns.ts), in the table's order; null: every one; none: one
- * row holding how many rows there are.
+ * row holding how many rows there are. `days`: the days of `log_date` the statement can see (dayBounds).
  */
 export function storeRowsSql(
   table: HistoryTable,
@@ -86,6 +86,7 @@ export function storeRowsSql(
   below = 0n,
   dialect: StoreDialect = 'postgres',
   copy: ReadonlySet<string> | null = null,
+  days: DayBounds | null = null,
 ): string {
   const names = HISTORY_COLUMNS[table].columns.map(([name]) => name);
   const picked = copy === null ? names : names.filter((name) => copy.has(name));
@@ -96,6 +97,8 @@ export function storeRowsSql(
     ...(below > 0n ? [`batch >= ${BigInt(below).toString()}`] : []),
     ...scopeConditions(table, scope),
     ...boundConditions(table, bounds),
+    ...(days?.min == null ? [] : [`log_date >= ${dayLiteral(days.min)}`]),
+    ...(days?.max == null ? [] : [`log_date <= ${dayLiteral(days.max)}`]),
     ...(held === null ? [] : [`NOT (${held})`]),
   ];
   // SQLite (no statistics) takes the key index for a zone or a time range, and would read every row of

@@ -44,6 +44,11 @@ describeStores('a statement over the store rows the history does not hold', (kin
   it.each([
     ['a count', 'SELECT count(*) FROM shield_event_logs'],
     ['a count of a day', `SELECT count(*) FROM shield_event_logs WHERE log_date = '${DAY}'`],
+    ['a count of the days after', `SELECT count(*) FROM shield_event_logs WHERE log_date > '${DAY}'`],
+    [
+      'a count of a range of days',
+      `SELECT count(*), min(log_id) FROM shield_event_logs WHERE log_date BETWEEN '2026-11-19' AND '${DAY}'`,
+    ],
     ['a count of a column', 'SELECT count(rule_id), count(DISTINCT country) FROM shield_event_logs'],
     ['a group', 'SELECT country, count(*) FROM shield_event_logs GROUP BY country ORDER BY country'],
     ['a lookup', "SELECT log_id, severity FROM shield_event_logs WHERE log_id = 's-777'"],

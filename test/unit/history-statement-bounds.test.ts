@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { serializeSql } from '../../src/history/statement-tables.js';
 import {
+  dayBounds,
   guardsMayHelp,
   mayHoldRows,
   timestampBounds,
@@ -108,5 +109,42 @@ describe('guardsMayHelp', () => {
     [`SELECT count(*) FROM query('SELECT * FROM ${T} WHERE time > now()')`, true],
   ])('%s: %s', async (sql, expected) => {
     expect(await helps(sql)).toBe(expected);
+  });
+});
+
+describe('dayBounds', () => {
+  async function days(sql: string) {
+    const tree = await serializeSql(sql);
+    if (tree.error) throw new Error(tree.error_message);
+    return dayBounds(tree.statements, 'origin_error_logs');
+  }
+
+  it.each<[string, string | null, string | null]>([
+    [`SELECT count(*) FROM ${T} WHERE log_date = '2026-11-20'`, '2026-11-20', '2026-11-20'],
+    [
+      `SELECT * FROM ${T} WHERE log_date >= '2026-11-01' AND log_date < '2026-11-08'`,
+      '2026-11-01',
+      '2026-11-08',
+    ],
+    // Strict bounds stay inclusive: the store reads a day more, never one less.
+    [`SELECT * FROM ${T} WHERE '2026-11-20' < log_date`, '2026-11-20', null],
+    [
+      `SELECT * FROM ${T} o WHERE o.log_date BETWEEN '2026-11-01' AND '2026-11-02' AND status_code = 500`,
+      '2026-11-01',
+      '2026-11-02',
+    ],
+  ])('%s: %s..%s', async (sql, min, max) => {
+    expect(await days(sql)).toEqual({ min, max });
+  });
+
+  it.each([
+    `SELECT * FROM ${T} WHERE log_date = 'yesterday'`,
+    `SELECT * FROM ${T} WHERE log_date >= '2026-11-1'`,
+    `SELECT * FROM ${T} WHERE log_date = '2026-11-20' OR status_code = 500`,
+    `SELECT * FROM ${T} WHERE log_date = CAST('2026-11-20' AS DATE)`,
+    `SELECT * FROM ${T} a JOIN ${T} b ON a.log_id = b.log_id WHERE a.log_date = '2026-11-20'`,
+    `SELECT count(*) FROM query_table('${T}') WHERE log_date = '2026-11-20'`,
+  ])('%s: none', async (sql) => {
+    expect(await days(sql)).toBeNull();
   });
 });
