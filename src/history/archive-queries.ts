@@ -80,13 +80,17 @@ const READ_ONLY = 'query refused: edgelog query runs one SELECT statement (the a
 /** Where the dialect is described, named by every failure a statement can fix. */
 const DOCS = 'docs/SQL.md';
 
+/** What a statement that names a file is told: the tables read the history's files already. */
+const FILES_HINT = `edgelog query reads the history's files through the archive's tables (${DOCS}); it opens no other file`;
+
 /** DuckDB's failures as the store's query errors; a file access it refused is a refusal. */
 function queryFailure(err: unknown): EdgelogError {
   // The store's own failures (a file it cannot open, a server it cannot reach) say what they are.
   if (err instanceof EdgelogError) return err;
   const text = message(err);
+  // DuckDB's whole text (with the statement's line) is the message, not repeated as a cause.
   if (/^Permission Error/.test(text))
-    return new StoreQueryError('refused', `query refused: ${text.split('\n')[0]}`, { cause: err });
+    return new StoreQueryError('refused', `query refused: ${text.trimEnd()}\n${FILES_HINT}`);
   const hint = /^Catalog Error: Table with name \S+ does not exist/.test(text)
     ? `the archive's tables and views: ${ARCHIVE_NAMES.join(', ')} (${DOCS})`
     : /^(Parser Error|Binder Error|Catalog Error)/.test(text)
@@ -178,7 +182,8 @@ async function started(
  * statement's own.
  */
 function vanishedFile(err: unknown, root: string | null): string | null {
-  if (root === null) return null;
+  // A file DuckDB was refused (read_parquet of the history's own glob) did not go away.
+  if (root === null || (err instanceof StoreQueryError && err.kind === 'refused')) return null;
   const texts: string[] = [];
   for (let e: unknown = err; e instanceof Error && texts.length < 4; e = e.cause) texts.push(e.message);
   const under = normalize(root) + sep;
