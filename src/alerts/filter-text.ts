@@ -1,14 +1,6 @@
 // Pure: a spike rule's filter as `alerts list` shows it, in words a person reads at a glance
 // (`status 500-599, error_code=http_timeout`) rather than the configuration's JSON.
-
-export interface SpikeFilter {
-  statusCodeMin?: number | undefined;
-  statusCodeMax?: number | undefined;
-  errorCode?: string | undefined;
-  severity?: string | undefined;
-  ruleId?: string | undefined;
-  status?: string | undefined;
-}
+import type { SpikeFilter } from '../store/store.js';
 
 /** A value as written after `=`: bare when it is one plain word, else quoted as JSON. */
 const value = (text: string) => (/^[\w.:/-]+$/.test(text) ? text : JSON.stringify(text));

@@ -1,6 +1,7 @@
 // `alerts list` shows a spike rule's filter in words, not as the configuration's JSON.
 import { describe, expect, it } from 'vitest';
-import { filterText, type SpikeFilter } from '../../src/alerts/filter-text.js';
+import { filterText } from '../../src/alerts/filter-text.js';
+import type { SpikeFilter } from '../../src/store/store.js';
 
 describe('filterText', () => {
   it.each<[SpikeFilter, string]>([
