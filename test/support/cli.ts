@@ -92,6 +92,17 @@ export function startCli(args: string[], opts: CliOptions): StartedCli {
   return { child, done, output: () => ({ stdout, stderr }) };
 }
 
+/**
+ * Ends the children a test started and left running (a failed wait): killed, not left to hold the
+ * archive and Redis; each awaited. Empties `children`.
+ */
+export async function killLeftOver(children: StartedCli[]): Promise<void> {
+  for (const c of children.splice(0)) {
+    if (c.child.exitCode === null && c.child.signalCode === null) c.child.kill('SIGKILL');
+    await c.done;
+  }
+}
+
 export function runCli(args: string[], opts: CliOptions): Promise<CliResult> {
   return startCli(args, opts).done;
 }
