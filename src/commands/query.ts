@@ -119,8 +119,9 @@ export function queryCommand(
             roleWarning,
             openDuckDb,
           });
-          const run = async (statement: string) => {
-            await runStoreQuery(session.queries, statement, { ...request, timeoutMs }, streamOutput(stdout));
+          const run = async (statement: string, signal?: AbortSignal) => {
+            const bounds = { ...request, timeoutMs, signal };
+            await runStoreQuery(session.queries, statement, bounds, streamOutput(stdout));
           };
           try {
             if (prompt) await openPrompt(config, stdin, stdout, openDuckDb, run);
@@ -228,7 +229,7 @@ async function openPrompt(
   stdin: Readable,
   stdout: Stdout,
   openDuckDb: OpenDuckDb,
-  run: (sql: string) => Promise<void>,
+  run: (sql: string, signal: AbortSignal) => Promise<void>,
 ): Promise<void> {
   const [{ readArchiveSchema }, { runPrompt }, { failureText }] = await Promise.all([
     import('../history/archive-schema.js'),

@@ -109,6 +109,7 @@ function queryFailure(err: unknown): EdgelogError {
  */
 const ATTEMPTS = 3;
 
+/** The caller's signal stops the statement: DuckDB is interrupted, and the query fails as `stopped`. */
 async function runOnHistory<T>(
   opts: ArchiveQueriesOptions,
   open: () => Promise<DuckDBConnection>,
@@ -116,12 +117,34 @@ async function runOnHistory<T>(
   ro: ReadOnlyQueryOptions,
   consume: (cursor: QueryCursor) => Promise<T>,
 ): Promise<T> {
-  let conn: DuckDBConnection | null = null;
+  const { signal } = ro;
+  const conn: { current: DuckDBConnection | null } = { current: null };
+  const stop = () => conn.current?.interrupt();
+  signal?.addEventListener('abort', stop);
+  try {
+    if (signal?.aborted) throw new Error('stopped before it began');
+    return await attempts(opts, open, sql, ro, consume, conn);
+  } catch (err) {
+    if (signal?.aborted) throw new StoreQueryError('stopped', 'query stopped', { cause: err });
+    throw err;
+  } finally {
+    signal?.removeEventListener('abort', stop);
+  }
+}
+
+async function attempts<T>(
+  opts: ArchiveQueriesOptions,
+  open: () => Promise<DuckDBConnection>,
+  sql: string,
+  ro: ReadOnlyQueryOptions,
+  consume: (cursor: QueryCursor) => Promise<T>,
+  conn: { current: DuckDBConnection | null },
+): Promise<T> {
   // One budget over every attempt: --timeout bounds the query, not each try.
-  const budget = new WorkBudget(ro.timeoutMs, () => conn?.interrupt());
+  const budget = new WorkBudget(ro.timeoutMs, () => conn.current?.interrupt());
   for (let attempt = 1; ; attempt++) {
     const current = await open();
-    conn = current;
+    conn.current = current;
     let result: DuckDBResult;
     try {
       result = await budget.run(() => started(current, opts, sql, budget));

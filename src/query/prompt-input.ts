@@ -75,5 +75,5 @@ export const PROMPT_HELP = `Statements end with ; and may span lines (DuckDB's S
   \\d <name>, .schema <name>  a table's or view's columns and types
   .help or \\?            this help
   .quit, \\q or Ctrl-D    leave
-Tab completes table and column names; the up arrow recalls earlier statements; Ctrl-C drops the line.
+Tab completes table and column names; the up arrow recalls earlier lines; Ctrl-C stops a statement or drops the line.
 `;

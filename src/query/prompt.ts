@@ -22,8 +22,11 @@ export interface PromptOptions {
   relations: readonly ArchiveRelation[];
   /** The first line shown (where the archive is). */
   banner: string;
-  /** Runs one statement, writing its result to `output`; a failure it throws is shown and the prompt goes on. */
-  run(sql: string): Promise<void>;
+  /**
+   * Runs one statement, writing its result to `output`, until `signal` (Ctrl-C) stops it; a failure it
+   * throws is shown and the prompt goes on.
+   */
+  run(sql: string, signal: AbortSignal): Promise<void>;
   /** Shows a failure (escaped for the terminal). */
   describeFailure(err: unknown): string;
   /** Where the lines typed are kept between sessions, or null for none. */
@@ -69,8 +72,11 @@ export async function runPrompt(opts: PromptOptions): Promise<void> {
     rl.setPrompt(buffer === '' ? 'edgelog> ' : '     ...> ');
     rl.prompt();
   };
+  let running: AbortController | null = null;
   rl.on('SIGINT', () => {
-    // Ctrl-C drops what was typed, as in psql; on an empty line it says how to leave.
+    // Ctrl-C stops the statement running, as in psql; else it drops what was typed, and on an empty
+    // line it says how to leave.
+    if (running !== null) return running.abort();
     const typed = buffer !== '' || rl.line !== '';
     buffer = '';
     rl.write('', { ctrl: true, name: 'e' });
@@ -94,11 +100,17 @@ export async function runPrompt(opts: PromptOptions): Promise<void> {
       const { statements, rest } = splitStatements(`${buffer}${line}\n`);
       buffer = rest;
       for (const sql of statements) {
+        const stop = new AbortController();
+        running = stop;
         try {
-          await opts.run(sql);
+          await opts.run(sql, stop.signal);
         } catch (err) {
-          write(`${opts.describeFailure(err)}\n`);
+          write(stop.signal.aborted ? 'cancelled\n' : `${opts.describeFailure(err)}\n`);
+        } finally {
+          running = null;
         }
+        // A statement stopped stops those typed after it on the same line too.
+        if (stop.signal.aborted) break;
       }
       prompt();
     }

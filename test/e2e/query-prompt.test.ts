@@ -91,7 +91,7 @@ describe('edgelog query on a terminal, without a statement: the prompt', () => {
     expect(statSync(history).mode & 0o777).toBe(0o600);
   }, 60_000);
 
-  it('Ctrl-C drops a statement being typed; Ctrl-D leaves', async () => {
+  it('Ctrl-C drops a statement being typed, or stops one running; Ctrl-D leaves', async () => {
     const { session } = prompt();
     await session.waitFor('edgelog> ');
     session.type('SELECT 1 AS one\r');
@@ -102,6 +102,13 @@ describe('edgelog query on a terminal, without a statement: the prompt', () => {
     const shown = await session.waitFor('edgelog> ');
     expect(shown).toMatch(/^two\s*\n\s+2$/m);
     expect(shown).not.toContain('one');
+    // A statement running is stopped at once, well before its 30 s bound, and the prompt goes on.
+    session.type('SELECT count(*) FROM range(100000000000) a;\r');
+    await new Promise((r) => setTimeout(r, 1_000));
+    const stoppedAt = Date.now();
+    session.type('\x03');
+    expect(await session.waitFor('edgelog> ', 10_000)).toContain('cancelled');
+    expect(Date.now() - stoppedAt).toBeLessThan(5_000);
     session.type('\x04');
     expect((await session.done).code).toBe(0);
   }, 60_000);
