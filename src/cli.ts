@@ -65,7 +65,8 @@ export const COMMANDS: readonly CommandEntry[] = [
   {
     name: 'query',
     term: 'query [options] [sql]',
-    description: 'run one read-only SQL statement against the archive (tables and views: docs/SQL.md)',
+    description:
+      'run a read-only SQL statement against the archive, or a prompt on a terminal (tables: --schema, docs/SQL.md)',
     load: async () => (await import('./commands/query.js')).queryCommand(),
   },
   {

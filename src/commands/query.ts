@@ -47,7 +47,9 @@ export function queryCommand(
   stdin: Readable & { isTTY?: boolean } = process.stdin,
 ): Command {
   return new Command('query')
-    .description('run one read-only SQL statement against the archive (tables and views: docs/SQL.md)')
+    .description(
+      'run a read-only SQL statement against the archive, or a prompt on a terminal (tables: --schema, docs/SQL.md)',
+    )
     .argument(
       '[sql]',
       'the statement, e.g. "SELECT count(*) FROM origin_error_logs"; none: a prompt on a terminal, else read from stdin',
