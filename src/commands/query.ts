@@ -101,6 +101,10 @@ export function queryCommand(
       if (prompt && opts.engine === 'store')
         throw new UsageError("the prompt speaks the archive's dialect: --engine store takes a statement");
       const sql = given ?? (prompt ? '' : await readAll(stdin));
+      if (!prompt && given === undefined && sql.trim() === '')
+        throw new UsageError(
+          'no statement: give one (edgelog query "SELECT …"), pipe one on stdin, or run it on a terminal for a prompt; --schema lists the tables',
+        );
       const request = {
         path: config.database.path,
         sql,

@@ -154,5 +154,8 @@ describe('edgelog query off a terminal', () => {
     });
     expect(r.stderr).toBe('');
     expect(r.stdout).toBe('n\r\n120\r\n');
+    const none = await runCli(['--config', config, 'query'], { cwd: h.dir });
+    expect(none.code).toBe(1);
+    expect(none.stderr).toMatch(/^edgelog: no statement: give one .*--schema lists the tables\n$/);
   });
 });
