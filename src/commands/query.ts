@@ -126,7 +126,9 @@ export function queryCommand(
             openDuckDb,
           });
           const run = async (statement: string, signal?: AbortSignal) => {
-            const bounds = { ...request, timeoutMs, signal };
+            // The terminal's width as it is now: the prompt's window may have been resized.
+            const table = { ...request.table, width: terminal ? stdout.columns : undefined };
+            const bounds = { ...request, table, timeoutMs, signal };
             await runStoreQuery(session.queries, statement, bounds, streamOutput(stdout));
           };
           try {
