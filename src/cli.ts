@@ -64,8 +64,9 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: 'query',
-    term: 'query [options] <sql>',
-    description: 'run one read-only SQL statement against the archive (tables and views: docs/SQL.md)',
+    term: 'query [options] [sql]',
+    description:
+      'run a read-only SQL statement against the archive, or a prompt on a terminal (tables: --schema, docs/SQL.md)',
     load: async () => (await import('./commands/query.js')).queryCommand(),
   },
   {
@@ -226,12 +227,12 @@ export async function main(argv: string[]): Promise<void> {
       return;
     }
     // Loaded here, not at the top: `--help` needs none of it (a command that failed has it loaded).
-    const { describeError, EdgelogError } = await import('./errors/index.js');
-    const { redact } = await import('./redact.js');
-    const { safeText } = await import('./format/terminal-text.js');
-    const prefix = err instanceof EdgelogError ? '' : 'unexpected error: ';
+    const [{ EdgelogError }, { failureText }] = await Promise.all([
+      import('./errors/index.js'),
+      import('./format/failure-text.js'),
+    ]);
     // The message may quote the API or the archive: escaped, keeping the lines of a multi-line one.
-    process.stderr.write(`edgelog: ${prefix}${safeText(redact(describeError(err)), { newlines: true })}\n`);
+    process.stderr.write(`${failureText(err)}\n`);
     if (!(err instanceof EdgelogError) && process.env.EDGELOG_DEBUG) console.error(err);
     process.exitCode = 1;
   }

@@ -10,7 +10,15 @@ import type { NoticeRequest } from './notice-request.js';
 /** Headers edgelog makes from public parts (the rest carry credentials, or are the hook's own). */
 const SHOWN = new Set(['content-type', 'user-agent', 'idempotency-key', 'x-edgelog-signature']);
 
-export function showRequest(req: NoticeRequest, slack: boolean): string {
+export interface ShowRequestOptions {
+  /**
+   * A JSON body indented, two spaces a level (a person's terminal; the request sends it on one line);
+   * a body that is not JSON (a template's text) is shown as it is. @defaultValue false
+   */
+  pretty?: boolean | undefined;
+}
+
+export function showRequest(req: NoticeRequest, slack: boolean, opts: ShowRequestOptions = {}): string {
   const url = slack
     ? `${req.url.origin}/${REDACTED}`
     : `${req.url.origin}${req.url.pathname}${req.url.search}`;
@@ -23,8 +31,18 @@ export function showRequest(req: NoticeRequest, slack: boolean): string {
         : REDACTED;
     lines.push(`${name}: ${shown}`);
   }
-  const text = `${lines.map((l) => safeText(l)).join('\n')}\n\n${safeJson(req.body)}`;
+  const body = opts.pretty ? indented(req.body) : req.body;
+  const text = `${lines.map((l) => safeText(l)).join('\n')}\n\n${safeJson(body)}`;
   return hideSecrets(text, req.secrets);
+}
+
+/** A JSON text indented (the same value), or the text as it is when it is not JSON. */
+function indented(body: string): string {
+  try {
+    return JSON.stringify(JSON.parse(body), null, 2);
+  } catch {
+    return body;
+  }
 }
 
 /** Every credential the request carries, in the forms it may take in the text, replaced. */

@@ -3,6 +3,7 @@ import { Command } from 'commander';
 import { fingerprint, type Notice } from '../alerts/payload.js';
 import { deliver } from '../alerts/deliver.js';
 import { dryRun } from '../alerts/dry-run.js';
+import { filterText } from '../alerts/filter-text.js';
 import { noticeRequest, single } from '../alerts/notice-request.js';
 import { showRequest } from '../alerts/show-request.js';
 import { compileTemplates } from '../alerts/templates.js';
@@ -92,7 +93,7 @@ export function alertsCommand(): Command {
         for (const r of config.alerts.rules) {
           const what =
             r.type === 'spike'
-              ? `${r.source} ${JSON.stringify(r.filter)} window ${formatDuration(r.window)} factor ${r.factor} min ${r.min} vs ${r.reference}×${r.referenceWindows}`
+              ? `${r.source} ${filterText(r.filter)}, window ${formatDuration(r.window)} factor ${r.factor} min ${r.min} vs ${r.reference}×${r.referenceWindows}`
               : r.type === 'flatline'
                 ? `${r.source} ingestion older than ${formatDuration(r.maxAge)}`
                 : r.type === 'guardian'
@@ -244,7 +245,8 @@ export function alertsCommand(): Command {
       const render = (await compileTemplates({ [hook]: hookConfig })).get(hook);
       if (opts.dryRun) {
         const request = noticeRequest(hook, hookConfig, single(notice), render);
-        process.stdout.write(`${showRequest(request, hookConfig.type === 'slack')}\n`);
+        const shown = showRequest(request, hookConfig.type === 'slack', { pretty: process.stdout.isTTY });
+        process.stdout.write(`${shown}\n`);
         return;
       }
       const status = await deliver(hook, hookConfig, notice, { render });
@@ -277,7 +279,9 @@ async function checkDryRun(config: Config, opts: FormatOptions): Promise<void> {
   const shown = run.requests.map((r) => ({
     hook: r.hook,
     notices: r.notices,
-    request: showRequest(r.request, config.alerts.hooks[r.hook]?.type === 'slack'),
+    request: showRequest(r.request, config.alerts.hooks[r.hook]?.type === 'slack', {
+      pretty: process.stdout.isTTY && outputFormat(opts) !== 'json',
+    }),
   }));
   if (outputFormat(opts) === 'json') return printJson({ results: run.results, requests: shown });
   const figuresOf = figures(config.alerts.rules);

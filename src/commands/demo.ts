@@ -11,6 +11,7 @@ import { formatTable } from '../format/table.js';
 import { ownerId } from '../ingest/lease-owner.js';
 import type { QueryStore } from '../store/store.js';
 import { Simulator } from '../simulator/index.js';
+import { demoAccount } from '../simulator/demo-account.js';
 import { addDays, dayOf } from '../time/utc-day.js';
 import { programName } from './program-name.js';
 import { commandContext, intArg, type GlobalOptions } from './shared.js';
@@ -86,22 +87,7 @@ export function demoCommand(): Command {
             ? resolve(dirname(DEFAULT_DATABASE_PATH), 'demo-history')
             : join(dirname(database), 'demo-history');
       const hint = demoHint(database, postgres, configured !== null, process.env, history);
-      const sim = new Simulator({
-        entriesPerDay: opts.entries,
-        pageSize: 500,
-        malformedRate: 0.002,
-        // A burst of 503s in zone 101 over the last 40 minutes, for the sample alert rule to catch.
-        spikes: [
-          {
-            source: 'origin',
-            zone: 101,
-            from: Date.now() - 40 * 60_000,
-            to: Date.now(),
-            count: 600,
-            statusCode: 503,
-          },
-        ],
-      });
+      const sim = new Simulator(demoAccount(opts.entries, Date.now()));
       const urls = await sim.listen();
       const overrides: ConfigInput = {
         api: { ...urls, accessKey: sim.accessKey },

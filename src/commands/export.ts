@@ -10,7 +10,7 @@ import { UsageError } from '../errors/usage-error.js';
 import { thousands } from '../format/table.js';
 import type { HistoryTable } from '../history/layout.js';
 import { OutputClosedError, streamOutput, type Stdout } from '../format/output.js';
-import type { Day } from '../time/utc-day.js';
+import { dayOf, type Day } from '../time/utc-day.js';
 import { dayArg, idListArg } from './args.js';
 import { readerConfig } from './reader-context.js';
 import { writeVia } from './write-via.js';
@@ -25,7 +25,7 @@ const SOURCES: Record<string, HistoryTable> = {
 
 interface ExportCliOptions {
   from: Day;
-  to: Day;
+  to?: Day;
   source?: string;
   zone?: number[];
   format: ExportFormat;
@@ -37,13 +37,14 @@ interface ExportCliOptions {
 export function exportCommand(
   stdout: Stdout = process.stdout,
   stderr: (text: string) => void = (text) => void process.stderr.write(text),
+  now: () => number = Date.now,
 ): Command {
   return new Command('export')
     .description(
       "write one table's entries of a range of UTC days as Parquet, NDJSON or CSV (history and newer rows)",
     )
     .requiredOption('--from <day>', 'first UTC day (log_date), YYYY-MM-DD', dayArg)
-    .requiredOption('--to <day>', 'last UTC day (log_date), YYYY-MM-DD', dayArg)
+    .option('--to <day>', 'last UTC day (log_date), YYYY-MM-DD (default: today, UTC)', dayArg)
     .addOption(
       new Option(
         '--source <source>',
@@ -65,7 +66,8 @@ export function exportCommand(
       "csv: cells exactly as stored (by default a cell starting with = + - @ tab or CR gets a leading ')",
     )
     .action(async (opts: ExportCliOptions, cmd: Command) => {
-      if (opts.from > opts.to) throw new UsageError(`--from ${opts.from} is after --to ${opts.to}`);
+      const to = opts.to ?? dayOf(now());
+      if (opts.from > to) throw new UsageError(`--from ${opts.from} is after --to ${to}`);
       const table = SOURCES[opts.source!]!;
       const toStdout = opts.output === '-';
       if (toStdout && opts.format === 'parquet' && stdout.isTTY === true)
@@ -88,7 +90,7 @@ export function exportCommand(
         root: historyPath(config),
         store,
         table,
-        scope: { from: opts.from, to: opts.to, ...(opts.zone ? { zones: opts.zone } : {}) },
+        scope: { from: opts.from, to, ...(opts.zone ? { zones: opts.zone } : {}) },
       };
       const encoding = { csvRaw: opts.csvRaw === true, terminal: toStdout && stdout.isTTY === true };
       let rows: number;

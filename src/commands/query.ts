@@ -1,4 +1,7 @@
-// `edgelog query "<SQL>"`: one read-only statement against the archive, as a table, JSON, NDJSON or CSV.
+// `edgelog query "<SQL>"`: one read-only statement against the archive, as a table, JSON, NDJSON or CSV;
+// without one, a prompt on a terminal (query/prompt.ts) or the statement read from stdin; `--schema`
+// lists the tables and views with their columns.
+import type { Readable } from 'node:stream';
 import { Command, Option } from 'commander';
 import { OutputClosedError, streamOutput, type Stdout } from '../format/output.js';
 import { DEFAULT_QUERY_TIMEOUT_MS, runBoundedQuery } from '../query/run-bounded.js';
@@ -8,6 +11,8 @@ import { readerServer, type ReaderConfig } from '../config/reader-config.js';
 import { readerConfig } from './reader-context.js';
 import type { OpenDuckDb } from '../history/duckdb.js';
 import { loadAndOpenDuckDb } from '../query/archive-session.js';
+import { UsageError } from '../errors/usage-error.js';
+import { displayUrl } from '../redact.js';
 
 /**
  * Where `query` runs a statement: the archive in its one dialect (DuckDB over the history's parts and the
@@ -24,6 +29,7 @@ interface QueryCliOptions {
   csvRaw?: boolean;
   wide?: boolean;
   engine?: QueryEngine;
+  schema?: boolean;
 }
 
 /** A duration, or a bare 0 for no bound. */
@@ -38,10 +44,20 @@ export function queryCommand(
   stdout: Stdout = process.stdout,
   warn: WarningLine = (text) => void process.stderr.write(text),
   openDuckDb: OpenDuckDb = loadAndOpenDuckDb,
+  stdin: Readable & { isTTY?: boolean } = process.stdin,
 ): Command {
   return new Command('query')
-    .description('run one read-only SQL statement against the archive (tables and views: docs/SQL.md)')
-    .argument('<sql>', 'the statement, e.g. "SELECT count(*) FROM origin_error_logs"')
+    .description(
+      'run a read-only SQL statement against the archive, or a prompt on a terminal (tables: --schema, docs/SQL.md)',
+    )
+    .argument(
+      '[sql]',
+      'the statement, e.g. "SELECT count(*) FROM origin_error_logs"; none: a prompt on a terminal, else read from stdin',
+    )
+    .option(
+      '--schema',
+      "print the archive's tables and views with their columns and types (with a name: that one alone)",
+    )
     .addOption(
       new Option('--format <format>', 'table, json (an array), ndjson (one object a line) or csv')
         .choices(QUERY_FORMATS)
@@ -71,12 +87,24 @@ export function queryCommand(
         .choices(QUERY_ENGINES)
         .default('archive'),
     )
-    .action(async (sql: string, opts: QueryCliOptions, cmd: Command) => {
+    .action(async (given: string | undefined, opts: QueryCliOptions, cmd: Command) => {
+      const format = outputFormat(opts) as QueryFormat;
+      if (opts.schema) {
+        await printSchema(given, format, stdout, openDuckDb);
+        return;
+      }
       const config = readerConfig(cmd);
       const { limit, timeout } = opts;
-      const format = outputFormat(opts) as QueryFormat;
       const timeoutMs = timeout ?? DEFAULT_QUERY_TIMEOUT_MS;
       const terminal = stdout.isTTY === true;
+      const prompt = given === undefined && terminal && stdin.isTTY === true;
+      if (prompt && opts.engine === 'store')
+        throw new UsageError("the prompt speaks the archive's dialect: --engine store takes a statement");
+      const sql = given ?? (prompt ? '' : await readAll(stdin));
+      if (!prompt && given === undefined && sql.trim() === '')
+        throw new UsageError(
+          'no statement: give one (edgelog query "SELECT …"), pipe one on stdin, or run it on a terminal for a prompt; --schema lists the tables',
+        );
       const request = {
         path: config.database.path,
         sql,
@@ -97,8 +125,15 @@ export function queryCommand(
             roleWarning,
             openDuckDb,
           });
+          const run = async (statement: string, signal?: AbortSignal) => {
+            // The terminal's width as it is now: the prompt's window may have been resized.
+            const table = { ...request.table, width: terminal ? stdout.columns : undefined };
+            const bounds = { ...request, table, timeoutMs, signal };
+            await runStoreQuery(session.queries, statement, bounds, streamOutput(stdout));
+          };
           try {
-            await runStoreQuery(session.queries, sql, { ...request, timeoutMs }, streamOutput(stdout));
+            if (prompt) await openPrompt(config, stdin, stdout, openDuckDb, run);
+            else await run(sql);
           } finally {
             await session.close();
           }
@@ -159,4 +194,73 @@ async function warnPruned(config: ReaderConfig, warn: WarningLine): Promise<void
   } finally {
     await reader.close();
   }
+}
+
+/** The whole of `stream` as text: the statement of `echo "SELECT …" | edgelog query`. */
+async function readAll(stream: Readable): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(Buffer.from(chunk as Buffer));
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** `--schema [name]`: the tables and views (or one), as text or in the chosen format; reads no archive. */
+async function printSchema(
+  name: string | undefined,
+  format: QueryFormat,
+  stdout: Stdout,
+  openDuckDb: OpenDuckDb,
+): Promise<void> {
+  const [{ readArchiveSchema }, text, { ENCODERS }] = await Promise.all([
+    import('../history/archive-schema.js'),
+    import('../query/schema-text.js'),
+    import('../format/row-encoders.js'),
+  ]);
+  const all = await readArchiveSchema(openDuckDb);
+  const relations = name === undefined ? all : [text.findRelation(all, name)];
+  const out = streamOutput(stdout);
+  if (format === 'table') {
+    await out.write(
+      name === undefined ? text.schemaText(relations) : `${text.relationText(relations[0]!)}\n`,
+    );
+    return;
+  }
+  const encoder = ENCODERS[format](text.SCHEMA_COLUMNS, { terminal: stdout.isTTY === true });
+  const rows = text.schemaRows(relations);
+  await out.write(
+    encoder.start() + rows.map((r, i) => encoder.row(r, i)).join('') + encoder.end(rows.length),
+  );
+}
+
+/** The prompt over the archive's session: its statements go to `run`. */
+async function openPrompt(
+  config: ReaderConfig,
+  stdin: Readable,
+  stdout: Stdout,
+  openDuckDb: OpenDuckDb,
+  run: (sql: string, signal: AbortSignal) => Promise<void>,
+): Promise<void> {
+  const [{ readArchiveSchema }, { runPrompt }, { failureText }] = await Promise.all([
+    import('../history/archive-schema.js'),
+    import('../query/prompt.js'),
+    import('../format/failure-text.js'),
+  ]);
+  const server = readerServer(config.database);
+  const archive = server === null ? config.database.path : displayUrl(server);
+  await runPrompt({
+    input: stdin,
+    output: stdout,
+    relations: await readArchiveSchema(openDuckDb),
+    banner: `edgelog query: ${archive}, in DuckDB's SQL (docs/SQL.md)`,
+    run,
+    describeFailure: failureText,
+    historyFile: promptHistoryFile(),
+  });
+}
+
+/** `$EDGELOG_QUERY_HISTORY`, else `~/.edgelog_query_history`; none without a home directory. */
+function promptHistoryFile(): string | null {
+  const set = process.env.EDGELOG_QUERY_HISTORY;
+  if (set !== undefined) return set === '' ? null : set;
+  const home = process.env.HOME;
+  return home ? `${home}/.edgelog_query_history` : null;
 }

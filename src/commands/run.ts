@@ -6,6 +6,7 @@ import { RedisWatch } from '../redis/redis-watch.js';
 import { commandContext } from './shared.js';
 import { programName } from './program-name.js';
 import { untilParentGone, untilSignal } from './signals.js';
+import { readRunFigures, startRunStatus } from './run-status.js';
 
 export function runCommand(): Command {
   return new Command('run')
@@ -68,7 +69,9 @@ export function runCommand(): Command {
           },
           'worker running',
         );
-        const signal = await stop.promise;
+        // On a terminal, a line that shows the worker lives (the logs there are warnings and errors).
+        const status = process.stderr.isTTY ? startRunStatus(() => readRunFigures(engine)) : null;
+        const signal = await stop.promise.finally(() => status?.stop());
         logger.info(
           { signal, timeoutMs: config.worker.shutdownTimeout },
           'stopping: finishing the pages and deliveries in hand',

@@ -2,8 +2,7 @@
 // opens the archive once (the query layer's session: the store's reader, DuckDB loaded and kept), reads
 // the archive's schema, and serves. Closes what it opened, in reverse.
 import type { ReaderConfig } from '../config/reader-config.js';
-import { describeArchive } from '../history/archive-schema.js';
-import { DEFAULT_DUCKDB_OPTIONS } from '../history/duckdb.js';
+import { readArchiveSchema } from '../history/archive-schema.js';
 import type { Logger } from '../logger.js';
 import { loadAndOpenDuckDb, openArchiveSession } from '../query/archive-session.js';
 import { DEFAULT_TABLE_LIMIT } from '../query/run-query.js';
@@ -40,13 +39,7 @@ export async function startConsole(config: ReaderConfig, opts: ConsoleOptions): 
     ...(opts.roleWarning ? { roleWarning: opts.roleWarning } : {}),
   });
   try {
-    const conn = await loadAndOpenDuckDb(DEFAULT_DUCKDB_OPTIONS);
-    let schema;
-    try {
-      schema = await describeArchive(conn);
-    } finally {
-      conn.closeSync();
-    }
+    const schema = await readArchiveSchema(loadAndOpenDuckDb);
     const queries = queryLane(session.queries);
     const bounds = {
       limit: opts.rowLimit ?? DEFAULT_TABLE_LIMIT,

@@ -81,13 +81,17 @@ const READ_ONLY = 'query refused: edgelog query runs one SELECT statement (the a
 /** Where the dialect is described, named by every failure a statement can fix. */
 const DOCS = 'docs/SQL.md';
 
+/** What a statement that names a file is told: the tables read the history's files already. */
+const FILES_HINT = `edgelog query reads the history's files through the archive's tables (${DOCS}); it opens no other file`;
+
 /** DuckDB's failures as the store's query errors; a file access it refused is a refusal. */
 function queryFailure(err: unknown): EdgelogError {
   // The store's own failures (a file it cannot open, a server it cannot reach) say what they are.
   if (err instanceof EdgelogError) return err;
   const text = message(err);
+  // DuckDB's whole text (with the statement's line) is the message, not repeated as a cause.
   if (/^Permission Error/.test(text))
-    return new StoreQueryError('refused', `query refused: ${text.split('\n')[0]}`, { cause: err });
+    return new StoreQueryError('refused', `query refused: ${text.trimEnd()}\n${FILES_HINT}`);
   const hint = /^Catalog Error: Table with name \S+ does not exist/.test(text)
     ? `the archive's tables and views: ${ARCHIVE_NAMES.join(', ')} (${DOCS})`
     : /^(Parser Error|Binder Error|Catalog Error)/.test(text)
@@ -106,6 +110,7 @@ function queryFailure(err: unknown): EdgelogError {
  */
 const ATTEMPTS = 3;
 
+/** The caller's signal stops the statement: DuckDB is interrupted, and the query fails as `stopped`. */
 async function runOnHistory<T>(
   opts: ArchiveQueriesOptions,
   open: () => Promise<DuckDBConnection>,
@@ -113,12 +118,34 @@ async function runOnHistory<T>(
   ro: ReadOnlyQueryOptions,
   consume: (cursor: QueryCursor) => Promise<T>,
 ): Promise<T> {
-  let conn: DuckDBConnection | null = null;
+  const { signal } = ro;
+  const conn: { current: DuckDBConnection | null } = { current: null };
+  const stop = () => conn.current?.interrupt();
+  signal?.addEventListener('abort', stop);
+  try {
+    if (signal?.aborted) throw new Error('stopped before it began');
+    return await attempts(opts, open, sql, ro, consume, conn);
+  } catch (err) {
+    if (signal?.aborted) throw new StoreQueryError('stopped', 'query stopped', { cause: err });
+    throw err;
+  } finally {
+    signal?.removeEventListener('abort', stop);
+  }
+}
+
+async function attempts<T>(
+  opts: ArchiveQueriesOptions,
+  open: () => Promise<DuckDBConnection>,
+  sql: string,
+  ro: ReadOnlyQueryOptions,
+  consume: (cursor: QueryCursor) => Promise<T>,
+  conn: { current: DuckDBConnection | null },
+): Promise<T> {
   // One budget over every attempt: --timeout bounds the query, not each try.
-  const budget = new WorkBudget(ro.timeoutMs, () => conn?.interrupt());
+  const budget = new WorkBudget(ro.timeoutMs, () => conn.current?.interrupt());
   for (let attempt = 1; ; attempt++) {
     const current = await open();
-    conn = current;
+    conn.current = current;
     let result: DuckDBResult;
     try {
       result = await budget.run(() => started(current, opts, sql, budget));
@@ -182,7 +209,8 @@ async function started(
  * statement's own.
  */
 function vanishedFile(err: unknown, root: string | null): string | null {
-  if (root === null) return null;
+  // A file DuckDB was refused (read_parquet of the history's own glob) did not go away.
+  if (root === null || (err instanceof StoreQueryError && err.kind === 'refused')) return null;
   const texts: string[] = [];
   for (let e: unknown = err; e instanceof Error && texts.length < 4; e = e.cause) texts.push(e.message);
   const under = normalize(root) + sep;

@@ -5,6 +5,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { HISTORY_COLUMNS, HISTORY_TABLES } from '../store/history-columns.js';
 import { STORE_TABLE_NAMES, STORE_TABLES, type ArchiveColumnType } from '../store/archive-tables.js';
 import { ARCHIVE_VIEWS } from './archive-views.js';
+import { DEFAULT_DUCKDB_OPTIONS, type OpenDuckDb } from './duckdb.js';
 
 export interface ArchiveRelation {
   name: string;
@@ -57,4 +58,14 @@ export async function describeArchive(conn: DuckDBConnection): Promise<ArchiveRe
     ...STORE_TABLE_NAMES.map((name) => ({ name, kind: 'table' as const, about: STORE_TABLES[name].about })),
     ...ARCHIVE_VIEWS.map((v) => ({ name: v.name, kind: 'view' as const, about: v.about })),
   ].map((r) => ({ ...r, columns: columns.get(r.name) ?? [] }));
+}
+
+/** describeArchive on a DuckDB of its own, opened by `open` and closed after: reads no archive. */
+export async function readArchiveSchema(open: OpenDuckDb): Promise<ArchiveRelation[]> {
+  const conn = await open(DEFAULT_DUCKDB_OPTIONS);
+  try {
+    return await describeArchive(conn);
+  } finally {
+    conn.closeSync();
+  }
 }

@@ -110,6 +110,14 @@ export class IngestRuntime {
     });
   }
 
+  /** When the next scheduled pass over a zone is due (ms), or null when none is scheduled. */
+  async nextPlanAt(): Promise<number | null> {
+    const due = (await this.queue.getJobSchedulers(0, -1))
+      .filter((s) => s.name === 'plan' && s.next !== undefined)
+      .map((s) => s.next!);
+    return due.length === 0 ? null : Math.min(...due);
+  }
+
   /**
    * Puts into Redis what `edgelog run` needs there: the schedulers, and a plan per zone (from the ledger).
    * At start, and again whenever Redis comes back from an outage or without its data (redis-watch.ts).

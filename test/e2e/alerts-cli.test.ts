@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConfigInput } from '../../src/config/index.js';
 import { runCli, writeConfig } from '../support/cli.js';
 import { harness, redisUrl, type Harness } from '../support/harness.js';
+import { onTerminal } from '../support/terminal.js';
 
 let h: Harness;
 let config: string;
@@ -183,5 +184,20 @@ describe('edgelog alerts', () => {
     const check = await alerts('check', '--dry-run');
     expect(check.code).toBe(0);
     expect(check.stdout).toMatch(/^dry run: nothing saved, nothing sent; 0 requests would be made$/m);
+  });
+
+  it('on a terminal: list says a filter in words; test --dry-run shows the body indented, as JSON still', async () => {
+    const terminal = (...args: string[]) =>
+      onTerminal(['--config', config, 'alerts', ...args], { cwd: h.dir, env: { NO_COLOR: '1' } });
+    const list = await terminal('list');
+    expect(list.code).toBe(0);
+    expect(list.screen).toMatch(/^origin-5xx \(spike\): origin status ≥ 500, window 1h /m);
+    expect(list.screen).not.toContain('statusCodeMin');
+    const test = await terminal('test', 'ops', '--dry-run');
+    expect(test.code).toBe(0);
+    expect(test.screen).toMatch(/^ {2}"version": "4",$/m);
+    const body = test.screen.slice(test.screen.indexOf('\n\n{'));
+    expect(JSON.parse(body)).toMatchObject({ version: '4', receiver: 'ops' });
+    expect(test.screen).not.toContain('hook-pass-1');
   });
 });

@@ -7,7 +7,7 @@ import { dayOf } from '../../src/time/utc-day.js';
 import { clearOfMidnight } from '../fault/lib/clock.js';
 import { notCreatedYet } from '../fault/lib/progress.js';
 import { waitFor } from '../fault/lib/wait.js';
-import { startCli, writeConfig, type StartedCli } from '../support/cli.js';
+import { killLeftOver, startCli, writeConfig, type StartedCli } from '../support/cli.js';
 import { harness, redisUrl, type Harness } from '../support/harness.js';
 
 // Three rounds of start, catch-up and stop; on a loaded machine a round may take a while.
@@ -17,11 +17,7 @@ const TEST_MS = 3 * ROUND_MS + 60_000;
 let h: Harness;
 const children: StartedCli[] = [];
 afterEach(async () => {
-  // A worker left running (a failed wait) would hold the archive and Redis: it is killed, not left.
-  for (const c of children.splice(0)) {
-    if (c.child.exitCode === null && c.child.signalCode === null) c.child.kill('SIGKILL');
-    await c.done;
-  }
+  await killLeftOver(children);
   await h?.close();
 });
 

@@ -48,12 +48,15 @@ async function run(configPath: string, command: Command, ...args: string[]): Pro
   await program.parseAsync(['node', 'edgelog', '-c', configPath, command.name(), ...args]);
 }
 
+/** The clock of the exports below: the last day of DAYS is today. */
+const NOW = () => Date.parse('2026-11-22T12:00:00Z');
+
 async function exported(configPath: string, ...args: string[]): Promise<{ text: string; note: string }> {
   const stdout = memoryStdout();
   let note = '';
   await run(
     configPath,
-    exportCommand(stdout, (t) => void (note += t)),
+    exportCommand(stdout, (t) => void (note += t), NOW),
     ...args,
   );
   return { text: stdout.text(), note };
@@ -81,6 +84,15 @@ describeStores('edgelog export', (store) => {
     a = await archive(store);
   }, 60_000);
   afterAll(async () => a?.h.close());
+
+  it('without --to, exports up to today (UTC)', async () => {
+    const args = ['--from', DAYS[1]!, '--source', 'shield', '--format', 'ndjson'];
+    const { text } = await exported(a.configPath, ...args);
+    expect(text).toBe((await exported(a.configPath, ...args, '--to', DAYS[2]!)).text);
+    expect(new Set(lines(text).map((l) => (JSON.parse(l) as { log_date: string }).log_date))).toEqual(
+      new Set(DAYS.slice(1)),
+    );
+  });
 
   it('writes each entry of the days once, from the files and the store, as NDJSON', async () => {
     const { text, note } = await exported(

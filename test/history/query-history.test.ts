@@ -8,6 +8,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { queryCommand } from '../../src/commands/query.js';
+import { describeError } from '../../src/errors/index.js';
 import { openDuckDb, type OpenDuckDb } from '../../src/history/duckdb.js';
 import { executeSync } from '../../src/sync/execute-sync.js';
 import { syncPlan } from '../../src/sync/sync-plan.js';
@@ -256,6 +257,15 @@ describe("edgelog query in the archive's dialect: read-only and bounded", () => 
     ['two statements', `SELECT 1; SELECT 2`, /one statement per call/],
   ])('refuses %s with a clear error', async (_what, sql, error) => {
     await expect(query(a.configPath, sql)).rejects.toThrow(error);
+  });
+
+  it("refuses read_parquet of the history's own files once, as a refusal (not as a history that changed)", async () => {
+    const sql = `SELECT count(*) FROM read_parquet('${a.root}/**/*.parquet')`;
+    const failure: unknown = await query(a.configPath, sql).catch((err: unknown) => err);
+    const text = describeError(failure);
+    expect(text).toMatch(/^query refused: Permission Error: Cannot access file /);
+    expect(text.match(/Permission Error/g)).toHaveLength(1);
+    expect(text).not.toMatch(/history changed/);
   });
 
   it("names the real tables when a statement names another, and never DuckDB's own suggestion", async () => {

@@ -9,7 +9,7 @@ import type { SyncSummary } from '../../src/sync/sync-summary.js';
 import { addDays, dayOf, type Day } from '../../src/time/utc-day.js';
 import { clearOfMidnight } from '../fault/lib/clock.js';
 import { waitFor } from '../fault/lib/wait.js';
-import { runCli, startCli, writeConfig, type StartedCli } from '../support/cli.js';
+import { killLeftOver, runCli, startCli, writeConfig, type StartedCli } from '../support/cli.js';
 import { harness, redisUrl, TODAY, type Harness } from '../support/harness.js';
 import { createTestDatabase, type TestDatabase } from './support/server.js';
 import { describePostgres } from '../support/stores.js';
@@ -19,10 +19,7 @@ let db: TestDatabase | undefined;
 let client: pg.Client | undefined;
 const children: StartedCli[] = [];
 afterEach(async () => {
-  for (const c of children.splice(0)) {
-    if (c.child.exitCode === null && c.child.signalCode === null) c.child.kill('SIGKILL');
-    await c.done;
-  }
+  await killLeftOver(children);
   await client?.end();
   client = undefined;
   await h?.close();

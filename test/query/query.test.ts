@@ -288,7 +288,7 @@ describe('edgelog query: formats', () => {
       'big,real,nil,blob,text\r\n9007199254740993,1.25,,00FF,"a,b"\r\n',
     );
     expect((await run(q)).text).toBe(
-      '             big  real  nil  blob       text\n9007199254740993  1.25       <2 bytes>  a,b\n(1 row)\n',
+      '             big  real  nil   blob       text\n9007199254740993  1.25  NULL  <2 bytes>  a,b\n(1 row)\n',
     );
   });
 

@@ -206,8 +206,22 @@ describe('queryTable', () => {
       false,
     );
     expect(text).toBe(
-      ['zone  url           n', ' 101  https://a/x   3', '   7               12', '(2 rows)', ''].join('\n'),
+      ['zone  url           n', ' 101  https://a/x   3', '   7  NULL         12', '(2 rows)', ''].join('\n'),
     );
+  });
+
+  it('shows NULL as NULL, apart from the empty text', () => {
+    const text = queryTable(['a', 'b', 'n'], [[null, '', null]], false);
+    expect(text).toBe('a     b  n\nNULL     NULL\n(1 row)\n');
+  });
+
+  it('fits the terminal by cutting free text, never an ISO time or day in the middle', () => {
+    const time = '2026-11-27T00:01:22.284Z';
+    const rows = [[101n, `https://pz-101.b-cdn.net/${'x'.repeat(80)}`, 'm'.repeat(60), '2026-11-27', time]];
+    const fitted = queryTable(['zone', 'url', 'message', 'log_date', 'time'], rows, false, { width: 72 });
+    const line = fitted.split('\n')[1]!;
+    expect(line).toMatch(/^ 101 {2}https:\S+… {2}m+… {2}2026-11-27 {2}2026-11-27T00:01:22\.284Z$/);
+    expect(line.length).toBeLessThanOrEqual(72);
   });
 
   it('shows BLOBs by size and newlines as spaces', () => {

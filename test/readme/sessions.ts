@@ -117,7 +117,7 @@ export async function runSamples(redisUrl: string): Promise<SampleRun> {
     ['sync', '--from', yesterday],
     [
       'query',
-      `SELECT rule_id, severity, count(*) AS events FROM shield_event_logs WHERE log_date = '${yesterday}' GROUP BY 1, 2 ORDER BY events DESC LIMIT 5`,
+      `SELECT rule_id, severity, count(*) AS events FROM shield_event_logs WHERE log_date = '${yesterday}' GROUP BY 1, 2 ORDER BY events DESC, rule_id LIMIT 5`,
     ],
     [
       'query',

@@ -25,6 +25,8 @@ export interface CliOptions {
   fileSizeBlocks?: number;
   /** The child's umask, e.g. 0o022 (what a login shell usually has). */
   umask?: number;
+  /** What the child reads on stdin. @defaultValue nothing (/dev/null) */
+  input?: string;
 }
 
 /**
@@ -75,18 +77,30 @@ export function startCli(args: string[], opts: CliOptions): StartedCli {
   const child = spawn(file!, rest, {
     cwd: opts.cwd,
     env: childEnv(opts.env),
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: [opts.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
     ...(opts.uid !== undefined ? { uid: opts.uid } : {}),
     ...(opts.gid !== undefined ? { gid: opts.gid } : {}),
   });
+  if (opts.input !== undefined) child.stdin?.end(opts.input);
   let stdout = '';
   let stderr = '';
-  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
   const done = new Promise<CliResult>((resolve) => {
     child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
   });
   return { child, done, output: () => ({ stdout, stderr }) };
+}
+
+/**
+ * Ends the children a test started and left running (a failed wait): killed, not left to hold the
+ * archive and Redis; each awaited. Empties `children`.
+ */
+export async function killLeftOver(children: StartedCli[]): Promise<void> {
+  for (const c of children.splice(0)) {
+    if (c.child.exitCode === null && c.child.signalCode === null) c.child.kill('SIGKILL');
+    await c.done;
+  }
 }
 
 export function runCli(args: string[], opts: CliOptions): Promise<CliResult> {

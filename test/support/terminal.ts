@@ -16,32 +16,85 @@ export interface TerminalRun {
   raw: string;
 }
 
-/**
- * Runs the built CLI with a pseudo-terminal on stdin, stdout and stderr (util-linux `script`), as a
- * person at a terminal runs it; returns what the terminal was sent. NO_COLOR is off unless given.
- */
-export function onTerminal(
-  args: string[],
-  opts: {
-    cwd: string;
-    env?: NodeJS.ProcessEnv;
-    /** The terminal's width. @defaultValue none set (0) */ columns?: number;
-  },
-): Promise<TerminalRun> {
+export interface TerminalOptions {
+  cwd: string;
+  env?: NodeJS.ProcessEnv;
+  /** The terminal's width. @defaultValue none set (0) */ columns?: number;
+}
+
+/** The built CLI under util-linux `script`, its pseudo-terminal on stdin, stdout and stderr. */
+function spawnOnTerminal(args: string[], opts: TerminalOptions, stdin: 'ignore' | 'pipe') {
   const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
   const cli = `exec ${[process.execPath, BIN, ...args].map(quote).join(' ')}`;
   const command = opts.columns ? `stty cols ${Math.trunc(opts.columns)} rows 50 && ${cli}` : cli;
   const env = opts.env ?? {};
-  const child = spawn('script', ['-qfec', command, '/dev/null'], {
+  return spawn('script', ['-qfec', command, '/dev/null'], {
     cwd: opts.cwd,
     env: childEnv({ ...env, NO_COLOR: env.NO_COLOR ?? '' }),
-    stdio: ['ignore', 'pipe', 'inherit'],
+    stdio: [stdin, 'pipe', 'inherit'],
   });
+}
+
+/**
+ * Runs the built CLI with a pseudo-terminal on stdin, stdout and stderr (util-linux `script`), as a
+ * person at a terminal runs it; returns what the terminal was sent. NO_COLOR is off unless given.
+ */
+export function onTerminal(args: string[], opts: TerminalOptions): Promise<TerminalRun> {
+  const child = spawnOnTerminal(args, opts, 'ignore');
   let raw = '';
-  child.stdout.on('data', (d: Buffer) => (raw += d.toString()));
+  child.stdout!.on('data', (d: Buffer) => (raw += d.toString()));
   return new Promise((resolve) =>
     child.on('close', (code) => resolve({ code, raw, screen: raw.replace(/\r/g, '') })),
   );
+}
+
+export interface TerminalSession {
+  /** Sends keys, as typed (one call, one read by the program: a lone Tab is a Tab key, not pasted text). */
+  type(keys: string): void;
+  /** Resolves once the terminal has been sent `text` since the last wait (or the start). */
+  waitFor(text: string | RegExp, timeoutMs?: number): Promise<string>;
+  /** What the terminal was sent so far, carriage returns removed. */
+  screen(): string;
+  done: Promise<TerminalRun>;
+}
+
+/** The built CLI on a pseudo-terminal a test types into, as a person at it would (see onTerminal). */
+export function startOnTerminal(args: string[], opts: TerminalOptions): TerminalSession {
+  const child = spawnOnTerminal(args, opts, 'pipe');
+  let raw = '';
+  let seen = 0;
+  const waiters = new Set<() => void>();
+  child.stdout!.on('data', (d: Buffer) => {
+    raw += d.toString();
+    for (const w of [...waiters]) w();
+  });
+  const done = new Promise<TerminalRun>((resolve) =>
+    child.on('close', (code) => resolve({ code, raw, screen: raw.replace(/\r/g, '') })),
+  );
+  return {
+    type: (keys) => void child.stdin!.write(keys),
+    screen: () => raw.replace(/\r/g, ''),
+    done,
+    waitFor(text, timeoutMs = 20_000) {
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          const rest = raw.slice(seen).replace(/\r/g, '');
+          const at = typeof text === 'string' ? rest.indexOf(text) : rest.search(text);
+          if (at < 0) return;
+          waiters.delete(check);
+          clearTimeout(timer);
+          seen = raw.length;
+          resolve(rest);
+        };
+        const timer = setTimeout(() => {
+          waiters.delete(check);
+          reject(new Error(`the terminal never showed ${String(text)}; it showed:\n${raw.slice(seen)}`));
+        }, timeoutMs);
+        waiters.add(check);
+        check();
+      });
+    },
+  };
 }
 
 /**
