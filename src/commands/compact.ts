@@ -102,7 +102,7 @@ export function compactCommand(): Command {
         { openDuckDb, COMPACTION_DUCKDB_OPTIONS },
         { historyPass },
         { DEFAULT_PARQUET_OPTIONS },
-        { SCRATCH_DIR, COMPACTION_PAGE_ROWS },
+        { SCRATCH_DIR, compactionPageRows },
       ] = await Promise.all([
         import('../history/history-root.js'),
         import('../store/open-store.js'),
@@ -135,7 +135,7 @@ export function compactCommand(): Command {
         now: Date.now,
         leaseMs: config.worker.lease,
         parquet: DEFAULT_PARQUET_OPTIONS,
-        pageRows: COMPACTION_PAGE_ROWS,
+        pageRows: compactionPageRows(store.dialect),
         onRows: (n: number) => (figures.entries += n),
       };
       try {

@@ -236,7 +236,7 @@ async function demoHistory(engine: Engine, archive: QueryStore, out: Out): Promi
         now: Date.now,
         leaseMs: config.worker.lease,
         parquet: parquet.DEFAULT_PARQUET_OPTIONS,
-        pageRows: day.COMPACTION_PAGE_ROWS,
+        pageRows: day.compactionPageRows(engine.store.dialect),
       },
       { filter: {}, hotDays: config.history.hotDays, originLookbackDays: config.schedule.originLookbackDays },
     );

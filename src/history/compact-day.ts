@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { HistoryError } from '../errors/index.js';
 import type { HistoryDayKey, HistoryStore } from '../store/history-store.js';
-import type { LedgerStore } from '../store/store.js';
+import type { LedgerStore, StoreDialect } from '../store/store.js';
 import { entryShape, QUARANTINE_SHAPE } from '../store/history-columns.js';
 import { readWatermark } from './flush-marker.js';
 import { dayDir, entryTable, type HistoryTable } from './layout.js';
@@ -169,12 +169,16 @@ export async function compactDay(deps: HistoryDeps, lease: DayLease): Promise<Da
 }
 
 /**
- * Rows per store page when compacting. Small enough that a page's values die young in V8's 8 MB
- * semi-space (bin/edgelog.js) instead of being promoted and collected by full GCs: 1,000 instead of
- * 5,000 halved the time in the garbage collector (11.6 s → 5.5 s of CPU profile) on a 1,200,000-entry
- * compaction; a keyset seek per page costs little beside it.
+ * Rows per store page when flushing or rebuilding a part, per store. SQLite: small enough that a page's
+ * values die young in V8's 8 MB semi-space (bin/edgelog.js) instead of being promoted and collected by
+ * full GCs: 1,000 instead of 5,000 halved the time in the garbage collector (11.6 s → 5.5 s of CPU profile)
+ * on a 1,200,000-entry compaction. PostgreSQL: each page is a round trip and a plan, which cost more than
+ * the collector there: on a 1,000,000-entry first flush and merge, 5,000 rows took 36.3 s against 41.7 s
+ * for 1,000 (SQLite 26.0 s against 23.1 s; `bench/archive-states.ts --only compaction`, 2026-11-29).
  */
-export const COMPACTION_PAGE_ROWS = 1_000;
+export function compactionPageRows(dialect: StoreDialect): number {
+  return dialect === 'postgres' ? 5_000 : 1_000;
+}
 
 /** DuckDB's spill directory, inside the history root (no reader's glob matches it). */
 export const SCRATCH_DIR = '.scratch';

@@ -12,7 +12,7 @@ import { flushHistory, type FlushResult } from './flush.js';
 import { thawDay, type Thawed } from './thaw.js';
 import { expireArchive, type Expired } from './retention.js';
 import {
-  COMPACTION_PAGE_ROWS,
+  compactionPageRows,
   compactDay,
   flushDeps,
   SCRATCH_DIR,
@@ -24,7 +24,10 @@ import { DEFAULT_PARQUET_OPTIONS } from './parquet-options.js';
 import { planCompaction, type PlannedDay } from './plan.js';
 
 export interface HistoryRunnerOptions {
-  store: { history: HistoryStore; ledger: Pick<LedgerStore, 'get' | 'list'> } & Pick<ArchiveStore, 'prune'>;
+  store: { history: HistoryStore; ledger: Pick<LedgerStore, 'get' | 'list'> } & Pick<
+    ArchiveStore,
+    'prune' | 'dialect'
+  >;
   root: string;
   hotDays: number | null;
   originLookbackDays: number;
@@ -224,7 +227,7 @@ export class HistoryRunner {
       now: this.opts.now,
       leaseMs: this.opts.leaseMs,
       parquet: DEFAULT_PARQUET_OPTIONS,
-      pageRows: COMPACTION_PAGE_ROWS,
+      pageRows: compactionPageRows(this.opts.store.dialect),
     };
   }
 }

@@ -2,7 +2,7 @@
 // (flush, merge of the settled days, pruning past hotDays) over a harness's archive, and the reads a test
 // makes of it.
 import { join } from 'node:path';
-import { COMPACTION_PAGE_ROWS, SCRATCH_DIR, type HistoryDeps } from '../../src/history/compact-day.js';
+import { compactionPageRows, SCRATCH_DIR, type HistoryDeps } from '../../src/history/compact-day.js';
 import { COMPACTION_DUCKDB_OPTIONS, openDuckDb } from '../../src/history/duckdb.js';
 import { historyPass, type PassSummary } from '../../src/history/history-pass.js';
 import { expireArchive } from '../../src/history/retention.js';
@@ -62,7 +62,7 @@ export async function compactArchive(
       now: opts.now ?? now,
       leaseMs: 60_000,
       parquet: DEFAULT_PARQUET_OPTIONS,
-      pageRows: COMPACTION_PAGE_ROWS,
+      pageRows: compactionPageRows(store.dialect),
     };
     opts.tune?.(deps);
     return await historyPass(deps, {
