@@ -56,6 +56,16 @@ function urlFromForm(form) {
   return params;
 }
 
+/** Links that download `path`'s answer to `params` in each format (the file's name is the server's). */
+function downloadLinks(id, path, params) {
+  const links = ['ndjson', 'csv', 'parquet'].map((format) => {
+    const q = new URLSearchParams(params);
+    q.set('format', format);
+    return el('a', { href: `${path}?${q}`, download: '' }, format.toUpperCase());
+  });
+  document.getElementById(id).replaceChildren('Download: ', ...links.flatMap((a) => [a, ' ']));
+}
+
 // ---- Overview: the ledger calendar ----
 const STATES = ['complete', 'partial', 'running', 'failed', 'expired', 'not fetched'];
 const stateClass = (s) => `state-${String(s).replace(/[^a-z]+/g, '-')}`;
@@ -140,6 +150,14 @@ async function explorer() {
       if (page.histogram) drawHistogram(page.histogram, page.from, page.to);
       if (!append) void api('/api/v1/facets', urlFromForm(form)).then((f) => drawFacets(f, form, search));
       drawLines(page, append);
+      if (!append) {
+        // The result shown: its range as the server fixed it (a preset would move on by the click).
+        const shown = urlFromForm(form);
+        shown.delete('last');
+        shown.set('from', String(page.from));
+        shown.set('to', String(page.to));
+        downloadLinks('downloads', '/api/v1/logs/download', shown);
+      }
       next = page.next;
       more.hidden = next === null;
       status(
@@ -278,6 +296,7 @@ async function sqlPage() {
     try {
       const r = await api('/api/v1/query', new URLSearchParams({ sql }));
       fillTable(document.getElementById('result'), r.columns, r.rows);
+      downloadLinks('downloads', '/api/v1/query/download', new URLSearchParams({ sql }));
       document.getElementById('bounds').textContent = `limit ${r.limit} rows, timeout ${r.timeoutMs / 1000}s`;
       const ms = Math.round(performance.now() - started);
       status(`${r.count} rows${r.more ? ` (the first ${r.limit}; there are more)` : ''} in ${ms} ms`);

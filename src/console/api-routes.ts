@@ -22,6 +22,8 @@ export interface ApiContext {
   schema: readonly ArchiveRelation[];
   /** The bounds of a statement: `edgelog query`'s time bound, and the rows an answer holds at most. */
   bounds: AnswerBounds;
+  /** Rows a download holds at most (its time bound is `bounds.timeoutMs`). */
+  downloadLimit: number;
   now: () => number;
 }
 

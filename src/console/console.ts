@@ -11,6 +11,7 @@ import { DEFAULT_QUERY_TIMEOUT_MS } from '../query/run-bounded.js';
 import { ARCHIVE_PROBE_SQL } from '../history/console-statements.js';
 import { checkStartup } from './access.js';
 import { answer } from './answers.js';
+import { DEFAULT_DOWNLOAD_LIMIT } from './downloads.js';
 import type { ListenAddress } from './listen-address.js';
 import { queryLane } from './query-lane.js';
 import { startConsoleServer, type ConsoleServer } from './server.js';
@@ -25,6 +26,8 @@ export interface ConsoleOptions {
   timeoutMs?: number;
   /** Rows an answer holds at most. @defaultValue DEFAULT_TABLE_LIMIT (as `edgelog query`'s table) */
   rowLimit?: number;
+  /** Rows a download holds at most. @defaultValue DEFAULT_DOWNLOAD_LIMIT */
+  downloadLimit?: number;
   /** @defaultValue Date.now */
   now?: () => number;
   /** @defaultValue false */
@@ -65,6 +68,7 @@ export async function startConsole(config: ReaderConfig, opts: ConsoleOptions): 
         queries,
         schema,
         bounds,
+        downloadLimit: opts.downloadLimit ?? DEFAULT_DOWNLOAD_LIMIT,
         now: opts.now ?? Date.now,
       },
     });

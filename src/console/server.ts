@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import type { Logger } from '../logger.js';
 import { authorize, sameSecret, SESSION_COOKIE, sessionValue } from './access.js';
 import { API_ROUTES, type ApiContext } from './api-routes.js';
+import { DOWNLOAD_ROUTES, sendDownload } from './downloads.js';
 import { isLoopback, isLoopbackHostHeader, type ListenAddress } from './listen-address.js';
 import { ConsoleRequestError } from './request-error.js';
 import { problemOf, SECURITY_HEADERS, send, sendJsonText, sendProblem } from './responses.js';
@@ -71,6 +72,14 @@ export async function startConsoleServer(opts: ConsoleServerOptions): Promise<Co
         }
       }
       return send(res, 200, asset.type, asset.body, { 'Cache-Control': 'no-cache' });
+    }
+    const download = DOWNLOAD_ROUTES[path];
+    if (download !== undefined) {
+      authorize(req, opts.token);
+      const now = opts.api.now();
+      const d = download(new URL(req.url ?? '/', 'http://console').searchParams, now);
+      const bounds = { limit: opts.api.downloadLimit, timeoutMs: opts.api.bounds.timeoutMs };
+      return sendDownload(res, opts.api.queries, d, bounds, now);
     }
     const route = API_ROUTES[path];
     if (route === undefined)

@@ -127,6 +127,17 @@ export function logsPageSql(f: LogFilter, cursor: PageCursor | null, limit: numb
   );
 }
 
+/**
+ * Every matching entry, every column of its table (as `edgelog export` writes them), newest first: the
+ * explorer's result as a download.
+ */
+export function logsExportSql(f: LogFilter): string {
+  return (
+    `SELECT * FROM ${TABLES[f.source].table} WHERE ${conditions(f, null).join(' AND ')} ` +
+    'ORDER BY timestamp DESC, log_id DESC'
+  );
+}
+
 /** Matches per time bucket of `bucketMs`, oldest first: (bucket start in ms, count). */
 export function histogramSql(f: LogFilter, bucketMs: number): string {
   const b = int(bucketMs, 'bucket');

@@ -2,7 +2,7 @@
 // over the simulator's hostile data: every archived string carries <script> and <img onerror> markup
 // and terminal escapes. The pages show them as text: no dialog opens, no script of theirs runs, no
 // element of theirs exists, the console logs no error; and the numbers shown are the query layer's.
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConsoleServer } from '../../src/console/server.js';
@@ -83,6 +83,34 @@ describe.skipIf(!existsSync(CHROMIUM))('edgelog serve in a browser (Debian chrom
     await page.reload();
     await page.locator('#lines tr.line').first().waitFor();
     expect(await page.locator('#histogram figcaption').innerText()).toBe(`${n} matches`);
+    expect(events).toEqual([]);
+  });
+
+  /** Clicks a download link; the file's name and text. */
+  const downloaded = async (link: string) => {
+    const [file] = await Promise.all([page.waitForEvent('download'), page.locator(link).click()]);
+    const path = await file.path();
+    return { name: file.suggestedFilename(), text: readFileSync(path, 'utf8') };
+  };
+
+  it('explorer and SQL: the result downloads as NDJSON and CSV, as many rows as shown', async () => {
+    const view = `source=shield&zone=201&from=${DAYS[0]}T00:00:00Z&to=${DAYS[1]}T23:59:59Z`;
+    await page.goto(new URL(`/explorer.html?${view}`, server.url).href);
+    await page.locator('#downloads a').first().waitFor();
+    const [{ n }] = (await api('SELECT count(*) AS n FROM shield_event_logs WHERE shield_zone_id = 201')) as [
+      { n: number },
+    ];
+    const ndjson = await downloaded('#downloads a:text-is("NDJSON")');
+    expect(ndjson.name).toMatch(/^edgelog-shield-\d{8}T\d{6}Z\.ndjson$/);
+    expect(ndjson.text.split('\n').filter(Boolean)).toHaveLength(n);
+    // An attachment (never shown by the browser), with the archived text as it was archived.
+    expect(ndjson.text).toContain(MARKUP);
+    const sql = 'SELECT url, message FROM shield_event_logs ORDER BY timestamp LIMIT 3';
+    await page.goto(new URL(`/sql.html?${new URLSearchParams({ sql }).toString()}`, server.url).href);
+    await page.locator('#downloads a').first().waitFor();
+    const csv = await downloaded('#downloads a:text-is("CSV")');
+    expect(csv.name).toMatch(/^edgelog-query-\d{8}T\d{6}Z\.csv$/);
+    expect(csv.text.split('\r\n').filter(Boolean)).toHaveLength(4);
     expect(events).toEqual([]);
   });
 
