@@ -129,53 +129,101 @@ const FIELDS = {
   shield: ['status', 'rule', 'severity', 'country', 'asn', 'method', 'region'],
 };
 
+/** How often the live tail asks for newer lines, ms. */
+const TAIL_MS = 2000;
+
 async function explorer() {
   const form = document.getElementById('filters');
   const fields = document.getElementById('fields');
   const more = document.getElementById('more');
+  const live = document.getElementById('live');
   let next = null;
+  // Where the live tail goes on from (the newest line shown), and which search it belongs to.
+  let newest = null;
+  let generation = 0;
+  let timer = null;
   const drawFields = () => {
     const source = form.elements.source.value;
     fields.replaceChildren(
       ...FIELDS[source].map((f) => el('label', {}, f, el('input', { name: f, size: 8 }))),
     );
   };
+  const shownCount = () => document.querySelectorAll('#lines tr.line').length;
+  /** The page's URL: the filter, and whether the tail is live. */
+  const remember = () => {
+    const params = urlFromForm(form);
+    if (live.checked) params.set('live', '1');
+    history.replaceState(null, '', `?${params}`);
+  };
   const search = async (append) => {
     const params = urlFromForm(form);
-    if (!append) history.replaceState(null, '', `?${params}`);
+    if (!append) {
+      remember();
+      generation++;
+    }
     if (append && next) params.set('cursor', next);
     status('loading…');
     try {
       const page = await api('/api/v1/logs', params);
       if (page.histogram) drawHistogram(page.histogram, page.from, page.to);
       if (!append) void api('/api/v1/facets', urlFromForm(form)).then((f) => drawFacets(f, form, search));
-      drawLines(page, append);
+      drawLines(page, append ? 'append' : 'replace');
       if (!append) {
+        newest = page.newest;
         // The result shown: its range as the server fixed it (a preset would move on by the click).
         const shown = urlFromForm(form);
         shown.delete('last');
         shown.set('from', String(page.from));
         shown.set('to', String(page.to));
         downloadLinks('downloads', '/api/v1/logs/download', shown);
+        startTail();
       }
       next = page.next;
       more.hidden = next === null;
-      status(
-        `${document.querySelectorAll('#lines tr.line').length} lines shown${next ? ', more below' : ''}`,
-      );
+      status(`${shownCount()} lines shown${next ? ', more below' : ''}`);
     } catch (err) {
       status(err.message, true);
     }
+  };
+  /** Live tail: the lines stored since, newest on top, asked for every TAIL_MS while it is on. */
+  const tail = async () => {
+    timer = null;
+    const mine = generation;
+    if (!live.checked || newest === null) return;
+    const params = urlFromForm(form);
+    params.set('after', newest);
+    params.set('limit', '1000');
+    let wait = TAIL_MS;
+    try {
+      const page = await api('/api/v1/logs', params);
+      if (mine !== generation) return;
+      drawLines(page, 'prepend');
+      newest = page.newest;
+      if (page.lines.length > 0) status(`${shownCount()} lines shown; ${page.lines.length} new (live)`);
+      if (page.more) wait = 0;
+    } catch (err) {
+      status(err.message, true);
+      wait = TAIL_MS * 5;
+    }
+    if (mine === generation && timer === null) timer = setTimeout(() => void tail(), wait);
+  };
+  const startTail = () => {
+    if (live.checked && timer === null) timer = setTimeout(() => void tail(), TAIL_MS);
   };
   const params = new URLSearchParams(location.search);
   form.elements.source.value = params.get('source') === 'shield' ? 'shield' : 'origin';
   drawFields();
   formFromUrl(form);
+  live.checked = params.get('live') === '1';
   if (!params.has('last') && !params.has('from')) form.elements.last.value = '24h';
   form.elements.source.addEventListener('change', drawFields);
   form.addEventListener('submit', (e) => {
     e.preventDefault();
     void search(false);
+  });
+  live.addEventListener('change', () => {
+    remember();
+    startTail();
   });
   more.addEventListener('click', () => void search(true));
   await search(false);
@@ -247,42 +295,53 @@ function prettyLog(log) {
   }
 }
 
-function drawLines(page, append) {
+/** Lines into the table: a new page, the next page below, or the live tail's newer lines on top. */
+function drawLines(page, mode) {
   const table = document.getElementById('lines');
   const shown = page.columns.filter((c) => c !== 'log' && c !== 'timestamp');
-  if (!append)
+  if (mode === 'prepend' && table.rows.length === 0) return;
+  if (mode === 'replace')
     table.replaceChildren(
       el('tr', {}, el('th', {}, 'time'), ...shown.map((c) => el('th', { scope: 'col' }, c))),
     );
   for (const line of page.lines) {
-    const row = el(
-      'tr',
-      { class: 'line', tabindex: 0, 'aria-expanded': 'false' },
-      el('td', {}, new Date(Number(line.timestamp)).toISOString()),
-      ...shown.map((c) => el('td', {}, cellText(line[c]))),
-    );
-    const toggle = () => {
-      const open = row.nextElementSibling?.classList.contains('detail');
-      if (open) row.nextElementSibling.remove();
-      else
-        row.after(
-          el(
-            'tr',
-            { class: 'detail' },
-            el('td', { colspan: shown.length + 1 }, el('pre', {}, prettyLog(line.log))),
-          ),
-        );
-      row.setAttribute('aria-expanded', String(!open));
-    };
-    row.addEventListener('click', toggle);
-    row.addEventListener('keydown', (e) => {
-      if (e.key === 'Enter' || e.key === ' ') {
-        e.preventDefault();
-        toggle();
-      }
-    });
-    table.append(row);
+    const row = lineRow(line, shown);
+    // The tail's lines come oldest first: each goes on top of the one before.
+    if (mode === 'prepend') {
+      row.classList.add('new');
+      table.rows[0].after(row);
+    } else table.append(row);
   }
+}
+
+function lineRow(line, shown) {
+  const row = el(
+    'tr',
+    { class: 'line', tabindex: 0, 'aria-expanded': 'false' },
+    el('td', {}, new Date(Number(line.timestamp)).toISOString()),
+    ...shown.map((c) => el('td', {}, cellText(line[c]))),
+  );
+  const toggle = () => {
+    const open = row.nextElementSibling?.classList.contains('detail');
+    if (open) row.nextElementSibling.remove();
+    else
+      row.after(
+        el(
+          'tr',
+          { class: 'detail' },
+          el('td', { colspan: shown.length + 1 }, el('pre', {}, prettyLog(line.log))),
+        ),
+      );
+    row.setAttribute('aria-expanded', String(!open));
+  };
+  row.addEventListener('click', toggle);
+  row.addEventListener('keydown', (e) => {
+    if (e.key === 'Enter' || e.key === ' ') {
+      e.preventDefault();
+      toggle();
+    }
+  });
+  return row;
 }
 
 // ---- SQL ----

@@ -6,6 +6,7 @@ import {
   histogramBucket,
   histogramSql,
   ledgerSql,
+  logsNewerSql,
   logsPageSql,
 } from '../history/console-statements.js';
 import type { ArchiveRelation } from '../history/archive-schema.js';
@@ -77,20 +78,32 @@ const ledger: ApiRoute = async (params, ctx) => {
 
 /**
  * The explorer (logs-request.ts): a page of lines newest first, the cursor of the next page, and on the
- * first page the histogram of every match over the range.
+ * first page the histogram of every match over the range; or, with `after` (the live tail), the lines
+ * newer than that one, oldest first. `newest` is where the tail goes on from: the newest line shown so
+ * far (before any: the range's start).
  */
 const logs: ApiRoute = async (params, ctx) => {
   const req = parseLogsRequest(params, ctx.now());
-  const page = await answer(ctx.queries, logsPageSql(req.filter, req.cursor, req.limit), {
-    ...ctx.bounds,
-    limit: req.limit,
-  });
+  const sql =
+    req.after === null
+      ? logsPageSql(req.filter, req.cursor, req.limit)
+      : logsNewerSql(req.filter, req.after, req.limit);
+  const page = await answer(ctx.queries, sql, { ...ctx.bounds, limit: req.limit });
   const lines = answerRows<{ timestamp: number; log_id: string }>(page);
+  const cursorOf = (l: { timestamp: number; log_id: string }) =>
+    encodeCursor({ timestamp: Number(l.timestamp), logId: l.log_id });
+  const first = lines[0];
   const last = lines[lines.length - 1];
-  const next =
-    page.more && last ? encodeCursor({ timestamp: Number(last.timestamp), logId: last.log_id }) : null;
+  let next: string | null = null;
+  let newest: string | null = null;
+  if (req.after !== null) newest = last ? cursorOf(last) : encodeCursor(req.after);
+  else {
+    next = page.more && last ? cursorOf(last) : null;
+    if (req.cursor === null)
+      newest = first ? cursorOf(first) : encodeCursor({ timestamp: req.filter.from, logId: '' });
+  }
   let histogram: { bucketMs: number; bars: unknown[] } | null = null;
-  if (req.cursor === null) {
+  if (req.cursor === null && req.after === null) {
     const bucketMs = histogramBucket(req.filter.from, req.filter.to);
     const bars = answerRows(
       await answer(ctx.queries, histogramSql(req.filter, bucketMs), { ...ctx.bounds, limit: 0 }),
@@ -102,6 +115,8 @@ const logs: ApiRoute = async (params, ctx) => {
     from: req.filter.from,
     to: req.filter.to,
     next,
+    newest,
+    more: page.more,
     histogram,
     columns: page.columns,
   });

@@ -75,6 +75,9 @@ export interface PageCursor {
   logId: string;
 }
 
+/** A cursor and its direction: the lines before it (older, the pages) or after it (newer, the tail). */
+type Keyset = PageCursor & { newer: boolean };
+
 const int = (n: number, what: string): string => {
   if (!Number.isSafeInteger(n)) throw new RangeError(`${what}: not an integer: ${n}`);
   return String(n);
@@ -89,7 +92,7 @@ const text = (value: string, what: string): string => {
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
 /** The WHERE conjuncts of a filter (and of a page cursor). */
-function conditions(f: LogFilter, cursor: PageCursor | null): string[] {
+function conditions(f: LogFilter, cursor: Keyset | null): string[] {
   const t = TABLES[f.source];
   const where = [`timestamp >= ${int(f.from, 'from')}`, `timestamp < ${int(f.to, 'to')}`];
   if (f.zones.length > 0) where.push(`${t.zone} IN (${f.zones.map((z) => int(z, 'zone')).join(', ')})`);
@@ -109,21 +112,38 @@ function conditions(f: LogFilter, cursor: PageCursor | null): string[] {
     );
   }
   if (cursor !== null) {
-    // Newest first: the lines strictly before the cursor in (timestamp, log_id) order. The plain bound
-    // on timestamp is there for the views' day pruning, which reads only conjuncts.
+    // The lines strictly before the cursor in (timestamp, log_id) order (or after it, for the live
+    // tail). The plain bound on timestamp is there for the views' day pruning, which reads only conjuncts.
     const ts = int(cursor.timestamp, 'cursor');
-    where.push(`timestamp <= ${ts}`, `(timestamp < ${ts} OR log_id < ${text(cursor.logId, 'cursor')})`);
+    const [plain, strict] = cursor.newer ? ['>=', '>'] : ['<=', '<'];
+    where.push(
+      `timestamp ${plain} ${ts}`,
+      `(timestamp ${strict} ${ts} OR log_id ${strict} ${text(cursor.logId, 'cursor')})`,
+    );
   }
   return where;
 }
 
 /** A page of lines, newest first, keyset-paged by (timestamp, log_id): `limit` lines and one more. */
 export function logsPageSql(f: LogFilter, cursor: PageCursor | null, limit: number): string {
+  return linesSql(f, cursor && { ...cursor, newer: false }, limit);
+}
+
+/**
+ * The live tail: the lines after `after` in (timestamp, log_id) order, oldest first (so the next poll
+ * goes on from the last of them and none is skipped): `limit` lines and one more.
+ */
+export function logsNewerSql(f: LogFilter, after: PageCursor, limit: number): string {
+  return linesSql(f, { ...after, newer: true }, limit);
+}
+
+function linesSql(f: LogFilter, keyset: Keyset | null, limit: number): string {
   const t = TABLES[f.source];
+  const order = keyset?.newer ? 'ASC' : 'DESC';
   return (
     `SELECT ${[...t.columns, `${t.url} AS url`, 'message', 'log'].join(', ')} FROM ${t.table} ` +
-    `WHERE ${conditions(f, cursor).join(' AND ')} ` +
-    `ORDER BY timestamp DESC, log_id DESC LIMIT ${int(limit + 1, 'limit')}`
+    `WHERE ${conditions(f, keyset).join(' AND ')} ` +
+    `ORDER BY timestamp ${order}, log_id ${order} LIMIT ${int(limit + 1, 'limit')}`
   );
 }
 

@@ -6,7 +6,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConsoleServer } from '../../src/console/server.js';
-import { consoleArchive, DAYS, serveArchive, type ConsoleArchive } from './support.js';
+import { NOW, TODAY } from '../support/harness.js';
+import { consoleArchive, DAYS, serveArchive, storeDay, type ConsoleArchive } from './support.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const MARKUP = '<script>alert(1)</script><img src=x onerror=alert(2)>';
@@ -136,6 +137,26 @@ describe.skipIf(!existsSync(CHROMIUM))('edgelog serve in a browser (Debian chrom
     expect(await link.getAttribute('href')).toMatch(
       /^\/explorer\.html\?source=(origin|shield)&zone=\d+&from=/,
     );
+    expect(events).toEqual([]);
+  });
+
+  // Last: it stores a day the tests above do not count.
+  it('explorer, live tail: entries stored after the page opened appear on top, newest first', async () => {
+    await page.goto(new URL('/explorer.html?source=shield&zone=201&last=7d&live=1', server.url).href);
+    await page.locator('#lines tr.line').first().waitFor();
+    expect(await page.locator('#live').isChecked()).toBe(true);
+    const before = await page.locator('#lines tr.line').count();
+    await storeDay(a.h, TODAY);
+    const [{ n, newest }] = (await api(
+      `SELECT count(*) AS n, max(timestamp) AS newest FROM shield_event_logs WHERE shield_zone_id = 201 AND log_date = '${TODAY}' AND timestamp < ${NOW}`,
+    )) as [{ n: number; newest: number }];
+    expect(n).toBeGreaterThan(0);
+    await expect.poll(() => page.locator('#lines tr.line.new').count(), { timeout: 20_000 }).toBe(n);
+    expect(await page.locator('#lines tr.line').count()).toBe(before + n);
+    const top = await page.locator('#lines tr.line').first().locator('td').first().innerText();
+    expect(Date.parse(top)).toBe(newest);
+    // The live view is in the URL.
+    expect(page.url()).toContain('live=1');
     expect(events).toEqual([]);
   });
 });

@@ -12,7 +12,7 @@ import { sqlValue } from '../../src/history/duckdb-values.js';
 import { openDuckDb } from '../../src/history/duckdb.js';
 import { runCli } from '../support/cli.js';
 import { describeStores } from '../support/stores.js';
-import { consoleArchive, DAYS, serveArchive, type ConsoleArchive } from './support.js';
+import { consoleArchive, DAYS, serveArchive, SHIELD_201_VIEW, type ConsoleArchive } from './support.js';
 
 const FILE_NAME = /^attachment; filename="edgelog-(query|origin|shield)-\d{8}T\d{6}Z\.(ndjson|csv|parquet)"$/;
 
@@ -95,12 +95,7 @@ describeStores('edgelog serve: downloads', (store) => {
   });
 
   it("downloads the explorer's whole result (every page), newest first, as `edgelog export` writes those entries", async () => {
-    const view = {
-      source: 'shield',
-      zone: '201',
-      from: `${DAYS[0]}T00:00:00Z`,
-      to: `${DAYS[1]}T23:59:59.999Z`,
-    };
+    const view = SHIELD_201_VIEW;
     /** `edgelog export` of the same entries: zone 201's Shield events of both days. */
     const exported = (format: string) =>
       cli([

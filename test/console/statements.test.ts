@@ -1,7 +1,12 @@
 // Pure: the console's statements and request parsing. Values from a request enter SQL only as checked
 // integers or quoted literals; a request that is not understood is refused, not guessed at.
 import { describe, expect, it } from 'vitest';
-import { histogramBucket, logsPageSql, type LogFilter } from '../../src/history/console-statements.js';
+import {
+  histogramBucket,
+  logsNewerSql,
+  logsPageSql,
+  type LogFilter,
+} from '../../src/history/console-statements.js';
 import { decodeCursor, encodeCursor, parseLogsRequest } from '../../src/console/logs-request.js';
 import { isLoopback, isLoopbackHostHeader, parseListen } from '../../src/console/listen-address.js';
 import { ledgerCalendar } from '../../src/console/ledger-calendar.js';
@@ -35,6 +40,12 @@ describe('console statements', () => {
     expect(sql).not.toMatch(/OFFSET/i);
   });
 
+  it('tails strictly after the cursor, oldest first', () => {
+    const sql = logsNewerSql(base, { timestamp: 5, logId: "a'b" }, 10);
+    expect(sql).toContain("timestamp >= 5 AND (timestamp > 5 OR log_id > 'a''b')");
+    expect(sql).toMatch(/ORDER BY timestamp ASC, log_id ASC LIMIT 11$/);
+  });
+
   it.each([
     [0, 3_600_000, 60_000],
     [0, 86_400_000, 900_000],
@@ -61,6 +72,7 @@ describe('explorer requests', () => {
         text: 'admin',
       },
       cursor: { timestamp: 7, logId: '<id>\x1b' },
+      after: null,
       limit: 5,
     });
     expect(parse('from=2026-11-21&to=2026-11-22T00:00:00Z').filter).toMatchObject({
@@ -80,6 +92,8 @@ describe('explorer requests', () => {
     ['from=2026-11-22&to=2026-11-21', /before/],
     ['limit=0', /limit/],
     ['cursor=../../etc', /cursor/],
+    ['after=../../etc', /cursor/],
+    ['cursor=1.YQ&after=1.YQ', /not with after/],
   ])('refuses %s', (q, message) => {
     expect(() => parse(q)).toThrow(message);
   });

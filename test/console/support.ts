@@ -17,6 +17,14 @@ import { storeHarness, type StoreKind } from '../support/stores.js';
 
 export const DAYS = ['2026-11-20', '2026-11-21'] as [Day, Day];
 
+/** The explorer's filter of zone 201's Shield events over both days. */
+export const SHIELD_201_VIEW: Readonly<Record<string, string>> = {
+  source: 'shield',
+  zone: '201',
+  from: `${DAYS[0]}T00:00:00Z`,
+  to: `${DAYS[1]}T23:59:59.999Z`,
+};
+
 export interface ConsoleArchive {
   h: Harness;
   /** A reader's configuration file: the archive and its history. */
@@ -25,11 +33,8 @@ export interface ConsoleArchive {
 
 export async function consoleArchive(kind: StoreKind): Promise<ConsoleArchive> {
   const h = await storeHarness(kind, { hostileText: true, entriesPerDay: 60, pageSize: 25 });
-  const root = historyRoot(h);
   for (const day of DAYS) {
-    const engine = await h.engine({ pullZones: [101], shieldZones: [201], history: { path: root } });
-    const plan = syncPlan(engine.config, { from: day, to: day, source: ['origin', 'shield'] }, NOW);
-    expect((await executeSync(engine, plan)).summary.ok).toBe(true);
+    await storeDay(h, day);
     if (day === DAYS[0]) await compactArchive(h, () => NOW, { filter: { to: day } });
   }
   const database = h.databaseUrl ? { path: h.dbPath, url: h.databaseUrl } : { path: h.dbPath };
@@ -39,6 +44,17 @@ export async function consoleArchive(kind: StoreKind): Promise<ConsoleArchive> {
     'reader.json',
   );
   return { h, configPath };
+}
+
+/** Syncs one more day of zones 101 and 201 into the store (a console serving it sees it at once). */
+export async function storeDay(h: Harness, day: Day): Promise<void> {
+  const engine = await h.engine({
+    pullZones: [101],
+    shieldZones: [201],
+    history: { path: historyRoot(h) },
+  });
+  const plan = syncPlan(engine.config, { from: day, to: day, source: ['origin', 'shield'] }, NOW);
+  expect((await executeSync(engine, plan)).summary.ok).toBe(true);
 }
 
 /** A console over the archive on 127.0.0.1, port 0, its clock the harness's. */
