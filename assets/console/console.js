@@ -87,6 +87,7 @@ async function overview() {
     }
   };
   formFromUrl(form);
+  void api('/api/v1/overview', '').then(renderHealth, (err) => status(err.message, true));
   document
     .getElementById('legend')
     .replaceChildren(...STATES.map((s) => el('span', { class: stateClass(s) }, s)));
@@ -95,6 +96,56 @@ async function overview() {
     void load();
   });
   await load();
+}
+
+/** A span of time as people read it: 42 s, 7 min, 3 h 12 min, 2 d 4 h. */
+function span(ms) {
+  const s = Math.round(ms / 1000);
+  if (s < 60) return `${s} s`;
+  if (s < 3600) return `${Math.floor(s / 60)} min`;
+  if (s < 86400) return `${Math.floor(s / 3600)} h ${Math.floor((s % 3600) / 60)} min`;
+  return `${Math.floor(s / 86400)} d ${Math.floor((s % 86400) / 3600)} h`;
+}
+
+const iso = (ms) => (ms === null || ms === undefined ? '' : new Date(Number(ms)).toISOString());
+
+/** Lag per zone, the alerts firing, the history's size, the queue (GET /api/v1/overview). */
+function renderHealth(o) {
+  fillTable(
+    document.getElementById('lag'),
+    ['source', 'zone', 'covered until', 'behind', 'last complete day'],
+    o.zones.map((z) => ({
+      source: z.source,
+      zone: z.zone,
+      covered: iso(z.coveredUntil),
+      behind: z.lagMs === null ? 'never covered' : span(z.lagMs),
+      complete: z.lastCompleteDay ?? '',
+    })),
+  );
+  const firing = document.getElementById('firing');
+  if (o.firing.length === 0) firing.replaceChildren(el('caption', {}, 'none'));
+  else
+    fillTable(
+      firing,
+      ['rule', 'source', 'zone or labels', 'since', 'value', 'threshold'],
+      o.firing.map((f) => ({ ...f, since: iso(f.since) })),
+    );
+  const h = o.history;
+  document.getElementById('history-size').textContent =
+    h && h.days > 0
+      ? `${h.days} zone-days merged, ${h.entries} entries, ${h.bytes} bytes` +
+        (h.bytesPerEntry === null ? '' : ` (${h.bytesPerEntry} bytes per entry)`)
+      : 'nothing merged yet';
+  const q = o.queue;
+  document.getElementById('queue').textContent =
+    q === null
+      ? 'not known (the console was not told where Redis is)'
+      : q.up
+        ? `${q.redis}: ` +
+          Object.entries(q.counts)
+            .map(([state, n]) => `${n} ${state}`)
+            .join(', ')
+        : 'Redis does not answer';
 }
 
 function renderCalendar(cal) {

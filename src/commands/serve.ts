@@ -6,6 +6,9 @@ import { DEFAULT_TABLE_LIMIT } from '../query/run-query.js';
 import { TOKEN_ENV } from '../console/access.js';
 import { DEFAULT_LISTEN, parseListen, type ListenAddress } from '../console/listen-address.js';
 import { UsageError } from '../errors/usage-error.js';
+import { ConfigError } from '../errors/config-error.js';
+import { loadConfig, type Config } from '../config/index.js';
+import type { ReadQueue } from '../console/overview.js';
 import { durationArg, intArg } from './args.js';
 import { readerConfig } from './reader-context.js';
 import { createLogger } from '../logger.js';
@@ -25,6 +28,23 @@ function listenArg(value: string): ListenAddress {
   } catch (err) {
     throw new InvalidArgumentError((err as Error).message);
   }
+}
+
+/**
+ * The overview's queue reader: it needs the whole configuration (redis.*). A file the worker could not
+ * start from either leaves the overview without the queue; serve still reads the archive.
+ */
+async function queueReader(cmd: Command): Promise<ReadQueue | undefined> {
+  let config: Config;
+  try {
+    const opts = cmd.optsWithGlobals<GlobalOptions>();
+    config = loadConfig(opts.config ? { path: opts.config } : {});
+  } catch (err) {
+    if (err instanceof ConfigError) return undefined;
+    throw err;
+  }
+  const { readQueueStatus } = await import('../queue/queue-status.js');
+  return () => readQueueStatus(config);
 }
 
 export function serveCommand(): Command {
@@ -51,6 +71,7 @@ export function serveCommand(): Command {
       const logger = createLogger({ level });
       if (opts.limit !== undefined && opts.limit < 1) throw new UsageError('--limit: at least 1');
       const { startConsole } = await import('../console/console.js');
+      const queue = await queueReader(cmd);
       const stop = untilSignal();
       let server;
       try {
@@ -61,6 +82,7 @@ export function serveCommand(): Command {
           ...(opts.timeout !== undefined ? { timeoutMs: opts.timeout } : {}),
           ...(opts.limit !== undefined ? { rowLimit: opts.limit } : {}),
           secureCookie: opts.secureCookie === true,
+          ...(queue ? { queue } : {}),
           roleWarning: (w) => void process.stderr.write(`edgelog: warning: ${w}\n`),
         });
       } catch (err) {

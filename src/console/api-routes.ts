@@ -14,6 +14,7 @@ import { addDays, dayOf, parseDay, type Day } from '../time/utc-day.js';
 import { answer, answerBody, answerRows, type AnswerBounds } from './answers.js';
 import { ledgerCalendar, type LedgerRow } from './ledger-calendar.js';
 import { encodeCursor, parseLogsRequest } from './logs-request.js';
+import { overview, type ReadQueue } from './overview.js';
 import type { QueryLane } from './query-lane.js';
 import { badRequest } from './request-error.js';
 
@@ -25,6 +26,8 @@ export interface ApiContext {
   bounds: AnswerBounds;
   /** Rows a download holds at most (its time bound is `bounds.timeoutMs`). */
   downloadLimit: number;
+  /** The ingest queue's state, for the overview; null: not known where Redis is. */
+  queue: ReadQueue | null;
   now: () => number;
 }
 
@@ -138,6 +141,7 @@ const facets: ApiRoute = async (params, ctx) => {
 };
 
 export const API_ROUTES: Readonly<Record<string, ApiRoute>> = {
+  '/api/v1/overview': async (_params, ctx) => JSON.stringify(await overview(ctx)),
   '/api/v1/query': query,
   '/api/v1/schema': schema,
   '/api/v1/ledger': ledger,

@@ -12,6 +12,7 @@ import { ARCHIVE_PROBE_SQL } from '../history/console-statements.js';
 import { checkStartup } from './access.js';
 import { answer } from './answers.js';
 import { DEFAULT_DOWNLOAD_LIMIT } from './downloads.js';
+import type { ReadQueue } from './overview.js';
 import type { ListenAddress } from './listen-address.js';
 import { queryLane } from './query-lane.js';
 import { startConsoleServer, type ConsoleServer } from './server.js';
@@ -28,6 +29,8 @@ export interface ConsoleOptions {
   rowLimit?: number;
   /** Rows a download holds at most. @defaultValue DEFAULT_DOWNLOAD_LIMIT */
   downloadLimit?: number;
+  /** Reads the ingest queue's state for the overview. @defaultValue none: the overview shows no queue */
+  queue?: ReadQueue;
   /** @defaultValue Date.now */
   now?: () => number;
   /** @defaultValue false */
@@ -69,6 +72,7 @@ export async function startConsole(config: ReaderConfig, opts: ConsoleOptions): 
         schema,
         bounds,
         downloadLimit: opts.downloadLimit ?? DEFAULT_DOWNLOAD_LIMIT,
+        queue: opts.queue ?? null,
         now: opts.now ?? Date.now,
       },
     });

@@ -218,5 +218,25 @@ export function ledgerSql(from: string, to: string): string {
   );
 }
 
+/**
+ * The overview's questions, each the statement `edgelog query` would be given for it. Ingestion lag:
+ * how far the ledger says each (source, zone) is covered (`covered_until`, as /metrics'
+ * edgelog_zone_ingestion_lag_seconds reads it), and its newest complete day.
+ */
+export const ZONE_LAG_SQL =
+  "SELECT source, zone_id, max(covered_until) AS covered_until, max(log_date) FILTER (WHERE state = 'complete') " +
+  'AS last_complete_day FROM ingest_ledger GROUP BY source, zone_id ORDER BY source, zone_id';
+
+/** The alerts firing now: a rule's per zone, and a sql rule's per row of labels. */
+export const FIRING_ALERTS_SQL =
+  "SELECT rule, source, CAST(zone_id AS VARCHAR) AS target, since, last_value, last_threshold FROM alert_state WHERE state = 'firing' " +
+  "UNION ALL SELECT rule, 'sql' AS source, labels AS target, since, last_value, NULL AS last_threshold " +
+  "FROM alert_series_state WHERE state = 'firing' ORDER BY since DESC, rule, target";
+
+/** The history's size: the zone-days merged into parts, their entries and bytes (`edgelog status`'s). */
+export const HISTORY_SIZE_SQL =
+  'SELECT count(*) AS days, coalesce(sum(entries), 0) AS entries, coalesce(sum(bytes), 0) AS bytes, ' +
+  'max(compacted_at) AS last_merge_at FROM history_days WHERE compacted_at IS NOT NULL';
+
 /** What the console asks once at start, to know the archive answers (and to load DuckDB then). */
 export const ARCHIVE_PROBE_SQL = 'SELECT count(*) AS days FROM ingest_ledger';

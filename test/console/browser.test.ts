@@ -133,6 +133,17 @@ describe.skipIf(!existsSync(CHROMIUM))('edgelog serve in a browser (Debian chrom
       `SELECT count(*) AS n FROM ingest_ledger WHERE state = 'complete' AND log_date BETWEEN '${DAYS[0]}' AND '${DAYS[1]}'`,
     );
     expect(await page.locator('#calendar td.state-complete').count()).toBe(ledger[0]!.n);
+    // Lag per zone and the history's size, as the query layer counts them.
+    await page.locator('#lag td').first().waitFor();
+    const zones = await api('SELECT DISTINCT source, zone_id FROM ingest_ledger');
+    expect(await page.locator('#lag tr').count()).toBe(zones.length + 1);
+    const [h] = (await api(
+      'SELECT count(*) AS days, sum(entries) AS entries, sum(bytes) AS bytes FROM history_days WHERE compacted_at IS NOT NULL',
+    )) as [{ days: number; entries: number; bytes: number }];
+    expect(await page.locator('#history-size').innerText()).toContain(
+      `${h.days} zone-days merged, ${h.entries} entries, ${h.bytes} bytes`,
+    );
+    expect(await page.locator('#firing').innerText()).toBe('none');
     const link = page.locator('#calendar td.state-complete a').first();
     expect(await link.getAttribute('href')).toMatch(
       /^\/explorer\.html\?source=(origin|shield)&zone=\d+&from=/,
