@@ -8,7 +8,6 @@ import { DEFAULT_LISTEN, parseListen, type ListenAddress } from '../console/list
 import { UsageError } from '../errors/usage-error.js';
 import { ConfigError } from '../errors/config-error.js';
 import { loadConfig, type Config } from '../config/index.js';
-import type { ReadQueue } from '../console/overview.js';
 import { durationArg, intArg } from './args.js';
 import { readerConfig } from './reader-context.js';
 import { createLogger } from '../logger.js';
@@ -16,7 +15,7 @@ import type { GlobalOptions } from './shared.js';
 import { untilSignal } from './signals.js';
 
 interface ServeCliOptions {
-  listen: ListenAddress;
+  listen?: ListenAddress;
   timeout?: number;
   limit?: number;
   secureCookie?: boolean;
@@ -31,20 +30,17 @@ function listenArg(value: string): ListenAddress {
 }
 
 /**
- * The overview's queue reader: it needs the whole configuration (redis.*). A file the worker could not
- * start from either leaves the overview without the queue; serve still reads the archive.
+ * The whole configuration, for the `console` section and the queue's Redis; undefined when the file is
+ * only a reader's (serve still reads the archive then, with the defaults and no queue).
  */
-async function queueReader(cmd: Command): Promise<ReadQueue | undefined> {
-  let config: Config;
+function wholeConfig(cmd: Command): Config | undefined {
   try {
     const opts = cmd.optsWithGlobals<GlobalOptions>();
-    config = loadConfig(opts.config ? { path: opts.config } : {});
+    return loadConfig(opts.config ? { path: opts.config } : {});
   } catch (err) {
     if (err instanceof ConfigError) return undefined;
     throw err;
   }
-  const { readQueueStatus } = await import('../queue/queue-status.js');
-  return () => readQueueStatus(config);
 }
 
 export function serveCommand(): Command {
@@ -54,35 +50,42 @@ export function serveCommand(): Command {
     )
     .option(
       '--listen <host:port>',
-      `where to listen (default: ${DEFAULT_LISTEN.host}:${DEFAULT_LISTEN.port}); any address but loopback needs ${TOKEN_ENV}`,
+      `where to listen (default: console.listen, else ${DEFAULT_LISTEN.host}:${DEFAULT_LISTEN.port}); any address but loopback needs ${TOKEN_ENV}`,
       listenArg,
-      DEFAULT_LISTEN,
     )
     .option(
       '--timeout <duration>',
-      `a statement's time bound (default: ${DEFAULT_QUERY_TIMEOUT_MS / 1000}s, as edgelog query)`,
+      `a statement's time bound (default: console.timeout, ${DEFAULT_QUERY_TIMEOUT_MS / 1000}s, as edgelog query)`,
       durationArg,
     )
-    .option('--limit <n>', `rows an answer holds at most (default: ${DEFAULT_TABLE_LIMIT})`, intArg)
+    .option(
+      '--limit <n>',
+      `rows an answer holds at most (default: console.limit, ${DEFAULT_TABLE_LIMIT})`,
+      intArg,
+    )
     .option('--secure-cookie', 'mark the session cookie Secure (the console is reached through TLS)')
     .action(async (opts: ServeCliOptions, cmd: Command) => {
       const config = readerConfig(cmd);
       const level = cmd.optsWithGlobals<GlobalOptions>().logLevel ?? 'info';
       const logger = createLogger({ level });
       if (opts.limit !== undefined && opts.limit < 1) throw new UsageError('--limit: at least 1');
-      const { startConsole } = await import('../console/console.js');
-      const queue = await queueReader(cmd);
+      const [{ startConsole }, { configuredOptions }] = await Promise.all([
+        import('../console/console.js'),
+        import('../console/configured.js'),
+      ]);
+      const whole = wholeConfig(cmd);
+      const listen = opts.listen ?? whole?.console.listen ?? DEFAULT_LISTEN;
+      const base = whole
+        ? configuredOptions(whole, listen, logger)
+        : { listen, token: process.env[TOKEN_ENV], logger };
       const stop = untilSignal();
       let server;
       try {
         server = await startConsole(config, {
-          listen: opts.listen,
-          token: process.env[TOKEN_ENV],
-          logger,
+          ...base,
           ...(opts.timeout !== undefined ? { timeoutMs: opts.timeout } : {}),
           ...(opts.limit !== undefined ? { rowLimit: opts.limit } : {}),
-          secureCookie: opts.secureCookie === true,
-          ...(queue ? { queue } : {}),
+          ...(opts.secureCookie === true ? { secureCookie: true } : {}),
           roleWarning: (w) => void process.stderr.write(`edgelog: warning: ${w}\n`),
         });
       } catch (err) {

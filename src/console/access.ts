@@ -30,15 +30,15 @@ export function sessionValue(token: string): string {
  * Throws a RangeError when the console would be open to others without a token, or the token is weak;
  * returns the token (or null on loopback without one).
  */
-export function checkStartup(host: string, token: string | undefined): string | null {
+export function checkStartup(host: string, token: string | undefined, tokenEnv = TOKEN_ENV): string | null {
   if (token === undefined || token === '') {
     if (isLoopback(host)) return null;
     throw new RangeError(
-      `refusing to listen on ${host} without a token: set ${TOKEN_ENV} (at least ${MIN_TOKEN_LENGTH} characters), or listen on 127.0.0.1`,
+      `refusing to listen on ${host} without a token: set ${tokenEnv} (at least ${MIN_TOKEN_LENGTH} characters), or listen on 127.0.0.1`,
     );
   }
   if (token.length < MIN_TOKEN_LENGTH)
-    throw new RangeError(`${TOKEN_ENV} is too short: at least ${MIN_TOKEN_LENGTH} characters`);
+    throw new RangeError(`${tokenEnv} is too short: at least ${MIN_TOKEN_LENGTH} characters`);
   return token;
 }
 

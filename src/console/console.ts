@@ -22,6 +22,8 @@ export interface ConsoleOptions {
   listen: ListenAddress;
   /** EDGELOG_CONSOLE_TOKEN; required off loopback. */
   token: string | undefined;
+  /** The variable the token comes from, for messages. @defaultValue TOKEN_ENV */
+  tokenEnv?: string;
   logger: Logger;
   /** A statement's working time, ms. @defaultValue DEFAULT_QUERY_TIMEOUT_MS (as `edgelog query`) */
   timeoutMs?: number;
@@ -40,7 +42,7 @@ export interface ConsoleOptions {
 }
 
 export async function startConsole(config: ReaderConfig, opts: ConsoleOptions): Promise<ConsoleServer> {
-  const token = checkStartup(opts.listen.host, opts.token);
+  const token = checkStartup(opts.listen.host, opts.token, opts.tokenEnv);
   const session = await openArchiveSession(config, {
     applicationName: 'edgelog serve',
     ...(opts.roleWarning ? { roleWarning: opts.roleWarning } : {}),
