@@ -15,6 +15,13 @@ import { answer, answerBody, answerRows, type AnswerBounds } from './answers.js'
 import { ledgerCalendar, type LedgerRow } from './ledger-calendar.js';
 import { encodeCursor, parseLogsRequest } from './logs-request.js';
 import { overview, type ReadQueue } from './overview.js';
+import {
+  alertsView,
+  createSilence,
+  expireSilence,
+  silencePreview,
+  type ConsoleAlerts,
+} from './alerts-routes.js';
 import type { QueryLane } from './query-lane.js';
 import { badRequest } from './request-error.js';
 
@@ -28,8 +35,13 @@ export interface ApiContext {
   downloadLimit: number;
   /** The ingest queue's state, for the overview; null: not known where Redis is. */
   queue: ReadQueue | null;
+  /** The alert rules and the silences' store; null: a reader's configuration, which names none. */
+  alerts: ConsoleAlerts | null;
   now: () => number;
 }
+
+/** A write's answer: a value sent as JSON, with 201 (POST, docs/CONSOLE.md). */
+export type WriteRoute = (body: unknown, ctx: ApiContext) => Promise<unknown>;
 
 /** A route's answer: JSON text. */
 export type ApiRoute = (params: URLSearchParams, ctx: ApiContext) => Promise<string>;
@@ -142,9 +154,17 @@ const facets: ApiRoute = async (params, ctx) => {
 
 export const API_ROUTES: Readonly<Record<string, ApiRoute>> = {
   '/api/v1/overview': async (_params, ctx) => JSON.stringify(await overview(ctx)),
+  '/api/v1/alerts': async (_params, ctx) => JSON.stringify(await alertsView(ctx)),
+  '/api/v1/silences/preview': async (params, ctx) => JSON.stringify(await silencePreview(params, ctx)),
   '/api/v1/query': query,
   '/api/v1/schema': schema,
   '/api/v1/ledger': ledger,
   '/api/v1/logs': logs,
   '/api/v1/facets': facets,
+};
+
+/** The writes (POST, JSON body): silences, with authentication and the CSRF defence (access.ts). */
+export const WRITE_ROUTES: Readonly<Record<string, WriteRoute>> = {
+  '/api/v1/silences': createSilence,
+  '/api/v1/silences/expire': expireSilence,
 };

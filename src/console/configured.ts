@@ -26,6 +26,14 @@ export function configuredOptions(
     rowLimit: c.limit,
     secureCookie: c.secureCookie,
     queue: async () => (await import('../queue/queue-status.js')).readQueueStatus(config),
+    alerts: {
+      rules: config.alerts.rules,
+      // The worker's store, as `edgelog alerts silence` opens it.
+      async openSilences() {
+        const store = await (await import('../store/open-store.js')).openStore(config.database);
+        return { silences: store.silences, close: () => store.close() };
+      },
+    },
   };
 }
 

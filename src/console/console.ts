@@ -13,6 +13,7 @@ import { checkStartup } from './access.js';
 import { answer } from './answers.js';
 import { DEFAULT_DOWNLOAD_LIMIT } from './downloads.js';
 import type { ReadQueue } from './overview.js';
+import type { ConsoleAlerts } from './alerts-routes.js';
 import type { ListenAddress } from './listen-address.js';
 import { queryLane } from './query-lane.js';
 import { startConsoleServer, type ConsoleServer } from './server.js';
@@ -33,6 +34,8 @@ export interface ConsoleOptions {
   downloadLimit?: number;
   /** Reads the ingest queue's state for the overview. @defaultValue none: the overview shows no queue */
   queue?: ReadQueue;
+  /** The alert rules and the silences' store. @defaultValue none: the alerts page says so */
+  alerts?: ConsoleAlerts;
   /** @defaultValue Date.now */
   now?: () => number;
   /** @defaultValue false */
@@ -75,6 +78,7 @@ export async function startConsole(config: ReaderConfig, opts: ConsoleOptions): 
         bounds,
         downloadLimit: opts.downloadLimit ?? DEFAULT_DOWNLOAD_LIMIT,
         queue: opts.queue ?? null,
+        alerts: opts.alerts ?? null,
         now: opts.now ?? Date.now,
       },
     });

@@ -238,5 +238,27 @@ export const HISTORY_SIZE_SQL =
   'SELECT count(*) AS days, coalesce(sum(entries), 0) AS entries, coalesce(sum(bytes), 0) AS bytes, ' +
   'max(compacted_at) AS last_merge_at FROM history_days WHERE compacted_at IS NOT NULL';
 
+/** The alerts page: each rule's state per zone, and a sql rule's per row of labels. */
+export const ALERT_STATES_SQL =
+  'SELECT rule, source, zone_id, state, since, last_value, last_threshold FROM alert_state ORDER BY rule, source, zone_id';
+export const SERIES_STATES_SQL =
+  'SELECT rule, labels, state, since, last_value FROM alert_series_state ORDER BY rule, labels';
+
+/** The latest notices and their delivery, newest first. */
+export function recentNoticesSql(limit: number): string {
+  return (
+    'SELECT id, hook, rule, zone_id, status, created_at, delivered_at, attempts, last_error ' +
+    `FROM alert_notifications ORDER BY created_at DESC, id, hook LIMIT ${int(limit, 'limit')}`
+  );
+}
+
+/** The silences not ended before `endedAfter` (ms), newest first. */
+export function silencesSql(endedAfter: number): string {
+  return (
+    'SELECT id, matchers, starts_at, ends_at, comment, created_at FROM alert_silences ' +
+    `WHERE ends_at > ${int(endedAfter, 'endedAfter')} ORDER BY created_at DESC, id`
+  );
+}
+
 /** What the console asks once at start, to know the archive answers (and to load DuckDB then). */
 export const ARCHIVE_PROBE_SQL = 'SELECT count(*) AS days FROM ingest_ledger';
