@@ -2,41 +2,29 @@
 // over the simulator's hostile data: every archived string carries <script> and <img onerror> markup
 // and terminal escapes. The pages show them as text: no dialog opens, no script of theirs runs, no
 // element of theirs exists, the console logs no error; and the numbers shown are the query layer's.
-import { existsSync, readFileSync } from 'node:fs';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { readFileSync } from 'node:fs';
+import type { Browser, Page } from 'playwright-core';
+import { HAS_CHROMIUM, watchedBrowser } from './browser-support.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConsoleServer } from '../../src/console/server.js';
 import { NOW, TODAY } from '../support/harness.js';
 import { consoleArchive, DAYS, serveArchive, storeDay, type ConsoleArchive } from './support.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 const MARKUP = '<script>alert(1)</script><img src=x onerror=alert(2)>';
 
-describe.skipIf(!existsSync(CHROMIUM))('edgelog serve in a browser (Debian chromium)', () => {
+describe.skipIf(!HAS_CHROMIUM)('edgelog serve in a browser (Debian chromium)', () => {
   let a: ConsoleArchive;
   let server: ConsoleServer;
   let browser: Browser;
   let page: Page;
-  /** What would betray markup taken for HTML: dialogs, page errors, console errors. */
-  const events: string[] = [];
+  /** What would betray markup taken for HTML (browser-support.ts). */
+  let events: string[] = [];
 
   beforeAll(async () => {
     a = await consoleArchive('SQLite');
     server = await serveArchive(a);
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
-    page = await browser.newPage();
-    page.on('dialog', (d) => {
-      events.push(`dialog: ${d.message()}`);
-      void d.dismiss();
-    });
-    page.on('pageerror', (e) => events.push(`pageerror: ${e.message}`));
-    page.on('console', (m) => {
-      if (m.type() === 'error') events.push(`console: ${m.text()}`);
-    });
-    // An image request for "x" would mean an <img> was made from archived text.
-    page.on('request', (r) => {
-      if (new URL(r.url()).pathname === '/x') events.push(`request: ${r.url()}`);
-    });
+    ({ browser, page, events } = await watchedBrowser());
+    page.setDefaultTimeout(10_000);
   }, 120_000);
   afterAll(async () => {
     await browser?.close();

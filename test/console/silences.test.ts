@@ -3,17 +3,11 @@
 // `edgelog alerts silence` writes, read back by `edgelog query`). Writes need the token (a bearer, or the
 // login's cookie with this console's Origin and CSRF token): a cross-site POST is refused, and a console
 // without a token only reads.
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config/index.js';
-import { loadReaderConfig } from '../../src/config/reader-config.js';
-import { configuredOptions } from '../../src/console/configured.js';
-import { startConsole } from '../../src/console/console.js';
 import type { ConsoleServer } from '../../src/console/server.js';
-import { silentLogger } from '../../src/logger.js';
-import { runCli, writeConfig } from '../support/cli.js';
+import { runCli } from '../support/cli.js';
 import { NOW } from '../support/harness.js';
-import { consoleArchive, type ConsoleArchive } from './support.js';
+import { consoleArchive, serveConfigured, withFiringAlert, type ConsoleArchive } from './support.js';
 
 const TOKEN = 'a-console-token-0123456789';
 
@@ -25,45 +19,9 @@ describe('edgelog serve: alerts and silences', () => {
 
   beforeAll(async () => {
     a = await consoleArchive('SQLite');
-    configPath = writeConfig(
-      a.h.dir,
-      {
-        database: { path: a.h.dbPath },
-        history: { path: join(a.h.dir, 'history') },
-        alerts: {
-          rules: [
-            {
-              name: 'origin-5xx',
-              type: 'spike',
-              source: 'origin',
-              filter: { statusCodeMin: 500 },
-              window: '1h',
-            },
-          ],
-        },
-      },
-      'worker.json',
-    );
-    const engine = await a.h.engine();
-    await engine.store.alerts.save(
-      { rule: 'origin-5xx', zone: 101, source: 'origin', fingerprint: 'f' },
-      undefined,
-      { state: 'firing', since: NOW - 60_000, lastNotifiedAt: null, firstEvaluatedAt: NOW - 120_000 },
-      { value: 12, threshold: 10, detail: null },
-      [],
-      NOW,
-    );
-    const start = (token: string | undefined) => {
-      const options = configuredOptions(
-        loadConfig({ path: configPath }),
-        { host: '127.0.0.1', port: 0 },
-        silentLogger(),
-        token === undefined ? {} : { EDGELOG_CONSOLE_TOKEN: token },
-      );
-      return startConsole(loadReaderConfig({ path: configPath }), { ...options, now: () => NOW });
-    };
-    server = await start(TOKEN);
-    open = await start(undefined);
+    configPath = await withFiringAlert(a);
+    server = await serveConfigured(configPath, TOKEN);
+    open = await serveConfigured(configPath);
   }, 120_000);
   afterAll(async () => {
     await open?.close();

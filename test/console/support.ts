@@ -4,6 +4,8 @@
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { loadReaderConfig } from '../../src/config/reader-config.js';
+import { loadConfig } from '../../src/config/index.js';
+import { configuredOptions } from '../../src/console/configured.js';
 import { startConsole, type ConsoleOptions } from '../../src/console/console.js';
 import type { ConsoleServer } from '../../src/console/server.js';
 import { silentLogger } from '../../src/logger.js';
@@ -66,4 +68,51 @@ export function serveArchive(a: ConsoleArchive, opts: Partial<ConsoleOptions> = 
     now: () => NOW,
     ...opts,
   });
+}
+
+/**
+ * The worker's configuration over the archive, with one alert rule (`origin-5xx`), an alert of which
+ * fires in zone 101 (saved as the evaluator saves it); returns the file's path.
+ */
+export async function withFiringAlert(a: ConsoleArchive): Promise<string> {
+  const path = writeConfig(
+    a.h.dir,
+    {
+      database: { path: a.h.dbPath },
+      history: { path: join(a.h.dir, 'history') },
+      alerts: {
+        rules: [
+          {
+            name: 'origin-5xx',
+            type: 'spike',
+            source: 'origin',
+            filter: { statusCodeMin: 500 },
+            window: '1h',
+          },
+        ],
+      },
+    },
+    'worker.json',
+  );
+  const engine = await a.h.engine();
+  await engine.store.alerts.save(
+    { rule: 'origin-5xx', zone: 101, source: 'origin', fingerprint: 'f' },
+    undefined,
+    { state: 'firing', since: NOW - 60_000, lastNotifiedAt: null, firstEvaluatedAt: NOW - 120_000 },
+    { value: 12, threshold: 10, detail: null },
+    [],
+    NOW,
+  );
+  return path;
+}
+
+/** A console as `edgelog serve` starts it from a whole configuration (its token, if any, as the env's). */
+export function serveConfigured(path: string, token?: string): Promise<ConsoleServer> {
+  const options = configuredOptions(
+    loadConfig({ path }),
+    { host: '127.0.0.1', port: 0 },
+    silentLogger(),
+    token === undefined ? {} : { EDGELOG_CONSOLE_TOKEN: token },
+  );
+  return startConsole(loadReaderConfig({ path }), { ...options, now: () => NOW });
 }
