@@ -36,7 +36,9 @@ function fillTable(table, columns, rows) {
       el(
         'tr',
         {},
-        ...values.map((v) => el('td', typeof v === 'number' ? { class: 'num' } : {}, cellText(v))),
+        ...values.map((v) =>
+          el('td', typeof v === 'number' ? { class: 'num' } : {}, v instanceof Node ? v : cellText(v)),
+        ),
       ),
     );
   }
@@ -109,6 +111,13 @@ function span(ms) {
 
 const iso = (ms) => (ms === null || ms === undefined ? '' : new Date(Number(ms)).toISOString());
 
+/** A link to a zone's dashboard (the zone is a number from the ledger, the source a fixed word). */
+function zoneLink(source, zone) {
+  const link = el('a', {}, zone);
+  link.href = `/dashboard.html?${new URLSearchParams({ source, zone: String(zone), last: '7d' })}`;
+  return link;
+}
+
 /** Lag per zone, the alerts firing, the history's size, the queue (GET /api/v1/overview). */
 function renderHealth(o) {
   fillTable(
@@ -116,7 +125,7 @@ function renderHealth(o) {
     ['source', 'zone', 'covered until', 'behind', 'last complete day'],
     o.zones.map((z) => ({
       source: z.source,
-      zone: z.zone,
+      zone: zoneLink(z.source, z.zone),
       covered: iso(z.coveredUntil),
       behind: z.lagMs === null ? 'never covered' : span(z.lagMs),
       complete: z.lastCompleteDay ?? '',
@@ -280,28 +289,46 @@ async function explorer() {
   await search(false);
 }
 
-function drawHistogram(h, from, to) {
-  const ns = 'http://www.w3.org/2000/svg';
-  const svg = document.createElementNS(ns, 'svg');
-  const width = 1000;
-  const height = 90;
-  svg.setAttribute('viewBox', `0 0 ${width} ${height}`);
+const SVG = 'http://www.w3.org/2000/svg';
+const CHART_WIDTH = 1000;
+
+/** A chart of `height` units stretched to its box; bars are added with bar(). */
+function chart(height) {
+  const svg = document.createElementNS(SVG, 'svg');
+  svg.setAttribute('viewBox', `0 0 ${CHART_WIDTH} ${height}`);
   svg.setAttribute('preserveAspectRatio', 'none');
+  return svg;
+}
+
+/** A bar (numbers only as attributes) with its tooltip (as text). */
+function bar(svg, { x, y, width, height, tip, cls }) {
+  const rect = document.createElementNS(SVG, 'rect');
+  rect.setAttribute('x', String(Math.max(0, x)));
+  rect.setAttribute('y', String(y));
+  rect.setAttribute('width', String(width));
+  rect.setAttribute('height', String(height));
+  if (cls) rect.setAttribute('class', cls);
+  const title = document.createElementNS(SVG, 'title');
+  title.textContent = tip;
+  rect.append(title);
+  svg.append(rect);
+}
+
+function drawHistogram(h, from, to) {
+  const height = 90;
+  const svg = chart(height);
   const max = Math.max(1, ...h.bars.map((b) => Number(b.count)));
   const span = Math.max(1, to - from);
-  const barWidth = Math.max(1, (h.bucketMs / span) * width - 1);
+  const width = Math.max(1, (h.bucketMs / span) * CHART_WIDTH - 1);
   for (const b of h.bars) {
-    const rect = document.createElementNS(ns, 'rect');
-    const x = ((Number(b.bucket) - from) / span) * width;
     const y = height - (Number(b.count) / max) * height;
-    rect.setAttribute('x', String(Math.max(0, x)));
-    rect.setAttribute('y', String(y));
-    rect.setAttribute('width', String(barWidth));
-    rect.setAttribute('height', String(height - y));
-    const title = document.createElementNS(ns, 'title');
-    title.textContent = `${new Date(Number(b.bucket)).toISOString()}: ${b.count}`;
-    rect.append(title);
-    svg.append(rect);
+    bar(svg, {
+      x: ((Number(b.bucket) - from) / span) * CHART_WIDTH,
+      y,
+      width,
+      height: height - y,
+      tip: `${new Date(Number(b.bucket)).toISOString()}: ${b.count}`,
+    });
   }
   const total = h.bars.reduce((n, b) => n + Number(b.count), 0);
   document.getElementById('histogram').replaceChildren(svg, el('figcaption', {}, `${total} matches`));
@@ -559,5 +586,67 @@ async function alertsPage() {
   if (form.elements.rule.options.length > 0) await preview();
 }
 
-const PAGES = { overview, explorer, sql: sqlPage, alerts: alertsPage };
+// ---- Zone dashboards ----
+async function dashboardPage() {
+  const form = document.getElementById('zone');
+  const load = async () => {
+    const params = urlFromForm(form);
+    history.replaceState(null, '', `?${params}`);
+    status('loading…');
+    try {
+      const d = await api('/api/v1/dashboard', params);
+      drawStacked(d.hourly, d.from, d.to);
+      document.getElementById('top').replaceChildren(
+        ...Object.entries(d.top).map(([field, values]) => {
+          const table = el('table', {});
+          fillTable(table, [field, 'count'], values);
+          return el('section', {}, el('h2', {}, `top ${field}`), table);
+        }),
+      );
+      const total = d.hourly.reduce((n, b) => n + Number(b.count), 0);
+      status(`${total} ${d.source === 'origin' ? 'origin errors' : 'Shield events'}`);
+    } catch (err) {
+      status(err.message, true);
+    }
+  };
+  const params = formFromUrl(form);
+  if (!params.has('last') && !params.has('from')) form.elements.last.value = '7d';
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    void load();
+  });
+  if (form.elements.zone.value !== '') await load();
+}
+
+/** Bars per hour, stacked by kind (status class or action), each kind a class of the stylesheet. */
+function drawStacked(bars, from, to) {
+  const height = 120;
+  const svg = chart(height);
+  const hours = new Map();
+  for (const b of bars) hours.set(Number(b.hour), (hours.get(Number(b.hour)) ?? 0) + Number(b.count));
+  const max = Math.max(1, ...hours.values());
+  const span = Math.max(1, to - from);
+  const kinds = [...new Set(bars.map((b) => b.kind))].sort();
+  const stacked = new Map();
+  for (const b of bars) {
+    const hour = Number(b.hour);
+    const below = stacked.get(hour) ?? 0;
+    stacked.set(hour, below + Number(b.count));
+    const h = (Number(b.count) / max) * height;
+    bar(svg, {
+      x: ((hour - from) / span) * CHART_WIDTH,
+      y: height - (below / max) * height - h,
+      width: Math.max(1, (3_600_000 / span) * CHART_WIDTH - 1),
+      height: h,
+      tip: `${new Date(hour).toISOString()} ${b.kind}: ${b.count}`,
+      cls: `kind-${kinds.indexOf(b.kind) % 6}`,
+    });
+  }
+  document.getElementById('hourly').replaceChildren(svg, el('figcaption', {}, 'per hour (UTC)'));
+  document
+    .getElementById('legend')
+    .replaceChildren(...kinds.map((k, i) => el('span', { class: `kind-${i % 6}` }, k)));
+}
+
+const PAGES = { overview, explorer, sql: sqlPage, alerts: alertsPage, dashboard: dashboardPage };
 void PAGES[document.body.dataset.page]?.();

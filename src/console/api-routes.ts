@@ -2,6 +2,8 @@
 // a JSON body, every statement through the one query lane (the archive's dialect, `edgelog query`'s
 // runner and bounds).
 import {
+  dashboardHourlySql,
+  dashboardTopSql,
   facetsSql,
   histogramBucket,
   histogramSql,
@@ -144,12 +146,32 @@ const FACET_TOP = 10;
 /** The explorer's filter (as /logs takes it): the top values of each field among the matches. */
 const facets: ApiRoute = async (params, ctx) => {
   const req = parseLogsRequest(params, ctx.now());
+  const top = await topValues(ctx, facetsSql(req.filter, FACET_TOP));
+  return JSON.stringify({ source: req.filter.source, top: FACET_TOP, facets: top });
+};
+
+/** (field, value, count) rows as lists of values per field. */
+async function topValues(ctx: ApiContext, sql: string) {
   const rows = answerRows<{ field: string; value: string | null; count: number }>(
-    await answer(ctx.queries, facetsSql(req.filter, FACET_TOP), { ...ctx.bounds, limit: 0 }),
+    await answer(ctx.queries, sql, { ...ctx.bounds, limit: 0 }),
   );
   const byField: Record<string, Array<{ value: string | null; count: number }>> = {};
   for (const r of rows) (byField[r.field] ??= []).push({ value: r.value, count: r.count });
-  return JSON.stringify({ source: req.filter.source, top: FACET_TOP, facets: byField });
+  return byField;
+}
+
+/**
+ * A zone dashboard (the explorer's parameters: source, zones, range, fields): the matches per hour by
+ * kind (origin: status class; Shield: action) and the top URLs, countries and ASNs (origin: codes).
+ */
+const dashboard: ApiRoute = async (params, ctx) => {
+  const req = parseLogsRequest(params, ctx.now());
+  const hourly = answerRows(
+    await answer(ctx.queries, dashboardHourlySql(req.filter), { ...ctx.bounds, limit: 0 }),
+  );
+  const top = await topValues(ctx, dashboardTopSql(req.filter, FACET_TOP));
+  const { source, zones, from, to } = req.filter;
+  return JSON.stringify({ source, zones, from, to, hourly, top });
 };
 
 export const API_ROUTES: Readonly<Record<string, ApiRoute>> = {
@@ -161,6 +183,7 @@ export const API_ROUTES: Readonly<Record<string, ApiRoute>> = {
   '/api/v1/ledger': ledger,
   '/api/v1/logs': logs,
   '/api/v1/facets': facets,
+  '/api/v1/dashboard': dashboard,
 };
 
 /** The writes (POST, JSON body): silences, with authentication and the CSRF defence (access.ts). */

@@ -173,18 +173,59 @@ export function histogramSql(f: LogFilter, bucketMs: number): string {
  * `field` is the request's name of the field (FILTER_FIELDS), so a value can be clicked into a filter.
  */
 export function facetsSql(f: LogFilter, top: number): string {
+  return topValuesSql(
+    f,
+    Object.entries(FILTER_FIELDS[f.source]).map(([name, c]) => [name, c.column]),
+    top,
+  );
+}
+
+/** The top `top` values of each (name, column) among the filter's matches: (field, value, count). */
+function topValuesSql(f: LogFilter, fields: ReadonlyArray<readonly [string, string]>, top: number): string {
   const t = TABLES[f.source];
-  const fields = Object.entries(FILTER_FIELDS[f.source]);
-  const columns = [...new Set(fields.map(([, c]) => c.column))];
+  const columns = [...new Set(fields.map(([, c]) => c))];
   const parts = fields.map(
-    ([name, c]) =>
-      `(SELECT ${sqlStringLiteral(name)} AS field, CAST(${c.column} AS VARCHAR) AS value, count(*) AS count ` +
+    ([name, column]) =>
+      `(SELECT ${sqlStringLiteral(name)} AS field, CAST(${column} AS VARCHAR) AS value, count(*) AS count ` +
       `FROM m GROUP BY 2 ORDER BY 3 DESC, 2 LIMIT ${int(top, 'top')})`,
   );
   return (
     `WITH m AS (SELECT ${columns.join(', ')} FROM ${t.table} WHERE ${conditions(f, null).join(' AND ')}) ` +
     `SELECT * FROM (${parts.join(' UNION ALL ')}) ORDER BY field, count DESC, value`
   );
+}
+
+/**
+ * A zone dashboard's series: the matches per UTC hour by kind, oldest first — origin errors by status
+ * class (`5xx`, `4xx`…, `unknown` without a status), Shield events by action (what their status says:
+ * 403 `blocked`, 200 `logged`, 429 `rate-limited`, else the status).
+ */
+export function dashboardHourlySql(f: LogFilter): string {
+  const kind =
+    f.source === 'origin'
+      ? "coalesce(CAST(status_code // 100 AS VARCHAR) || 'xx', 'unknown')"
+      : "CASE status WHEN '403' THEN 'blocked' WHEN '200' THEN 'logged' WHEN '429' THEN 'rate-limited' " +
+        "ELSE coalesce(status, 'unknown') END";
+  return (
+    `SELECT timestamp - timestamp % 3600000 AS hour, ${kind} AS kind, count(*) AS count ` +
+    `FROM ${TABLES[f.source].table} WHERE ${conditions(f, null).join(' AND ')} GROUP BY ALL ORDER BY 1, 2`
+  );
+}
+
+/** A zone dashboard's top lists: URLs, and Shield's countries and ASNs (origin's error codes). */
+export function dashboardTopSql(f: LogFilter, top: number): string {
+  const fields: Array<[string, string]> =
+    f.source === 'origin'
+      ? [
+          ['url', TABLES.origin.url],
+          ['code', 'error_code'],
+        ]
+      : [
+          ['url', TABLES.shield.url],
+          ['country', 'country'],
+          ['asn', 'asn'],
+        ];
+  return topValuesSql(f, fields, top);
 }
 
 /** Bucket sizes a histogram may use, smallest first. */

@@ -139,6 +139,26 @@ describe.skipIf(!HAS_CHROMIUM)('edgelog serve in a browser (Debian chromium)', (
     expect(events).toEqual([]);
   });
 
+  it("zone dashboard: from the overview's lag table, per hour by action and the top values, as the query layer counts them", async () => {
+    await page.goto(new URL(`/?from=${DAYS[0]}&to=${DAYS[1]}`, server.url).href);
+    await page.locator('#lag a[href*="source=shield"]').first().click();
+    await page.waitForURL(/\/dashboard\.html\?source=shield&zone=201&last=7d$/);
+    const [{ n }] = (await api(
+      `SELECT count(*) AS n FROM shield_event_logs WHERE shield_zone_id = 201 AND timestamp >= ${NOW - 7 * 86_400_000} AND timestamp < ${NOW}`,
+    )) as [{ n: number }];
+    await expect.poll(() => page.locator('#status').innerText()).toBe(`${n} Shield events`);
+    const [top] = (await api(
+      'SELECT url, count(*) AS c FROM shield_event_logs WHERE shield_zone_id = 201 GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 1',
+    )) as [{ url: string; c: number }];
+    const first = page.locator('#top section:has(h2:text-is("top url")) tr').nth(1);
+    expect(await first.locator('td').nth(0).innerText()).toBe(top.url);
+    expect(await first.locator('td').nth(1).innerText()).toBe(String(top.c));
+    expect(top.url).toContain(MARKUP);
+    expect(await page.locator('#hourly rect').count()).toBeGreaterThan(0);
+    expect(await page.locator('main img, main script').count()).toBe(0);
+    expect(events).toEqual([]);
+  });
+
   // Last: it stores a day the tests above do not count.
   it('explorer, live tail: entries stored after the page opened appear on top, newest first', async () => {
     await page.goto(new URL('/explorer.html?source=shield&zone=201&last=7d&live=1', server.url).href);

@@ -223,6 +223,41 @@ describeStores('edgelog serve: the API', (store) => {
     }
   });
 
+  it('answers a zone dashboard as `edgelog query` counts: per hour by status class or action, and the top values', async () => {
+    type Bar = { hour: number; kind: string; count: number };
+    const origin = await get('/api/v1/dashboard', { source: 'origin', zone: '101', from: '0' });
+    expect(origin.status).toBe(200);
+    const classes = (await cliQuery(
+      "SELECT epoch_ms(date_trunc('hour', time)) AS hour, CASE WHEN status_code IS NULL THEN 'unknown' " +
+        "ELSE CAST(floor(status_code / 100) AS INTEGER) || 'xx' END AS kind, count(*) AS count " +
+        'FROM origin_error_logs WHERE pull_zone_id = 101 GROUP BY 1, 2 ORDER BY 1, 2',
+    )) as Bar[];
+    expect(classes.length).toBeGreaterThan(2);
+    expect(origin.json.hourly).toEqual(classes);
+    const shield = await get('/api/v1/dashboard', { source: 'shield', zone: '201', from: '0' });
+    const actions: Record<string, string> = { '403': 'blocked', '200': 'logged', '429': 'rate-limited' };
+    const byStatus = (await cliQuery(
+      "SELECT epoch_ms(date_trunc('hour', time)) AS hour, status, count(*) AS count FROM shield_event_logs " +
+        'WHERE shield_zone_id = 201 GROUP BY 1, 2',
+    )) as Array<{ hour: number; status: string; count: number }>;
+    const expected = byStatus
+      .map((r) => ({ hour: r.hour, kind: actions[r.status] ?? r.status, count: r.count }))
+      .sort((x, y) => x.hour - y.hour || (x.kind < y.kind ? -1 : x.kind > y.kind ? 1 : 0));
+    expect(shield.json.hourly).toEqual(expected);
+    const top = shield.json.top as Record<string, Array<{ value: string; count: number }>>;
+    for (const [field, column] of [
+      ['url', 'url'],
+      ['country', 'country'],
+      ['asn', 'asn'],
+    ] as const) {
+      expect(top[field]).toEqual(
+        await cliQuery(
+          `SELECT ${column} AS value, count(*) AS count FROM shield_event_logs WHERE shield_zone_id = 201 GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 10`,
+        ),
+      );
+    }
+  });
+
   it('shows the ledger as a calendar with the counts `edgelog query` reads', async () => {
     const r = await get('/api/v1/ledger', { from: DAYS[0], to: DAYS[1] });
     expect(r.status).toBe(200);
