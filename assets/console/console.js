@@ -36,7 +36,9 @@ function fillTable(table, columns, rows) {
       el(
         'tr',
         {},
-        ...values.map((v) => el('td', typeof v === 'number' ? { class: 'num' } : {}, cellText(v))),
+        ...values.map((v) =>
+          el('td', typeof v === 'number' ? { class: 'num' } : {}, v instanceof Node ? v : cellText(v)),
+        ),
       ),
     );
   }
@@ -54,6 +56,16 @@ function urlFromForm(form) {
   for (const input of form.elements)
     if (input.name && input.value !== '') params.set(input.name, input.value);
   return params;
+}
+
+/** Links that download `path`'s answer to `params` in each format (the file's name is the server's). */
+function downloadLinks(id, path, params) {
+  const links = ['ndjson', 'csv', 'parquet'].map((format) => {
+    const q = new URLSearchParams(params);
+    q.set('format', format);
+    return el('a', { href: `${path}?${q}`, download: '' }, format.toUpperCase());
+  });
+  document.getElementById(id).replaceChildren('Download: ', ...links.flatMap((a) => [a, ' ']));
 }
 
 // ---- Overview: the ledger calendar ----
@@ -77,6 +89,7 @@ async function overview() {
     }
   };
   formFromUrl(form);
+  void api('/api/v1/overview', '').then(renderHealth, (err) => status(err.message, true));
   document
     .getElementById('legend')
     .replaceChildren(...STATES.map((s) => el('span', { class: stateClass(s) }, s)));
@@ -85,6 +98,63 @@ async function overview() {
     void load();
   });
   await load();
+}
+
+/** A span of time as people read it: 42 s, 7 min, 3 h 12 min, 2 d 4 h. */
+function span(ms) {
+  const s = Math.round(ms / 1000);
+  if (s < 60) return `${s} s`;
+  if (s < 3600) return `${Math.floor(s / 60)} min`;
+  if (s < 86400) return `${Math.floor(s / 3600)} h ${Math.floor((s % 3600) / 60)} min`;
+  return `${Math.floor(s / 86400)} d ${Math.floor((s % 86400) / 3600)} h`;
+}
+
+const iso = (ms) => (ms === null || ms === undefined ? '' : new Date(Number(ms)).toISOString());
+
+/** A link to a zone's dashboard (the zone is a number from the ledger, the source a fixed word). */
+function zoneLink(source, zone) {
+  const link = el('a', {}, zone);
+  link.href = `/dashboard.html?${new URLSearchParams({ source, zone: String(zone), last: '7d' })}`;
+  return link;
+}
+
+/** Lag per zone, the alerts firing, the history's size, the queue (GET /api/v1/overview). */
+function renderHealth(o) {
+  fillTable(
+    document.getElementById('lag'),
+    ['source', 'zone', 'covered until', 'behind', 'last complete day'],
+    o.zones.map((z) => ({
+      source: z.source,
+      zone: zoneLink(z.source, z.zone),
+      covered: iso(z.coveredUntil),
+      behind: z.lagMs === null ? 'never covered' : span(z.lagMs),
+      complete: z.lastCompleteDay ?? '',
+    })),
+  );
+  const firing = document.getElementById('firing');
+  if (o.firing.length === 0) firing.replaceChildren(el('caption', {}, 'none'));
+  else
+    fillTable(
+      firing,
+      ['rule', 'source', 'zone or labels', 'since', 'value', 'threshold'],
+      o.firing.map((f) => ({ ...f, since: iso(f.since) })),
+    );
+  const h = o.history;
+  document.getElementById('history-size').textContent =
+    h && h.days > 0
+      ? `${h.days} zone-days merged, ${h.entries} entries, ${h.bytes} bytes` +
+        (h.bytesPerEntry === null ? '' : ` (${h.bytesPerEntry} bytes per entry)`)
+      : 'nothing merged yet';
+  const q = o.queue;
+  document.getElementById('queue').textContent =
+    q === null
+      ? 'not known (the console was not told where Redis is)'
+      : q.up
+        ? `${q.redis}: ` +
+          Object.entries(q.counts)
+            .map(([state, n]) => `${n} ${state}`)
+            .join(', ')
+        : 'Redis does not answer';
 }
 
 function renderCalendar(cal) {
@@ -119,72 +189,146 @@ const FIELDS = {
   shield: ['status', 'rule', 'severity', 'country', 'asn', 'method', 'region'],
 };
 
+/** How often the live tail asks for newer lines, ms. */
+const TAIL_MS = 2000;
+
 async function explorer() {
   const form = document.getElementById('filters');
   const fields = document.getElementById('fields');
   const more = document.getElementById('more');
+  const live = document.getElementById('live');
   let next = null;
+  // Where the live tail goes on from (the newest line shown), and which search it belongs to.
+  let newest = null;
+  let generation = 0;
+  let timer = null;
   const drawFields = () => {
     const source = form.elements.source.value;
     fields.replaceChildren(
       ...FIELDS[source].map((f) => el('label', {}, f, el('input', { name: f, size: 8 }))),
     );
   };
+  const shownCount = () => document.querySelectorAll('#lines tr.line').length;
+  /** The page's URL: the filter, and whether the tail is live. */
+  const remember = () => {
+    const params = urlFromForm(form);
+    if (live.checked) params.set('live', '1');
+    history.replaceState(null, '', `?${params}`);
+  };
   const search = async (append) => {
     const params = urlFromForm(form);
-    if (!append) history.replaceState(null, '', `?${params}`);
+    if (!append) {
+      remember();
+      generation++;
+    }
     if (append && next) params.set('cursor', next);
     status('loading…');
     try {
       const page = await api('/api/v1/logs', params);
       if (page.histogram) drawHistogram(page.histogram, page.from, page.to);
       if (!append) void api('/api/v1/facets', urlFromForm(form)).then((f) => drawFacets(f, form, search));
-      drawLines(page, append);
+      drawLines(page, append ? 'append' : 'replace');
+      if (!append) {
+        newest = page.newest;
+        // The result shown: its range as the server fixed it (a preset would move on by the click).
+        const shown = urlFromForm(form);
+        shown.delete('last');
+        shown.set('from', String(page.from));
+        shown.set('to', String(page.to));
+        downloadLinks('downloads', '/api/v1/logs/download', shown);
+        startTail();
+      }
       next = page.next;
       more.hidden = next === null;
-      status(
-        `${document.querySelectorAll('#lines tr.line').length} lines shown${next ? ', more below' : ''}`,
-      );
+      status(`${shownCount()} lines shown${next ? ', more below' : ''}`);
     } catch (err) {
       status(err.message, true);
     }
+  };
+  /** Live tail: the lines stored since, newest on top, asked for every TAIL_MS while it is on. */
+  const tail = async () => {
+    timer = null;
+    const mine = generation;
+    if (!live.checked || newest === null) return;
+    const params = urlFromForm(form);
+    params.set('after', newest);
+    params.set('limit', '1000');
+    let wait = TAIL_MS;
+    try {
+      const page = await api('/api/v1/logs', params);
+      if (mine !== generation) return;
+      drawLines(page, 'prepend');
+      newest = page.newest;
+      if (page.lines.length > 0) status(`${shownCount()} lines shown; ${page.lines.length} new (live)`);
+      if (page.more) wait = 0;
+    } catch (err) {
+      status(err.message, true);
+      wait = TAIL_MS * 5;
+    }
+    if (mine === generation && timer === null) timer = setTimeout(() => void tail(), wait);
+  };
+  const startTail = () => {
+    if (live.checked && timer === null) timer = setTimeout(() => void tail(), TAIL_MS);
   };
   const params = new URLSearchParams(location.search);
   form.elements.source.value = params.get('source') === 'shield' ? 'shield' : 'origin';
   drawFields();
   formFromUrl(form);
+  live.checked = params.get('live') === '1';
   if (!params.has('last') && !params.has('from')) form.elements.last.value = '24h';
   form.elements.source.addEventListener('change', drawFields);
   form.addEventListener('submit', (e) => {
     e.preventDefault();
     void search(false);
   });
+  live.addEventListener('change', () => {
+    remember();
+    startTail();
+  });
   more.addEventListener('click', () => void search(true));
   await search(false);
 }
 
-function drawHistogram(h, from, to) {
-  const ns = 'http://www.w3.org/2000/svg';
-  const svg = document.createElementNS(ns, 'svg');
-  const width = 1000;
-  const height = 90;
-  svg.setAttribute('viewBox', `0 0 ${width} ${height}`);
+const SVG = 'http://www.w3.org/2000/svg';
+const CHART_WIDTH = 1000;
+
+/** A chart of `height` units stretched to its box; bars are added with bar(). */
+function chart(height) {
+  const svg = document.createElementNS(SVG, 'svg');
+  svg.setAttribute('viewBox', `0 0 ${CHART_WIDTH} ${height}`);
   svg.setAttribute('preserveAspectRatio', 'none');
+  return svg;
+}
+
+/** A bar (numbers only as attributes) with its tooltip (as text). */
+function bar(svg, { x, y, width, height, tip, cls }) {
+  const rect = document.createElementNS(SVG, 'rect');
+  rect.setAttribute('x', String(Math.max(0, x)));
+  rect.setAttribute('y', String(y));
+  rect.setAttribute('width', String(width));
+  rect.setAttribute('height', String(height));
+  if (cls) rect.setAttribute('class', cls);
+  const title = document.createElementNS(SVG, 'title');
+  title.textContent = tip;
+  rect.append(title);
+  svg.append(rect);
+}
+
+function drawHistogram(h, from, to) {
+  const height = 90;
+  const svg = chart(height);
   const max = Math.max(1, ...h.bars.map((b) => Number(b.count)));
   const span = Math.max(1, to - from);
-  const barWidth = Math.max(1, (h.bucketMs / span) * width - 1);
+  const width = Math.max(1, (h.bucketMs / span) * CHART_WIDTH - 1);
   for (const b of h.bars) {
-    const rect = document.createElementNS(ns, 'rect');
-    const x = ((Number(b.bucket) - from) / span) * width;
     const y = height - (Number(b.count) / max) * height;
-    rect.setAttribute('x', String(Math.max(0, x)));
-    rect.setAttribute('y', String(y));
-    rect.setAttribute('width', String(barWidth));
-    rect.setAttribute('height', String(height - y));
-    const title = document.createElementNS(ns, 'title');
-    title.textContent = `${new Date(Number(b.bucket)).toISOString()}: ${b.count}`;
-    rect.append(title);
-    svg.append(rect);
+    bar(svg, {
+      x: ((Number(b.bucket) - from) / span) * CHART_WIDTH,
+      y,
+      width,
+      height: height - y,
+      tip: `${new Date(Number(b.bucket)).toISOString()}: ${b.count}`,
+    });
   }
   const total = h.bars.reduce((n, b) => n + Number(b.count), 0);
   document.getElementById('histogram').replaceChildren(svg, el('figcaption', {}, `${total} matches`));
@@ -229,42 +373,53 @@ function prettyLog(log) {
   }
 }
 
-function drawLines(page, append) {
+/** Lines into the table: a new page, the next page below, or the live tail's newer lines on top. */
+function drawLines(page, mode) {
   const table = document.getElementById('lines');
   const shown = page.columns.filter((c) => c !== 'log' && c !== 'timestamp');
-  if (!append)
+  if (mode === 'prepend' && table.rows.length === 0) return;
+  if (mode === 'replace')
     table.replaceChildren(
       el('tr', {}, el('th', {}, 'time'), ...shown.map((c) => el('th', { scope: 'col' }, c))),
     );
   for (const line of page.lines) {
-    const row = el(
-      'tr',
-      { class: 'line', tabindex: 0, 'aria-expanded': 'false' },
-      el('td', {}, new Date(Number(line.timestamp)).toISOString()),
-      ...shown.map((c) => el('td', {}, cellText(line[c]))),
-    );
-    const toggle = () => {
-      const open = row.nextElementSibling?.classList.contains('detail');
-      if (open) row.nextElementSibling.remove();
-      else
-        row.after(
-          el(
-            'tr',
-            { class: 'detail' },
-            el('td', { colspan: shown.length + 1 }, el('pre', {}, prettyLog(line.log))),
-          ),
-        );
-      row.setAttribute('aria-expanded', String(!open));
-    };
-    row.addEventListener('click', toggle);
-    row.addEventListener('keydown', (e) => {
-      if (e.key === 'Enter' || e.key === ' ') {
-        e.preventDefault();
-        toggle();
-      }
-    });
-    table.append(row);
+    const row = lineRow(line, shown);
+    // The tail's lines come oldest first: each goes on top of the one before.
+    if (mode === 'prepend') {
+      row.classList.add('new');
+      table.rows[0].after(row);
+    } else table.append(row);
   }
+}
+
+function lineRow(line, shown) {
+  const row = el(
+    'tr',
+    { class: 'line', tabindex: 0, 'aria-expanded': 'false' },
+    el('td', {}, new Date(Number(line.timestamp)).toISOString()),
+    ...shown.map((c) => el('td', {}, cellText(line[c]))),
+  );
+  const toggle = () => {
+    const open = row.nextElementSibling?.classList.contains('detail');
+    if (open) row.nextElementSibling.remove();
+    else
+      row.after(
+        el(
+          'tr',
+          { class: 'detail' },
+          el('td', { colspan: shown.length + 1 }, el('pre', {}, prettyLog(line.log))),
+        ),
+      );
+    row.setAttribute('aria-expanded', String(!open));
+  };
+  row.addEventListener('click', toggle);
+  row.addEventListener('keydown', (e) => {
+    if (e.key === 'Enter' || e.key === ' ') {
+      e.preventDefault();
+      toggle();
+    }
+  });
+  return row;
 }
 
 // ---- SQL ----
@@ -278,6 +433,7 @@ async function sqlPage() {
     try {
       const r = await api('/api/v1/query', new URLSearchParams({ sql }));
       fillTable(document.getElementById('result'), r.columns, r.rows);
+      downloadLinks('downloads', '/api/v1/query/download', new URLSearchParams({ sql }));
       document.getElementById('bounds').textContent = `limit ${r.limit} rows, timeout ${r.timeoutMs / 1000}s`;
       const ms = Math.round(performance.now() - started);
       status(`${r.count} rows${r.more ? ` (the first ${r.limit}; there are more)` : ''} in ${ms} ms`);
@@ -310,5 +466,187 @@ async function schemaPanel() {
     );
 }
 
-const PAGES = { overview, explorer, sql: sqlPage };
+// ---- Alerts and silences ----
+/** POST JSON with the page's CSRF token (the server also checks the Origin and the session cookie). */
+async function write(path, body, csrf) {
+  const res = await fetch(path, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', 'X-Edgelog-CSRF': csrf },
+    body: JSON.stringify(body),
+  });
+  const answer = await res.json().catch(() => ({}));
+  if (!res.ok) throw new Error(answer.detail ?? `HTTP ${res.status}`);
+  return answer;
+}
+
+/** The silence form as the API takes it: zones and matchers as lists. */
+function silenceForm(form) {
+  return {
+    rule: form.elements.rule.value,
+    zones: form.elements.zone.value.split(/[\s,]+/).filter(Boolean),
+    match: form.elements.match.value
+      .split('\n')
+      .map((m) => m.trim())
+      .filter(Boolean),
+    for: form.elements.for.value,
+    comment: form.elements.comment.value || null,
+  };
+}
+
+async function alertsPage() {
+  const form = document.getElementById('silence');
+  const { csrf } = await api('/api/v1/session', '');
+  if (csrf === null) {
+    for (const input of form.elements) input.disabled = true;
+    status('this console has no token, so it only reads: make silences with edgelog alerts silence');
+  }
+  const load = async () => {
+    try {
+      const v = await api('/api/v1/alerts', '');
+      if (form.elements.rule.options.length === 0)
+        form.elements.rule.replaceChildren(...v.rules.map((r) => el('option', { value: r.name }, r.name)));
+      fillTable(
+        document.getElementById('states'),
+        ['rule', 'source', 'zone', 'state', 'since', 'value', 'threshold'],
+        v.states.map((s) => ({ ...s, since: iso(s.since) })),
+      );
+      drawSilences(v.silences);
+      fillTable(
+        document.getElementById('notices'),
+        ['id', 'hook', 'rule', 'zone', 'status', 'created', 'delivered', 'attempts', 'last error'],
+        v.notices.map((n) => ({ ...n, created_at: iso(n.created_at), delivered_at: iso(n.delivered_at) })),
+      );
+    } catch (err) {
+      status(err.message, true);
+    }
+  };
+  const drawSilences = (silences) => {
+    const table = document.getElementById('silences');
+    fillTable(
+      table,
+      ['id', 'matchers', 'state', 'ends', 'comment', ''],
+      silences.map((s) => ({
+        id: s.id,
+        matchers: s.matchers,
+        state: s.state,
+        ends: iso(s.endsAt),
+        comment: s.comment,
+      })),
+    );
+    silences.forEach((s, i) => {
+      const button = el('button', { type: 'button' }, 'Expire');
+      button.disabled = csrf === null || s.state === 'expired';
+      button.addEventListener('click', async () => {
+        try {
+          await write('/api/v1/silences/expire', { id: s.id }, csrf);
+          status(`silence ${s.id} expired`);
+          await load();
+        } catch (err) {
+          status(err.message, true);
+        }
+      });
+      table.rows[i + 1].append(el('td', {}, button));
+    });
+  };
+  // The live preview: the alerts the silence would hold now, as the form changes.
+  let pending = null;
+  const preview = async () => {
+    const f = silenceForm(form);
+    const params = new URLSearchParams({ rule: f.rule, for: f.for });
+    for (const z of f.zones) params.append('zone', z);
+    for (const m of f.match) params.append('match', m);
+    try {
+      const p = await api('/api/v1/silences/preview', params);
+      document.getElementById('preview').textContent =
+        `${p.silence.matchers} would hold ${p.alerts.length} alert${p.alerts.length === 1 ? '' : 's'} now`;
+      fillTable(
+        document.getElementById('held'),
+        ['rule', 'state', 'labels'],
+        p.alerts.map((a) => ({ rule: a.rule, state: a.state, labels: JSON.stringify(a.labels) })),
+      );
+    } catch (err) {
+      document.getElementById('preview').textContent = err.message;
+    }
+  };
+  form.addEventListener('input', () => {
+    clearTimeout(pending);
+    pending = setTimeout(() => void preview(), 250);
+  });
+  form.addEventListener('submit', async (e) => {
+    e.preventDefault();
+    try {
+      const s = await write('/api/v1/silences', silenceForm(form), csrf);
+      status(`silence ${s.id} made: ${s.matchers}`);
+      await load();
+    } catch (err) {
+      status(err.message, true);
+    }
+  });
+  await load();
+  if (form.elements.rule.options.length > 0) await preview();
+}
+
+// ---- Zone dashboards ----
+async function dashboardPage() {
+  const form = document.getElementById('zone');
+  const load = async () => {
+    const params = urlFromForm(form);
+    history.replaceState(null, '', `?${params}`);
+    status('loading…');
+    try {
+      const d = await api('/api/v1/dashboard', params);
+      drawStacked(d.hourly, d.from, d.to);
+      document.getElementById('top').replaceChildren(
+        ...Object.entries(d.top).map(([field, values]) => {
+          const table = el('table', {});
+          fillTable(table, [field, 'count'], values);
+          return el('section', {}, el('h2', {}, `top ${field}`), table);
+        }),
+      );
+      const total = d.hourly.reduce((n, b) => n + Number(b.count), 0);
+      status(`${total} ${d.source === 'origin' ? 'origin errors' : 'Shield events'}`);
+    } catch (err) {
+      status(err.message, true);
+    }
+  };
+  const params = formFromUrl(form);
+  if (!params.has('last') && !params.has('from')) form.elements.last.value = '7d';
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    void load();
+  });
+  if (form.elements.zone.value !== '') await load();
+}
+
+/** Bars per hour, stacked by kind (status class or action), each kind a class of the stylesheet. */
+function drawStacked(bars, from, to) {
+  const height = 120;
+  const svg = chart(height);
+  const hours = new Map();
+  for (const b of bars) hours.set(Number(b.hour), (hours.get(Number(b.hour)) ?? 0) + Number(b.count));
+  const max = Math.max(1, ...hours.values());
+  const span = Math.max(1, to - from);
+  const kinds = [...new Set(bars.map((b) => b.kind))].sort();
+  const stacked = new Map();
+  for (const b of bars) {
+    const hour = Number(b.hour);
+    const below = stacked.get(hour) ?? 0;
+    stacked.set(hour, below + Number(b.count));
+    const h = (Number(b.count) / max) * height;
+    bar(svg, {
+      x: ((hour - from) / span) * CHART_WIDTH,
+      y: height - (below / max) * height - h,
+      width: Math.max(1, (3_600_000 / span) * CHART_WIDTH - 1),
+      height: h,
+      tip: `${new Date(hour).toISOString()} ${b.kind}: ${b.count}`,
+      cls: `kind-${kinds.indexOf(b.kind) % 6}`,
+    });
+  }
+  document.getElementById('hourly').replaceChildren(svg, el('figcaption', {}, 'per hour (UTC)'));
+  document
+    .getElementById('legend')
+    .replaceChildren(...kinds.map((k, i) => el('span', { class: `kind-${i % 6}` }, k)));
+}
+
+const PAGES = { overview, explorer, sql: sqlPage, alerts: alertsPage, dashboard: dashboardPage };
 void PAGES[document.body.dataset.page]?.();

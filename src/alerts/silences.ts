@@ -1,5 +1,6 @@
 // Pure: silences as the alerts layer sees them (the store keeps their matchers as JSON text), which of
 // them hold at a time, and the silence `edgelog alerts silence <rule> --zone …` asks for.
+import { randomInt } from 'node:crypto';
 import type { SilenceRow } from '../store/store.js';
 import {
   MatcherError,
@@ -42,6 +43,11 @@ export function silenceToRow(s: Silence): SilenceRow {
     comment: s.comment,
     created_at: s.createdAt,
   };
+}
+
+/** A silence's id: twelve random digits (easy to read out and type; no letters to mistake). */
+export function newSilenceId(): string {
+  return String(randomInt(100_000_000_000, 1_000_000_000_000));
 }
 
 export const isActive = (s: Silence, now: number): boolean => s.startsAt <= now && now < s.endsAt;

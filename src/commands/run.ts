@@ -50,9 +50,15 @@ export function runCommand(): Command {
       });
       // Whether the worker ran: one that failed to start says why (the CLI's line), not that it stopped.
       let running = false;
+      let web: { url: string; close(): Promise<void> } | null = null;
       try {
         // First, so that /healthz answers at once and /readyz tells what start-up still lacks.
         const metrics = await engine.serveMetrics();
+        // The web console (console.listen), a reader of the archive beside the worker.
+        if (config.console.listen !== null) {
+          const { startConfiguredConsole } = await import('../console/configured.js');
+          web = await startConfiguredConsole(config, logger.child({ source: 'console' }));
+        }
         // Redis gone at this point does not stop the worker: the watch restores once it is back.
         if ((await Promise.race([watch.start().then(() => null), stop.promise])) !== null) return;
         engine.runtime.startWorker();
@@ -66,6 +72,7 @@ export function runCommand(): Command {
             shieldZones: config.shieldZones.map((z) => z.id),
             concurrency: config.worker.concurrency,
             metrics: metrics?.url ?? null,
+            console: web?.url ?? null,
           },
           'worker running',
         );
@@ -78,6 +85,7 @@ export function runCommand(): Command {
         );
       } finally {
         watch.stop();
+        await web?.close();
         await engine.close();
         stop.dispose();
         if (running) logger.info('stopped');

@@ -6,6 +6,8 @@ import { DEFAULT_TABLE_LIMIT } from '../query/run-query.js';
 import { TOKEN_ENV } from '../console/access.js';
 import { DEFAULT_LISTEN, parseListen, type ListenAddress } from '../console/listen-address.js';
 import { UsageError } from '../errors/usage-error.js';
+import { ConfigError } from '../errors/config-error.js';
+import { loadConfig, type Config } from '../config/index.js';
 import { durationArg, intArg } from './args.js';
 import { readerConfig } from './reader-context.js';
 import { createLogger } from '../logger.js';
@@ -13,7 +15,7 @@ import type { GlobalOptions } from './shared.js';
 import { untilSignal } from './signals.js';
 
 interface ServeCliOptions {
-  listen: ListenAddress;
+  listen?: ListenAddress;
   timeout?: number;
   limit?: number;
   secureCookie?: boolean;
@@ -27,6 +29,20 @@ function listenArg(value: string): ListenAddress {
   }
 }
 
+/**
+ * The whole configuration, for the `console` section and the queue's Redis; undefined when the file is
+ * only a reader's (serve still reads the archive then, with the defaults and no queue).
+ */
+function wholeConfig(cmd: Command): Config | undefined {
+  try {
+    const opts = cmd.optsWithGlobals<GlobalOptions>();
+    return loadConfig(opts.config ? { path: opts.config } : {});
+  } catch (err) {
+    if (err instanceof ConfigError) return undefined;
+    throw err;
+  }
+}
+
 export function serveCommand(): Command {
   return new Command('serve')
     .description(
@@ -34,33 +50,42 @@ export function serveCommand(): Command {
     )
     .option(
       '--listen <host:port>',
-      `where to listen (default: ${DEFAULT_LISTEN.host}:${DEFAULT_LISTEN.port}); any address but loopback needs ${TOKEN_ENV}`,
+      `where to listen (default: console.listen, else ${DEFAULT_LISTEN.host}:${DEFAULT_LISTEN.port}); any address but loopback needs ${TOKEN_ENV}`,
       listenArg,
-      DEFAULT_LISTEN,
     )
     .option(
       '--timeout <duration>',
-      `a statement's time bound (default: ${DEFAULT_QUERY_TIMEOUT_MS / 1000}s, as edgelog query)`,
+      `a statement's time bound (default: console.timeout, ${DEFAULT_QUERY_TIMEOUT_MS / 1000}s, as edgelog query)`,
       durationArg,
     )
-    .option('--limit <n>', `rows an answer holds at most (default: ${DEFAULT_TABLE_LIMIT})`, intArg)
+    .option(
+      '--limit <n>',
+      `rows an answer holds at most (default: console.limit, ${DEFAULT_TABLE_LIMIT})`,
+      intArg,
+    )
     .option('--secure-cookie', 'mark the session cookie Secure (the console is reached through TLS)')
     .action(async (opts: ServeCliOptions, cmd: Command) => {
       const config = readerConfig(cmd);
       const level = cmd.optsWithGlobals<GlobalOptions>().logLevel ?? 'info';
       const logger = createLogger({ level });
       if (opts.limit !== undefined && opts.limit < 1) throw new UsageError('--limit: at least 1');
-      const { startConsole } = await import('../console/console.js');
+      const [{ startConsole }, { configuredOptions }] = await Promise.all([
+        import('../console/console.js'),
+        import('../console/configured.js'),
+      ]);
+      const whole = wholeConfig(cmd);
+      const listen = opts.listen ?? whole?.console.listen ?? DEFAULT_LISTEN;
+      const base = whole
+        ? configuredOptions(whole, listen, logger)
+        : { listen, token: process.env[TOKEN_ENV], logger };
       const stop = untilSignal();
       let server;
       try {
         server = await startConsole(config, {
-          listen: opts.listen,
-          token: process.env[TOKEN_ENV],
-          logger,
+          ...base,
           ...(opts.timeout !== undefined ? { timeoutMs: opts.timeout } : {}),
           ...(opts.limit !== undefined ? { rowLimit: opts.limit } : {}),
-          secureCookie: opts.secureCookie === true,
+          ...(opts.secureCookie === true ? { secureCookie: true } : {}),
           roleWarning: (w) => void process.stderr.write(`edgelog: warning: ${w}\n`),
         });
       } catch (err) {

@@ -46,6 +46,20 @@ export function loadReaderConfig(opts: LoadConfigOptions = {}): ReaderConfig {
   });
 }
 
+/** Pure: a reader's configuration from the whole one (`edgelog run` serving the console). */
+export function readerConfigOf(config: {
+  database: ReaderConfig['database'];
+  history: { path?: string | null };
+  origin: string;
+}): ReaderConfig {
+  const { path, url, readerUrl, ssl } = config.database;
+  return Object.freeze({
+    database: Object.freeze({ path, url, readerUrl, ...(ssl ? { ssl } : {}) }),
+    history: Object.freeze(config.history.path === undefined ? {} : { path: config.history.path }),
+    origin: config.origin,
+  });
+}
+
 /**
  * Pure: the PostgreSQL URL the commands that only read connect with: `readerUrl` (a role that may only
  * read) when set, else the worker's `url`; null for a SQLite archive.

@@ -639,6 +639,48 @@ export const configSchema = z.strictObject({
         ),
     })
     .prefault({}),
+  console: z
+    .strictObject({
+      /**
+       * Where `edgelog run` also serves the web console (docs/CONSOLE.md); null serves none. Any address
+       * but loopback needs the token. @defaultValue null
+       */
+      listen: listenAddress
+        .nullable()
+        .default(null)
+        .meta({ accepted: '`"host:port"` (a name, IPv4 or `[IPv6]`; port 0 picks a free one)' })
+        .describe(
+          'where `edgelog run` also serves the web console ([Console](CONSOLE.md)), and `edgelog serve` listens unless `--listen` says otherwise; `null`: `run` serves none (and `serve` listens on `127.0.0.1:8470`); any address but loopback needs the token',
+        ),
+      /**
+       * The environment variable holding the console's token (at least 16 characters): never the token
+       * itself, which stays out of the file. @defaultValue "EDGELOG_CONSOLE_TOKEN"
+       */
+      tokenEnv: z
+        .string()
+        .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { error: 'expected an environment variable name' })
+        .default('EDGELOG_CONSOLE_TOKEN')
+        .meta({ accepted: 'an environment variable name' })
+        .describe(
+          "the environment variable that holds the console's token (at least 16 characters; the token itself never goes in the file)",
+        ),
+      /** A console statement's time bound. @defaultValue "30s" */
+      timeout: duration('30s', { min: '1s', max: '1h' }).describe(
+        "a console statement's time bound (a request may lower it)",
+      ),
+      /** Rows a console answer holds at most. @defaultValue 1000 */
+      limit: wholeNumber({ min: 1, max: 100_000, example: 1000 })
+        .default(1000)
+        .describe(
+          'rows a console answer holds at most (a request may lower it; downloads hold up to 1,000,000)',
+        ),
+      /** The session cookie is marked Secure (the console is reached through TLS). @defaultValue false */
+      secureCookie: z
+        .boolean()
+        .default(false)
+        .describe('mark the session cookie `Secure` (put a TLS proxy in front)'),
+    })
+    .prefault({}),
   log: z
     .strictObject({
       level: z

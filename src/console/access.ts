@@ -30,16 +30,61 @@ export function sessionValue(token: string): string {
  * Throws a RangeError when the console would be open to others without a token, or the token is weak;
  * returns the token (or null on loopback without one).
  */
-export function checkStartup(host: string, token: string | undefined): string | null {
+export function checkStartup(host: string, token: string | undefined, tokenEnv = TOKEN_ENV): string | null {
   if (token === undefined || token === '') {
     if (isLoopback(host)) return null;
     throw new RangeError(
-      `refusing to listen on ${host} without a token: set ${TOKEN_ENV} (at least ${MIN_TOKEN_LENGTH} characters), or listen on 127.0.0.1`,
+      `refusing to listen on ${host} without a token: set ${tokenEnv} (at least ${MIN_TOKEN_LENGTH} characters), or listen on 127.0.0.1`,
     );
   }
   if (token.length < MIN_TOKEN_LENGTH)
-    throw new RangeError(`${TOKEN_ENV} is too short: at least ${MIN_TOKEN_LENGTH} characters`);
+    throw new RangeError(`${tokenEnv} is too short: at least ${MIN_TOKEN_LENGTH} characters`);
   return token;
+}
+
+/**
+ * The CSRF token a page sends with a write (`X-Edgelog-CSRF`): an HMAC of the console's token, which a
+ * page of this origin reads from GET /api/v1/session and another site cannot (the same-origin policy).
+ */
+export function csrfValue(token: string): string {
+  return createHmac('sha256', token).update('edgelog console csrf').digest('base64url');
+}
+
+export const CSRF_HEADER = 'x-edgelog-csrf';
+
+/**
+ * Throws unless a write may go ahead: the console has a token (a loopback console without one only
+ * reads), and the request bears it as a bearer (a script's, never sent by a browser on its own), or
+ * bears the session cookie from a page of this console: its Origin this console's, and the CSRF token
+ * in its header. A browser sends the SameSite=Strict cookie on no other site's request, and no other
+ * site can read the CSRF token: each of the three stops a cross-site write by itself.
+ */
+export function authorizeWrite(req: IncomingMessage, token: string | null): void {
+  if (token === null)
+    throw new ConsoleRequestError(
+      403,
+      'forbidden',
+      `this console has no token, so it only reads: set ${TOKEN_ENV} to make silences here, or use edgelog alerts silence`,
+    );
+  const auth = req.headers.authorization;
+  if (auth !== undefined && /^Bearer /i.test(auth) && sameSecret(auth.slice(7).trim(), token)) return;
+  authorize(req, token);
+  if (!sameOrigin(req))
+    throw new ConsoleRequestError(403, 'forbidden', 'a write from another site (its Origin) is refused');
+  const csrf = req.headers[CSRF_HEADER];
+  if (typeof csrf !== 'string' || !sameSecret(csrf, csrfValue(token)))
+    throw new ConsoleRequestError(403, 'forbidden', "a write without this console's CSRF token is refused");
+}
+
+/** The request's Origin is this console's own (a browser names the page's origin on every POST). */
+export function sameOrigin(req: IncomingMessage): boolean {
+  const origin = req.headers.origin;
+  const host = req.headers.host;
+  return (
+    origin !== undefined &&
+    host !== undefined &&
+    (origin === `http://${host}` || origin === `https://${host}`)
+  );
 }
 
 /** A cookie's value from the Cookie header, or undefined. */

@@ -39,16 +39,21 @@ export async function answer(queries: QueryStore, sql: string, bounds: AnswerBou
     );
     return { columns: r.columns, rowsJson, rows: r.rows, more: r.more };
   } catch (err) {
-    if (err instanceof QueryTimeoutError)
-      throw new ConsoleRequestError(504, 'query stopped', err.message, { cause: err });
-    if (err instanceof QueryError) {
-      const refused = /^query refused/.test(err.message);
-      throw new ConsoleRequestError(400, refused ? 'query refused' : 'query failed', err.message, {
-        cause: err,
-      });
-    }
-    throw err;
+    throw requestErrorOf(err);
   }
+}
+
+/** The query layer's errors as the problems the console answers with; anything else as it is. */
+export function requestErrorOf(err: unknown): unknown {
+  if (err instanceof QueryTimeoutError)
+    return new ConsoleRequestError(504, 'query stopped', err.message, { cause: err });
+  if (err instanceof QueryError) {
+    const refused = /^query refused/.test(err.message);
+    return new ConsoleRequestError(400, refused ? 'query refused' : 'query failed', err.message, {
+      cause: err,
+    });
+  }
+  return err;
 }
 
 /** The rows of an answer as values (the console's own questions read them back). */

@@ -2,10 +2,13 @@
 // a JSON body, every statement through the one query lane (the archive's dialect, `edgelog query`'s
 // runner and bounds).
 import {
+  dashboardHourlySql,
+  dashboardTopSql,
   facetsSql,
   histogramBucket,
   histogramSql,
   ledgerSql,
+  logsNewerSql,
   logsPageSql,
 } from '../history/console-statements.js';
 import type { ArchiveRelation } from '../history/archive-schema.js';
@@ -13,6 +16,14 @@ import { addDays, dayOf, parseDay, type Day } from '../time/utc-day.js';
 import { answer, answerBody, answerRows, type AnswerBounds } from './answers.js';
 import { ledgerCalendar, type LedgerRow } from './ledger-calendar.js';
 import { encodeCursor, parseLogsRequest } from './logs-request.js';
+import { overview, type ReadQueue } from './overview.js';
+import {
+  alertsView,
+  createSilence,
+  expireSilence,
+  silencePreview,
+  type ConsoleAlerts,
+} from './alerts-routes.js';
 import type { QueryLane } from './query-lane.js';
 import { badRequest } from './request-error.js';
 
@@ -22,8 +33,17 @@ export interface ApiContext {
   schema: readonly ArchiveRelation[];
   /** The bounds of a statement: `edgelog query`'s time bound, and the rows an answer holds at most. */
   bounds: AnswerBounds;
+  /** Rows a download holds at most (its time bound is `bounds.timeoutMs`). */
+  downloadLimit: number;
+  /** The ingest queue's state, for the overview; null: not known where Redis is. */
+  queue: ReadQueue | null;
+  /** The alert rules and the silences' store; null: a reader's configuration, which names none. */
+  alerts: ConsoleAlerts | null;
   now: () => number;
 }
+
+/** A write's answer: a value sent as JSON, with 201 (POST, docs/CONSOLE.md). */
+export type WriteRoute = (body: unknown, ctx: ApiContext) => Promise<unknown>;
 
 /** A route's answer: JSON text. */
 export type ApiRoute = (params: URLSearchParams, ctx: ApiContext) => Promise<string>;
@@ -75,20 +95,32 @@ const ledger: ApiRoute = async (params, ctx) => {
 
 /**
  * The explorer (logs-request.ts): a page of lines newest first, the cursor of the next page, and on the
- * first page the histogram of every match over the range.
+ * first page the histogram of every match over the range; or, with `after` (the live tail), the lines
+ * newer than that one, oldest first. `newest` is where the tail goes on from: the newest line shown so
+ * far (before any: the range's start).
  */
 const logs: ApiRoute = async (params, ctx) => {
   const req = parseLogsRequest(params, ctx.now());
-  const page = await answer(ctx.queries, logsPageSql(req.filter, req.cursor, req.limit), {
-    ...ctx.bounds,
-    limit: req.limit,
-  });
+  const sql =
+    req.after === null
+      ? logsPageSql(req.filter, req.cursor, req.limit)
+      : logsNewerSql(req.filter, req.after, req.limit);
+  const page = await answer(ctx.queries, sql, { ...ctx.bounds, limit: req.limit });
   const lines = answerRows<{ timestamp: number; log_id: string }>(page);
+  const cursorOf = (l: { timestamp: number; log_id: string }) =>
+    encodeCursor({ timestamp: Number(l.timestamp), logId: l.log_id });
+  const first = lines[0];
   const last = lines[lines.length - 1];
-  const next =
-    page.more && last ? encodeCursor({ timestamp: Number(last.timestamp), logId: last.log_id }) : null;
+  let next: string | null = null;
+  let newest: string | null = null;
+  if (req.after !== null) newest = last ? cursorOf(last) : encodeCursor(req.after);
+  else {
+    next = page.more && last ? cursorOf(last) : null;
+    if (req.cursor === null)
+      newest = first ? cursorOf(first) : encodeCursor({ timestamp: req.filter.from, logId: '' });
+  }
   let histogram: { bucketMs: number; bars: unknown[] } | null = null;
-  if (req.cursor === null) {
+  if (req.cursor === null && req.after === null) {
     const bucketMs = histogramBucket(req.filter.from, req.filter.to);
     const bars = answerRows(
       await answer(ctx.queries, histogramSql(req.filter, bucketMs), { ...ctx.bounds, limit: 0 }),
@@ -100,6 +132,8 @@ const logs: ApiRoute = async (params, ctx) => {
     from: req.filter.from,
     to: req.filter.to,
     next,
+    newest,
+    more: page.more,
     histogram,
     columns: page.columns,
   });
@@ -112,18 +146,48 @@ const FACET_TOP = 10;
 /** The explorer's filter (as /logs takes it): the top values of each field among the matches. */
 const facets: ApiRoute = async (params, ctx) => {
   const req = parseLogsRequest(params, ctx.now());
+  const top = await topValues(ctx, facetsSql(req.filter, FACET_TOP));
+  return JSON.stringify({ source: req.filter.source, top: FACET_TOP, facets: top });
+};
+
+/** (field, value, count) rows as lists of values per field. */
+async function topValues(ctx: ApiContext, sql: string) {
   const rows = answerRows<{ field: string; value: string | null; count: number }>(
-    await answer(ctx.queries, facetsSql(req.filter, FACET_TOP), { ...ctx.bounds, limit: 0 }),
+    await answer(ctx.queries, sql, { ...ctx.bounds, limit: 0 }),
   );
   const byField: Record<string, Array<{ value: string | null; count: number }>> = {};
   for (const r of rows) (byField[r.field] ??= []).push({ value: r.value, count: r.count });
-  return JSON.stringify({ source: req.filter.source, top: FACET_TOP, facets: byField });
+  return byField;
+}
+
+/**
+ * A zone dashboard (the explorer's parameters: source, zones, range, fields): the matches per hour by
+ * kind (origin: status class; Shield: action) and the top URLs, countries and ASNs (origin: codes).
+ */
+const dashboard: ApiRoute = async (params, ctx) => {
+  const req = parseLogsRequest(params, ctx.now());
+  const hourly = answerRows(
+    await answer(ctx.queries, dashboardHourlySql(req.filter), { ...ctx.bounds, limit: 0 }),
+  );
+  const top = await topValues(ctx, dashboardTopSql(req.filter, FACET_TOP));
+  const { source, zones, from, to } = req.filter;
+  return JSON.stringify({ source, zones, from, to, hourly, top });
 };
 
 export const API_ROUTES: Readonly<Record<string, ApiRoute>> = {
+  '/api/v1/overview': async (_params, ctx) => JSON.stringify(await overview(ctx)),
+  '/api/v1/alerts': async (_params, ctx) => JSON.stringify(await alertsView(ctx)),
+  '/api/v1/silences/preview': async (params, ctx) => JSON.stringify(await silencePreview(params, ctx)),
   '/api/v1/query': query,
   '/api/v1/schema': schema,
   '/api/v1/ledger': ledger,
   '/api/v1/logs': logs,
   '/api/v1/facets': facets,
+  '/api/v1/dashboard': dashboard,
+};
+
+/** The writes (POST, JSON body): silences, with authentication and the CSRF defence (access.ts). */
+export const WRITE_ROUTES: Readonly<Record<string, WriteRoute>> = {
+  '/api/v1/silences': createSilence,
+  '/api/v1/silences/expire': expireSilence,
 };

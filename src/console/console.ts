@@ -10,6 +10,9 @@ import { DEFAULT_QUERY_TIMEOUT_MS } from '../query/run-bounded.js';
 import { ARCHIVE_PROBE_SQL } from '../history/console-statements.js';
 import { checkStartup } from './access.js';
 import { answer } from './answers.js';
+import { DEFAULT_DOWNLOAD_LIMIT } from './downloads.js';
+import type { ReadQueue } from './overview.js';
+import type { ConsoleAlerts } from './alerts-routes.js';
 import type { ListenAddress } from './listen-address.js';
 import { queryLane } from './query-lane.js';
 import { startConsoleServer, type ConsoleServer } from './server.js';
@@ -19,11 +22,19 @@ export interface ConsoleOptions {
   listen: ListenAddress;
   /** EDGELOG_CONSOLE_TOKEN; required off loopback. */
   token: string | undefined;
+  /** The variable the token comes from, for messages. @defaultValue TOKEN_ENV */
+  tokenEnv?: string;
   logger: Logger;
   /** A statement's working time, ms. @defaultValue DEFAULT_QUERY_TIMEOUT_MS (as `edgelog query`) */
   timeoutMs?: number;
   /** Rows an answer holds at most. @defaultValue DEFAULT_TABLE_LIMIT (as `edgelog query`'s table) */
   rowLimit?: number;
+  /** Rows a download holds at most. @defaultValue DEFAULT_DOWNLOAD_LIMIT */
+  downloadLimit?: number;
+  /** Reads the ingest queue's state for the overview. @defaultValue none: the overview shows no queue */
+  queue?: ReadQueue;
+  /** The alert rules and the silences' store. @defaultValue none: the alerts page says so */
+  alerts?: ConsoleAlerts;
   /** @defaultValue Date.now */
   now?: () => number;
   /** @defaultValue false */
@@ -33,7 +44,7 @@ export interface ConsoleOptions {
 }
 
 export async function startConsole(config: ReaderConfig, opts: ConsoleOptions): Promise<ConsoleServer> {
-  const token = checkStartup(opts.listen.host, opts.token);
+  const token = checkStartup(opts.listen.host, opts.token, opts.tokenEnv);
   const session = await openArchiveSession(config, {
     applicationName: 'edgelog serve',
     ...(opts.roleWarning ? { roleWarning: opts.roleWarning } : {}),
@@ -58,6 +69,9 @@ export async function startConsole(config: ReaderConfig, opts: ConsoleOptions): 
         queries,
         schema,
         bounds,
+        downloadLimit: opts.downloadLimit ?? DEFAULT_DOWNLOAD_LIMIT,
+        queue: opts.queue ?? null,
+        alerts: opts.alerts ?? null,
         now: opts.now ?? Date.now,
       },
     });

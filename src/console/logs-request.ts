@@ -7,7 +7,10 @@ import { badRequest } from './request-error.js';
 
 export interface LogsRequest {
   filter: LogFilter;
+  /** The page after this line (older lines). */
   cursor: PageCursor | null;
+  /** Live tail: the lines newer than this one, oldest first. Never with `cursor`. */
+  after: PageCursor | null;
   limit: number;
 }
 
@@ -27,7 +30,7 @@ const LAST: Readonly<Record<string, number>> = {
   '30d': 30 * 86_400_000,
 };
 
-const COMMON = new Set(['source', 'zone', 'from', 'to', 'last', 'q', 'cursor', 'limit']);
+const COMMON = new Set(['source', 'zone', 'from', 'to', 'last', 'q', 'cursor', 'after', 'limit']);
 
 /** An instant: milliseconds since the epoch, or ISO-8601 with a zone (`2026-11-22T10:00:00Z`). */
 export function parseInstant(text: string, name: string): number {
@@ -105,6 +108,9 @@ export function parseLogsRequest(params: URLSearchParams, now: number): LogsRequ
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE)
     throw badRequest(`limit: a whole number from 1 to ${MAX_PAGE}`);
   const cursor = params.get('cursor');
+  const after = params.get('after');
+  const given = (text: string | null) => text !== null && text !== '';
+  if (given(cursor) && given(after)) throw badRequest('cursor: not with after');
   return {
     filter: {
       source: source,
@@ -114,7 +120,8 @@ export function parseLogsRequest(params: URLSearchParams, now: number): LogsRequ
       fields: filters,
       text: q === null || q === '' ? null : textValue(q, 'q'),
     },
-    cursor: cursor === null || cursor === '' ? null : decodeCursor(cursor),
+    cursor: given(cursor) ? decodeCursor(cursor!) : null,
+    after: given(after) ? decodeCursor(after!) : null,
     limit,
   };
 }

@@ -4,8 +4,9 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '../logger.js';
-import { authorize, sameSecret, SESSION_COOKIE, sessionValue } from './access.js';
-import { API_ROUTES, type ApiContext } from './api-routes.js';
+import { authorize, authorizeWrite, csrfValue, sameSecret, SESSION_COOKIE, sessionValue } from './access.js';
+import { API_ROUTES, WRITE_ROUTES, type ApiContext } from './api-routes.js';
+import { DOWNLOAD_ROUTES, sendDownload } from './downloads.js';
 import { isLoopback, isLoopbackHostHeader, type ListenAddress } from './listen-address.js';
 import { ConsoleRequestError } from './request-error.js';
 import { problemOf, SECURITY_HEADERS, send, sendJsonText, sendProblem } from './responses.js';
@@ -28,7 +29,7 @@ export interface ConsoleServer {
   close(): Promise<void>;
 }
 
-/** The login form's body is one short field. */
+/** The login form's body is one short field; a silence's is a few. */
 const MAX_FORM_BYTES = 4096;
 
 export async function startConsoleServer(opts: ConsoleServerOptions): Promise<ConsoleServer> {
@@ -53,7 +54,26 @@ export async function startConsoleServer(opts: ConsoleServerOptions): Promise<Co
         'this console answers only localhost and 127.0.0.1',
       );
     const path = pathOf(req);
-    if (path === '/api/v1/session') return login(req, res);
+    if (path === '/api/v1/session') {
+      if (req.method === 'POST') return login(req, res);
+      if (req.method !== 'GET' && req.method !== 'HEAD')
+        throw new ConsoleRequestError(405, 'method not allowed', 'GET the session, or POST the login form');
+      // The page's CSRF token for its writes (null: this console has no token, and makes no writes).
+      authorize(req, opts.token);
+      return sendJsonText(res, JSON.stringify({ csrf: opts.token === null ? null : csrfValue(opts.token) }));
+    }
+    const write = WRITE_ROUTES[path];
+    if (write !== undefined && req.method === 'POST') {
+      authorizeWrite(req, opts.token);
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(await body(req));
+      } catch (err) {
+        if (err instanceof ConsoleRequestError) throw err;
+        throw new ConsoleRequestError(400, 'bad request', 'the body is not JSON');
+      }
+      return sendJsonText(res, JSON.stringify(await write(parsed, opts.api)), 201);
+    }
     if (req.method !== 'GET' && req.method !== 'HEAD')
       throw new ConsoleRequestError(405, 'method not allowed', 'the console only reads: GET');
     // Browsers ask for it unbidden; the console has none.
@@ -72,6 +92,14 @@ export async function startConsoleServer(opts: ConsoleServerOptions): Promise<Co
       }
       return send(res, 200, asset.type, asset.body, { 'Cache-Control': 'no-cache' });
     }
+    const download = DOWNLOAD_ROUTES[path];
+    if (download !== undefined) {
+      authorize(req, opts.token);
+      const now = opts.api.now();
+      const d = download(new URL(req.url ?? '/', 'http://console').searchParams, now);
+      const bounds = { limit: opts.api.downloadLimit, timeoutMs: opts.api.bounds.timeoutMs };
+      return sendDownload(res, opts.api.queries, d, bounds, now);
+    }
     const route = API_ROUTES[path];
     if (route === undefined)
       throw new ConsoleRequestError(404, 'not found', `no such page or API: ${path.slice(0, 100)}`);
@@ -82,8 +110,6 @@ export async function startConsoleServer(opts: ConsoleServerOptions): Promise<Co
 
   /** POST token=… (the login form): the session cookie, if the token is right and the form is ours. */
   async function login(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (req.method !== 'POST')
-      throw new ConsoleRequestError(405, 'method not allowed', 'POST the login form');
     if (opts.token === null) return void res.writeHead(303, { Location: '/' }).end();
     // A form posted from another site is refused (the browser names the page's origin).
     const origin = req.headers.origin;

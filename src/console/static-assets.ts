@@ -21,6 +21,8 @@ const FILES: ReadonlyArray<[path: string, file: string, type: string, isPublic: 
   ['/index.html', 'index.html', HTML, false],
   ['/explorer.html', 'explorer.html', HTML, false],
   ['/sql.html', 'sql.html', HTML, false],
+  ['/alerts.html', 'alerts.html', HTML, false],
+  ['/dashboard.html', 'dashboard.html', HTML, false],
   ['/login.html', 'login.html', HTML, true],
   ['/console.js', 'console.js', 'text/javascript; charset=utf-8', false],
   ['/console.css', 'console.css', 'text/css; charset=utf-8', true],

@@ -8,7 +8,12 @@
 // nothing else, and its settings cannot change; then the statement runs, and only if it is a SELECT.
 import { existsSync } from 'node:fs';
 import { normalize, sep } from 'node:path';
-import { StatementType, type DuckDBConnection, type DuckDBResult } from '@duckdb/node-api';
+import {
+  StatementType,
+  type DuckDBConnection,
+  type DuckDBMaterializedResult,
+  type DuckDBResult,
+} from '@duckdb/node-api';
 import { StoreQueryError } from '../store/store-query-error.js';
 import { EdgelogError } from '../errors/edgelog-error.js';
 import type { QueryCursor, QueryStore, QueryValue, ReadOnlyQueryOptions } from '../store/store.js';
@@ -18,7 +23,8 @@ import { closeGuarded, lockDownDuckDb, privateSpill } from './duckdb-guard.js';
 import { createHistoryViews, type HistoryViewsOptions } from './history-views.js';
 import { dayBounds, guardsMayHelp, timestampBounds } from './statement-bounds.js';
 import { columnsToCopy, namedColumns } from './statement-columns.js';
-import { historyTablesIn, serializedSql, tablesIn } from './statement-tables.js';
+import { historyTablesIn, serializedSql, sqlStringLiteral, tablesIn } from './statement-tables.js';
+import { DEFAULT_PARQUET_OPTIONS, parquetOptionsSql } from './parquet-options.js';
 import { ARCHIVE_VIEWS, ARCHIVE_VIEW_NAMES } from './archive-views.js';
 import { STORE_TABLE_NAMES } from '../store/archive-tables.js';
 import { HISTORY_TABLES } from './layout.js';
@@ -28,6 +34,16 @@ import { createEmptyArchive } from './archive-schema.js';
 /** Every table and view a statement can read, for the hint of a statement that names another. */
 const ARCHIVE_NAMES: readonly string[] = [...HISTORY_TABLES, ...STORE_TABLE_NAMES, ...ARCHIVE_VIEW_NAMES];
 import { WorkBudget } from './work-budget.js';
+
+/** The archive's statements, and one's rows written as a Parquet file (the console's downloads). */
+export interface ArchiveQueryStore extends QueryStore {
+  /**
+   * Writes the rows of one SELECT, `limit` at most, in its order, to `file` as Parquet: DuckDB's COPY
+   * with the history's encoding, as `edgelog export` writes it. DuckDB may write that one file and
+   * nothing else; the statement is checked as `readOnly` checks it. Returns how many rows.
+   */
+  toParquet(sql: string, file: string, opts: ReadOnlyQueryOptions & { limit: number }): Promise<number>;
+}
 
 export interface ArchiveQueriesOptions extends Omit<HistoryViewsOptions, 'scope'> {
   /** @defaultValue DEFAULT_DUCKDB_OPTIONS */
@@ -68,11 +84,26 @@ async function oneStatement(conn: DuckDBConnection, sql: string): Promise<void> 
 }
 
 /** A QueryStore whose statements run on DuckDB over the whole archive (the module comment). */
-export function archiveQueries(opts: ArchiveQueriesOptions): QueryStore {
+export function archiveQueries(opts: ArchiveQueriesOptions): ArchiveQueryStore {
   const open = (): Promise<DuckDBConnection> =>
     (opts.open ?? openDuckDb)(opts.duckdb ?? DEFAULT_DUCKDB_OPTIONS);
-  return { readOnly: (sql, ro, consume) => runOnHistory(opts, open, sql, ro, consume) };
+  return {
+    readOnly: (sql, ro, consume) => runOnHistory(opts, open, sql, ro, { consume }),
+    toParquet: (sql, file, ro) => {
+      if (!Number.isSafeInteger(ro.limit) || ro.limit < 1)
+        throw new RangeError(`not a row limit: ${ro.limit}`);
+      return runOnHistory(opts, open, sql, ro, { parquet: { file, limit: ro.limit } });
+    },
+  };
 }
+
+/** What a statement's result is for: its rows handed to `consume`, or written to a Parquet file. */
+type StatementUse<T> =
+  | { consume: (cursor: QueryCursor) => Promise<T>; parquet?: never }
+  | { parquet: { file: string; limit: number }; consume?: never };
+
+/** Parquet of a statement's rows: the history's encoding of its widest rows (Shield's). */
+const RESULT_PARQUET = DEFAULT_PARQUET_OPTIONS.shield_event_logs;
 
 const message = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
@@ -116,7 +147,7 @@ async function runOnHistory<T>(
   open: () => Promise<DuckDBConnection>,
   sql: string,
   ro: ReadOnlyQueryOptions,
-  consume: (cursor: QueryCursor) => Promise<T>,
+  use: StatementUse<T>,
 ): Promise<T> {
   const { signal } = ro;
   const conn: { current: DuckDBConnection | null } = { current: null };
@@ -124,7 +155,7 @@ async function runOnHistory<T>(
   signal?.addEventListener('abort', stop);
   try {
     if (signal?.aborted) throw new Error('stopped before it began');
-    return await attempts(opts, open, sql, ro, consume, conn);
+    return await attempts(opts, open, sql, ro, use, conn);
   } catch (err) {
     if (signal?.aborted) throw new StoreQueryError('stopped', 'query stopped', { cause: err });
     throw err;
@@ -138,7 +169,7 @@ async function attempts<T>(
   open: () => Promise<DuckDBConnection>,
   sql: string,
   ro: ReadOnlyQueryOptions,
-  consume: (cursor: QueryCursor) => Promise<T>,
+  use: StatementUse<T>,
   conn: { current: DuckDBConnection | null },
 ): Promise<T> {
   // One budget over every attempt: --timeout bounds the query, not each try.
@@ -148,7 +179,7 @@ async function attempts<T>(
     conn.current = current;
     let result: DuckDBResult;
     try {
-      result = await budget.run(() => started(current, opts, sql, budget));
+      result = await budget.run(() => started(current, opts, sql, budget, use.parquet ?? null));
     } catch (err) {
       closeGuarded(current);
       const gone = vanishedFile(err, opts.root);
@@ -156,7 +187,9 @@ async function attempts<T>(
       throw gone !== null ? raced(gone, err) : queryFailure(err);
     }
     try {
-      return await consume(resultCursor(result, budget, opts.root));
+      // A COPY's result is the count of rows it wrote.
+      if (use.parquet !== undefined) return (result as DuckDBMaterializedResult).rowsChanged as T;
+      return await use.consume(resultCursor(result, budget, opts.root));
     } catch (err) {
       throw queryFailure(err);
     } finally {
@@ -171,6 +204,7 @@ async function started(
   opts: ArchiveQueriesOptions,
   sql: string,
   budget: WorkBudget,
+  parquet: { file: string; limit: number } | null,
 ): Promise<DuckDBResult> {
   await privateSpill(conn, opts.root);
   await conn.run(`SET TimeZone = 'UTC'`);
@@ -191,7 +225,20 @@ async function started(
   for (const v of views) for (const t of v.reads) if (!copied.includes(t)) copied.push(t);
   await copyStoreTables(conn, opts.store, copied, budget);
   for (const v of views) await conn.run(`CREATE VIEW main.${v.name} AS ${v.sql}`);
-  await lockDownDuckDb(conn, files, tree);
+  await lockDownDuckDb(conn, parquet === null ? files : [...files, parquet.file], tree);
+  if (parquet !== null) {
+    // The statement as DuckDB parsed it (a SELECT: DuckDB serializes nothing else), written back as
+    // one clean statement, so no comment or semicolon of the user's text can end the COPY's brackets.
+    const select = await canonicalSql(conn, sql);
+    return await conn
+      .run(
+        `COPY (SELECT * FROM (\n${select}\n) LIMIT ${parquet.limit}) TO ${sqlStringLiteral(parquet.file)} ` +
+          `(${parquetOptionsSql(RESULT_PARQUET)})`,
+      )
+      .catch((err: unknown) => {
+        throw queryFailure(err);
+      });
+  }
   // Run at once rather than prepared first: DuckDB binds a prepared statement over Parquet files
   // again when it runs, and binding the view's files is most of a short statement's time. It is a
   // SELECT already (parsed: DuckDB serializes nothing else), and DuckDB is locked down; the type
@@ -227,6 +274,14 @@ const raced = (file: string, cause: unknown): StoreQueryError =>
     `query failed: the history changed while the query read it (${file} was removed or replaced); run it again`,
     { cause },
   );
+
+/** A SELECT's text as DuckDB writes its parse tree back. */
+async function canonicalSql(conn: DuckDBConnection, sql: string): Promise<string> {
+  const reader = await conn.runAndReadAll(
+    `SELECT json_deserialize_sql(json_serialize_sql(${sqlStringLiteral(sql)}))`,
+  );
+  return String(reader.getRows()[0]?.[0]);
+}
 
 /** The statement's parse tree (its `statements`); a statement DuckDB cannot serialize is not a SELECT. */
 async function parsed(conn: DuckDBConnection, sql: string): Promise<unknown[]> {

@@ -75,6 +75,9 @@ export interface PageCursor {
   logId: string;
 }
 
+/** A cursor and its direction: the lines before it (older, the pages) or after it (newer, the tail). */
+type Keyset = PageCursor & { newer: boolean };
+
 const int = (n: number, what: string): string => {
   if (!Number.isSafeInteger(n)) throw new RangeError(`${what}: not an integer: ${n}`);
   return String(n);
@@ -89,7 +92,7 @@ const text = (value: string, what: string): string => {
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
 /** The WHERE conjuncts of a filter (and of a page cursor). */
-function conditions(f: LogFilter, cursor: PageCursor | null): string[] {
+function conditions(f: LogFilter, cursor: Keyset | null): string[] {
   const t = TABLES[f.source];
   const where = [`timestamp >= ${int(f.from, 'from')}`, `timestamp < ${int(f.to, 'to')}`];
   if (f.zones.length > 0) where.push(`${t.zone} IN (${f.zones.map((z) => int(z, 'zone')).join(', ')})`);
@@ -109,21 +112,49 @@ function conditions(f: LogFilter, cursor: PageCursor | null): string[] {
     );
   }
   if (cursor !== null) {
-    // Newest first: the lines strictly before the cursor in (timestamp, log_id) order. The plain bound
-    // on timestamp is there for the views' day pruning, which reads only conjuncts.
+    // The lines strictly before the cursor in (timestamp, log_id) order (or after it, for the live
+    // tail). The plain bound on timestamp is there for the views' day pruning, which reads only conjuncts.
     const ts = int(cursor.timestamp, 'cursor');
-    where.push(`timestamp <= ${ts}`, `(timestamp < ${ts} OR log_id < ${text(cursor.logId, 'cursor')})`);
+    const [plain, strict] = cursor.newer ? ['>=', '>'] : ['<=', '<'];
+    where.push(
+      `timestamp ${plain} ${ts}`,
+      `(timestamp ${strict} ${ts} OR log_id ${strict} ${text(cursor.logId, 'cursor')})`,
+    );
   }
   return where;
 }
 
 /** A page of lines, newest first, keyset-paged by (timestamp, log_id): `limit` lines and one more. */
 export function logsPageSql(f: LogFilter, cursor: PageCursor | null, limit: number): string {
+  return linesSql(f, cursor && { ...cursor, newer: false }, limit);
+}
+
+/**
+ * The live tail: the lines after `after` in (timestamp, log_id) order, oldest first (so the next poll
+ * goes on from the last of them and none is skipped): `limit` lines and one more.
+ */
+export function logsNewerSql(f: LogFilter, after: PageCursor, limit: number): string {
+  return linesSql(f, { ...after, newer: true }, limit);
+}
+
+function linesSql(f: LogFilter, keyset: Keyset | null, limit: number): string {
   const t = TABLES[f.source];
+  const order = keyset?.newer ? 'ASC' : 'DESC';
   return (
     `SELECT ${[...t.columns, `${t.url} AS url`, 'message', 'log'].join(', ')} FROM ${t.table} ` +
-    `WHERE ${conditions(f, cursor).join(' AND ')} ` +
-    `ORDER BY timestamp DESC, log_id DESC LIMIT ${int(limit + 1, 'limit')}`
+    `WHERE ${conditions(f, keyset).join(' AND ')} ` +
+    `ORDER BY timestamp ${order}, log_id ${order} LIMIT ${int(limit + 1, 'limit')}`
+  );
+}
+
+/**
+ * Every matching entry, every column of its table (as `edgelog export` writes them), newest first: the
+ * explorer's result as a download.
+ */
+export function logsExportSql(f: LogFilter): string {
+  return (
+    `SELECT * FROM ${TABLES[f.source].table} WHERE ${conditions(f, null).join(' AND ')} ` +
+    'ORDER BY timestamp DESC, log_id DESC'
   );
 }
 
@@ -142,18 +173,59 @@ export function histogramSql(f: LogFilter, bucketMs: number): string {
  * `field` is the request's name of the field (FILTER_FIELDS), so a value can be clicked into a filter.
  */
 export function facetsSql(f: LogFilter, top: number): string {
+  return topValuesSql(
+    f,
+    Object.entries(FILTER_FIELDS[f.source]).map(([name, c]) => [name, c.column]),
+    top,
+  );
+}
+
+/** The top `top` values of each (name, column) among the filter's matches: (field, value, count). */
+function topValuesSql(f: LogFilter, fields: ReadonlyArray<readonly [string, string]>, top: number): string {
   const t = TABLES[f.source];
-  const fields = Object.entries(FILTER_FIELDS[f.source]);
-  const columns = [...new Set(fields.map(([, c]) => c.column))];
+  const columns = [...new Set(fields.map(([, c]) => c))];
   const parts = fields.map(
-    ([name, c]) =>
-      `(SELECT ${sqlStringLiteral(name)} AS field, CAST(${c.column} AS VARCHAR) AS value, count(*) AS count ` +
+    ([name, column]) =>
+      `(SELECT ${sqlStringLiteral(name)} AS field, CAST(${column} AS VARCHAR) AS value, count(*) AS count ` +
       `FROM m GROUP BY 2 ORDER BY 3 DESC, 2 LIMIT ${int(top, 'top')})`,
   );
   return (
     `WITH m AS (SELECT ${columns.join(', ')} FROM ${t.table} WHERE ${conditions(f, null).join(' AND ')}) ` +
     `SELECT * FROM (${parts.join(' UNION ALL ')}) ORDER BY field, count DESC, value`
   );
+}
+
+/**
+ * A zone dashboard's series: the matches per UTC hour by kind, oldest first — origin errors by status
+ * class (`5xx`, `4xx`…, `unknown` without a status), Shield events by action (what their status says:
+ * 403 `blocked`, 200 `logged`, 429 `rate-limited`, else the status).
+ */
+export function dashboardHourlySql(f: LogFilter): string {
+  const kind =
+    f.source === 'origin'
+      ? "coalesce(CAST(status_code // 100 AS VARCHAR) || 'xx', 'unknown')"
+      : "CASE status WHEN '403' THEN 'blocked' WHEN '200' THEN 'logged' WHEN '429' THEN 'rate-limited' " +
+        "ELSE coalesce(status, 'unknown') END";
+  return (
+    `SELECT timestamp - timestamp % 3600000 AS hour, ${kind} AS kind, count(*) AS count ` +
+    `FROM ${TABLES[f.source].table} WHERE ${conditions(f, null).join(' AND ')} GROUP BY ALL ORDER BY 1, 2`
+  );
+}
+
+/** A zone dashboard's top lists: URLs, and Shield's countries and ASNs (origin's error codes). */
+export function dashboardTopSql(f: LogFilter, top: number): string {
+  const fields: Array<[string, string]> =
+    f.source === 'origin'
+      ? [
+          ['url', TABLES.origin.url],
+          ['code', 'error_code'],
+        ]
+      : [
+          ['url', TABLES.shield.url],
+          ['country', 'country'],
+          ['asn', 'asn'],
+        ];
+  return topValuesSql(f, fields, top);
 }
 
 /** Bucket sizes a histogram may use, smallest first. */
@@ -184,6 +256,48 @@ export function ledgerSql(from: string, to: string): string {
     'last_error, updated_at FROM ingest_ledger ' +
     `WHERE log_date >= ${sqlStringLiteral(from)} AND log_date <= ${sqlStringLiteral(to)} ` +
     'ORDER BY source, zone_id, log_date'
+  );
+}
+
+/**
+ * The overview's questions, each the statement `edgelog query` would be given for it. Ingestion lag:
+ * how far the ledger says each (source, zone) is covered (`covered_until`, as /metrics'
+ * edgelog_zone_ingestion_lag_seconds reads it), and its newest complete day.
+ */
+export const ZONE_LAG_SQL =
+  "SELECT source, zone_id, max(covered_until) AS covered_until, max(log_date) FILTER (WHERE state = 'complete') " +
+  'AS last_complete_day FROM ingest_ledger GROUP BY source, zone_id ORDER BY source, zone_id';
+
+/** The alerts firing now: a rule's per zone, and a sql rule's per row of labels. */
+export const FIRING_ALERTS_SQL =
+  "SELECT rule, source, CAST(zone_id AS VARCHAR) AS target, since, last_value, last_threshold FROM alert_state WHERE state = 'firing' " +
+  "UNION ALL SELECT rule, 'sql' AS source, labels AS target, since, last_value, NULL AS last_threshold " +
+  "FROM alert_series_state WHERE state = 'firing' ORDER BY since DESC, rule, target";
+
+/** The history's size: the zone-days merged into parts, their entries and bytes (`edgelog status`'s). */
+export const HISTORY_SIZE_SQL =
+  'SELECT count(*) AS days, coalesce(sum(entries), 0) AS entries, coalesce(sum(bytes), 0) AS bytes, ' +
+  'max(compacted_at) AS last_merge_at FROM history_days WHERE compacted_at IS NOT NULL';
+
+/** The alerts page: each rule's state per zone, and a sql rule's per row of labels. */
+export const ALERT_STATES_SQL =
+  'SELECT rule, source, zone_id, state, since, last_value, last_threshold FROM alert_state ORDER BY rule, source, zone_id';
+export const SERIES_STATES_SQL =
+  'SELECT rule, labels, state, since, last_value FROM alert_series_state ORDER BY rule, labels';
+
+/** The latest notices and their delivery, newest first. */
+export function recentNoticesSql(limit: number): string {
+  return (
+    'SELECT id, hook, rule, zone_id, status, created_at, delivered_at, attempts, last_error ' +
+    `FROM alert_notifications ORDER BY created_at DESC, id, hook LIMIT ${int(limit, 'limit')}`
+  );
+}
+
+/** The silences not ended before `endedAfter` (ms), newest first. */
+export function silencesSql(endedAfter: number): string {
+  return (
+    'SELECT id, matchers, starts_at, ends_at, comment, created_at FROM alert_silences ' +
+    `WHERE ends_at > ${int(endedAfter, 'endedAfter')} ORDER BY created_at DESC, id`
   );
 }
 

@@ -4,8 +4,9 @@
 // the commands that query.
 import { historyPath } from '../config/history-path.js';
 import type { ReaderConfig } from '../config/reader-config.js';
+import type { ArchiveQueryStore } from '../history/archive-queries.js';
 import type { OpenDuckDb } from '../history/duckdb.js';
-import type { ArchiveReader, QueryStore } from '../store/store.js';
+import type { ArchiveReader } from '../store/store.js';
 
 export interface ArchiveSessionOptions {
   /** Shown in PostgreSQL's pg_stat_activity. */
@@ -17,8 +18,8 @@ export interface ArchiveSessionOptions {
 }
 
 export interface ArchiveSession {
-  /** Statements in the archive's dialect. */
-  queries: QueryStore;
+  /** Statements in the archive's dialect (and their rows as Parquet). */
+  queries: ArchiveQueryStore;
   /** The store's own reader (its native SQL: `edgelog query --engine store`). */
   reader: ArchiveReader;
   /** The history directory read, or null when the configuration keeps none. */

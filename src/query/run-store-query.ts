@@ -4,6 +4,7 @@
 // the time the output waits for its reader) is checked against the same bound.
 import { StoreQueryError } from '../store/store-query-error.js';
 import type { QueryCursor, QueryStore } from '../store/store.js';
+import type { ArchiveQueryStore } from '../history/archive-queries.js';
 import type { Output } from '../format/output.js';
 import { QueryError } from './query-error.js';
 import { QueryTimeoutError } from './query-timeout-error.js';
@@ -90,11 +91,37 @@ export async function runStoreQuery(
     return { columns, rows: count, more };
   };
   try {
-    const bound = { timeoutMs: opts.timeoutMs > 0 ? opts.timeoutMs : null, signal: opts.signal };
-    return await queries.readOnly(sql, bound, consume);
+    return await queries.readOnly(sql, storeBound(opts), consume);
   } catch (err) {
-    if (!(err instanceof StoreQueryError)) throw err;
-    if (err.kind === 'timeout') throw new QueryTimeoutError(opts.timeoutMs, written);
-    throw new QueryError(err.message, { cause: err.cause });
+    throw queryErrorOf(err, opts.timeoutMs, written);
   }
+}
+
+/**
+ * Writes the rows of `sql` (`limit` at most; 0 is refused) to `file` as Parquet through the archive's
+ * query layer, with the same bound and errors as runStoreQuery; returns how many rows.
+ */
+export async function runStoreQueryToParquet(
+  queries: ArchiveQueryStore,
+  sql: string,
+  opts: Pick<StoreQueryOptions, 'timeoutMs' | 'signal'> & { limit: number },
+  file: string,
+): Promise<number> {
+  try {
+    return await queries.toParquet(sql, file, { ...storeBound(opts), limit: opts.limit });
+  } catch (err) {
+    throw queryErrorOf(err, opts.timeoutMs, false);
+  }
+}
+
+const storeBound = (opts: Pick<StoreQueryOptions, 'timeoutMs' | 'signal'>) => ({
+  timeoutMs: opts.timeoutMs > 0 ? opts.timeoutMs : null,
+  signal: opts.signal,
+});
+
+/** The store's refusals and failures as the query layer's errors; anything else as it is. */
+function queryErrorOf(err: unknown, timeoutMs: number, written: boolean): unknown {
+  if (!(err instanceof StoreQueryError)) return err;
+  if (err.kind === 'timeout') return new QueryTimeoutError(timeoutMs, written);
+  return new QueryError(err.message, { cause: err.cause });
 }

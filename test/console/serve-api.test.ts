@@ -6,9 +6,10 @@ import { request } from 'node:http';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { HOSTILE_TEXT } from '../../src/simulator/index.js';
 import type { ConsoleServer } from '../../src/console/server.js';
+import { encodeCursor } from '../../src/console/logs-request.js';
 import { runCli } from '../support/cli.js';
 import { describeStores } from '../support/stores.js';
-import { consoleArchive, DAYS, serveArchive, type ConsoleArchive } from './support.js';
+import { consoleArchive, DAYS, serveArchive, SHIELD_201_VIEW, type ConsoleArchive } from './support.js';
 
 interface Got {
   status: number;
@@ -125,12 +126,7 @@ describeStores('edgelog serve: the API', (store) => {
   });
 
   it('pages the explorer newest first by (timestamp, log_id): every line once, as many as the histogram counts', async () => {
-    const filter = {
-      source: 'shield',
-      zone: '201',
-      from: `${DAYS[0]}T00:00:00Z`,
-      to: `${DAYS[1]}T23:59:59.999Z`,
-    };
+    const filter = SHIELD_201_VIEW;
     const seen: Array<{ timestamp: number; log_id: string }> = [];
     let cursor: string | null = null;
     let histogram: { bars: Array<{ count: number }> } | null = null;
@@ -149,6 +145,30 @@ describeStores('edgelog serve: the API', (store) => {
     expect(expected.length).toBeGreaterThan(50);
     expect(seen.map((l) => [l.timestamp, l.log_id])).toEqual(expected.map((l) => [l.timestamp, l.log_id]));
     expect(histogram!.bars.reduce((n, b) => n + Number(b.count), 0)).toBe(expected.length);
+  });
+
+  it('tails the explorer: the lines after a cursor, oldest first, and the cursor to go on from', async () => {
+    const filter = SHIELD_201_VIEW;
+    type Line = { timestamp: number; log_id: string };
+    const all = (await cliQuery(
+      'SELECT timestamp, log_id FROM shield_event_logs WHERE shield_zone_id = 201 ORDER BY timestamp, log_id',
+    )) as Line[];
+    const cursor = (l: Line) => encodeCursor({ timestamp: l.timestamp, logId: l.log_id });
+    const first = await get('/api/v1/logs', { ...filter, limit: '1' });
+    expect(first.json.newest).toBe(cursor(all[all.length - 1]!));
+    const mid = Math.floor(all.length / 2);
+    const tail = await get('/api/v1/logs', { ...filter, after: cursor(all[mid]!), limit: '1000' });
+    expect(tail.status).toBe(200);
+    expect((tail.json.lines as Line[]).map(cursor)).toEqual(all.slice(mid + 1).map(cursor));
+    expect(tail.json).toMatchObject({ histogram: null, next: null, more: false, newest: first.json.newest });
+    // Bounded like a page, and told to go on at once.
+    const some = await get('/api/v1/logs', { ...filter, after: cursor(all[mid]!), limit: '3' });
+    expect(some.json).toMatchObject({ more: true, newest: cursor(all[mid + 3]!) });
+    const none = await get('/api/v1/logs', { ...filter, after: first.json.newest as string });
+    expect(none.json).toMatchObject({ lines: [], newest: first.json.newest });
+    expect(
+      await get('/api/v1/logs', { ...filter, after: cursor(all[0]!), cursor: cursor(all[0]!) }),
+    ).toMatchObject({ status: 400 });
   });
 
   it('filters the explorer by field and text', async () => {
@@ -200,6 +220,41 @@ describeStores('edgelog serve: the API', (store) => {
       );
       expect(top.length).toBeGreaterThan(1);
       expect(facets[field]).toEqual(top);
+    }
+  });
+
+  it('answers a zone dashboard as `edgelog query` counts: per hour by status class or action, and the top values', async () => {
+    type Bar = { hour: number; kind: string; count: number };
+    const origin = await get('/api/v1/dashboard', { source: 'origin', zone: '101', from: '0' });
+    expect(origin.status).toBe(200);
+    const classes = (await cliQuery(
+      "SELECT epoch_ms(date_trunc('hour', time)) AS hour, CASE WHEN status_code IS NULL THEN 'unknown' " +
+        "ELSE CAST(floor(status_code / 100) AS INTEGER) || 'xx' END AS kind, count(*) AS count " +
+        'FROM origin_error_logs WHERE pull_zone_id = 101 GROUP BY 1, 2 ORDER BY 1, 2',
+    )) as Bar[];
+    expect(classes.length).toBeGreaterThan(2);
+    expect(origin.json.hourly).toEqual(classes);
+    const shield = await get('/api/v1/dashboard', { source: 'shield', zone: '201', from: '0' });
+    const actions: Record<string, string> = { '403': 'blocked', '200': 'logged', '429': 'rate-limited' };
+    const byStatus = (await cliQuery(
+      "SELECT epoch_ms(date_trunc('hour', time)) AS hour, status, count(*) AS count FROM shield_event_logs " +
+        'WHERE shield_zone_id = 201 GROUP BY 1, 2',
+    )) as Array<{ hour: number; status: string; count: number }>;
+    const expected = byStatus
+      .map((r) => ({ hour: r.hour, kind: actions[r.status] ?? r.status, count: r.count }))
+      .sort((x, y) => x.hour - y.hour || (x.kind < y.kind ? -1 : x.kind > y.kind ? 1 : 0));
+    expect(shield.json.hourly).toEqual(expected);
+    const top = shield.json.top as Record<string, Array<{ value: string; count: number }>>;
+    for (const [field, column] of [
+      ['url', 'url'],
+      ['country', 'country'],
+      ['asn', 'asn'],
+    ] as const) {
+      expect(top[field]).toEqual(
+        await cliQuery(
+          `SELECT ${column} AS value, count(*) AS count FROM shield_event_logs WHERE shield_zone_id = 201 GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 10`,
+        ),
+      );
     }
   });
 

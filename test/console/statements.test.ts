@@ -1,10 +1,18 @@
 // Pure: the console's statements and request parsing. Values from a request enter SQL only as checked
 // integers or quoted literals; a request that is not understood is refused, not guessed at.
 import { describe, expect, it } from 'vitest';
-import { histogramBucket, logsPageSql, type LogFilter } from '../../src/history/console-statements.js';
+import {
+  dashboardHourlySql,
+  dashboardTopSql,
+  histogramBucket,
+  logsNewerSql,
+  logsPageSql,
+  type LogFilter,
+} from '../../src/history/console-statements.js';
 import { decodeCursor, encodeCursor, parseLogsRequest } from '../../src/console/logs-request.js';
 import { isLoopback, isLoopbackHostHeader, parseListen } from '../../src/console/listen-address.js';
 import { ledgerCalendar } from '../../src/console/ledger-calendar.js';
+import { downloadName, logsDownload } from '../../src/console/downloads.js';
 import type { Day } from '../../src/time/utc-day.js';
 
 const NOW = Date.parse('2026-11-22T12:00:00Z');
@@ -35,6 +43,12 @@ describe('console statements', () => {
     expect(sql).not.toMatch(/OFFSET/i);
   });
 
+  it('tails strictly after the cursor, oldest first', () => {
+    const sql = logsNewerSql(base, { timestamp: 5, logId: "a'b" }, 10);
+    expect(sql).toContain("timestamp >= 5 AND (timestamp > 5 OR log_id > 'a''b')");
+    expect(sql).toMatch(/ORDER BY timestamp ASC, log_id ASC LIMIT 11$/);
+  });
+
   it.each([
     [0, 3_600_000, 60_000],
     [0, 86_400_000, 900_000],
@@ -42,6 +56,47 @@ describe('console statements', () => {
     [0, 1000 * 86_400_000, 7 * 86_400_000],
   ])('cuts %i..%i into buckets of %i ms', (from, to, bucket) => {
     expect(histogramBucket(from, to)).toBe(bucket);
+  });
+});
+
+describe('downloads', () => {
+  it.each([
+    ['query', Date.parse('2026-11-22T10:05:09.123Z'), 'csv', 'edgelog-query-20261122T100509Z.csv'],
+    ['shield', 0, 'parquet', 'edgelog-shield-19700101T000000Z.parquet'],
+  ] as const)('names a %s download from fixed words and the time', (what, at, format, name) => {
+    expect(downloadName(what, at, format)).toBe(name);
+  });
+
+  it('refuses a subject that is not a plain word (it would reach the header)', () => {
+    for (const what of ['a"b', 'x\r\nSet-Cookie', '../x', ''])
+      expect(() => downloadName(what, 0, 'csv')).toThrow(RangeError);
+  });
+
+  it('downloads every column of the filtered entries, newest first, without a page cursor or size', () => {
+    const d = logsDownload(
+      new URLSearchParams('source=shield&zone=201&from=0&to=10&country=DE&limit=5&cursor=1.YQ&format=csv'),
+      NOW,
+    );
+    expect(d).toEqual({
+      sql: "SELECT * FROM shield_event_logs WHERE timestamp >= 0 AND timestamp < 10 AND shield_zone_id IN (201) AND country = 'DE' ORDER BY timestamp DESC, log_id DESC",
+      format: 'csv',
+      what: 'shield',
+    });
+    expect(() => logsDownload(new URLSearchParams('format=xlsx'), NOW)).toThrow(/format/);
+  });
+});
+
+describe('zone dashboards', () => {
+  it('counts per hour by status class or action, with the filter quoted as everywhere', () => {
+    const origin = dashboardHourlySql({ ...base, source: 'origin', zones: [101] });
+    expect(origin).toContain("coalesce(CAST(status_code // 100 AS VARCHAR) || 'xx', 'unknown') AS kind");
+    expect(origin).toContain('pull_zone_id IN (101)');
+    const shield = dashboardHourlySql({ ...base, fields: { country: "x'y" } });
+    expect(shield).toContain("WHEN '403' THEN 'blocked'");
+    expect(shield).toContain("country = 'x''y'");
+    expect(dashboardTopSql(base, 10)).toMatch(
+      /'asn' AS field.*'country' AS field.*'url' AS field|'url' AS field.*'country' AS field.*'asn' AS field/,
+    );
   });
 });
 
@@ -61,6 +116,7 @@ describe('explorer requests', () => {
         text: 'admin',
       },
       cursor: { timestamp: 7, logId: '<id>\x1b' },
+      after: null,
       limit: 5,
     });
     expect(parse('from=2026-11-21&to=2026-11-22T00:00:00Z').filter).toMatchObject({
@@ -80,6 +136,8 @@ describe('explorer requests', () => {
     ['from=2026-11-22&to=2026-11-21', /before/],
     ['limit=0', /limit/],
     ['cursor=../../etc', /cursor/],
+    ['after=../../etc', /cursor/],
+    ['cursor=1.YQ&after=1.YQ', /not with after/],
   ])('refuses %s', (q, message) => {
     expect(() => parse(q)).toThrow(message);
   });

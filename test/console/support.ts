@@ -4,6 +4,8 @@
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { loadReaderConfig } from '../../src/config/reader-config.js';
+import { loadConfig } from '../../src/config/index.js';
+import { configuredOptions } from '../../src/console/configured.js';
 import { startConsole, type ConsoleOptions } from '../../src/console/console.js';
 import type { ConsoleServer } from '../../src/console/server.js';
 import { silentLogger } from '../../src/logger.js';
@@ -17,6 +19,14 @@ import { storeHarness, type StoreKind } from '../support/stores.js';
 
 export const DAYS = ['2026-11-20', '2026-11-21'] as [Day, Day];
 
+/** The explorer's filter of zone 201's Shield events over both days. */
+export const SHIELD_201_VIEW: Readonly<Record<string, string>> = {
+  source: 'shield',
+  zone: '201',
+  from: `${DAYS[0]}T00:00:00Z`,
+  to: `${DAYS[1]}T23:59:59.999Z`,
+};
+
 export interface ConsoleArchive {
   h: Harness;
   /** A reader's configuration file: the archive and its history. */
@@ -25,11 +35,8 @@ export interface ConsoleArchive {
 
 export async function consoleArchive(kind: StoreKind): Promise<ConsoleArchive> {
   const h = await storeHarness(kind, { hostileText: true, entriesPerDay: 60, pageSize: 25 });
-  const root = historyRoot(h);
   for (const day of DAYS) {
-    const engine = await h.engine({ pullZones: [101], shieldZones: [201], history: { path: root } });
-    const plan = syncPlan(engine.config, { from: day, to: day, source: ['origin', 'shield'] }, NOW);
-    expect((await executeSync(engine, plan)).summary.ok).toBe(true);
+    await storeDay(h, day);
     if (day === DAYS[0]) await compactArchive(h, () => NOW, { filter: { to: day } });
   }
   const database = h.databaseUrl ? { path: h.dbPath, url: h.databaseUrl } : { path: h.dbPath };
@@ -41,6 +48,17 @@ export async function consoleArchive(kind: StoreKind): Promise<ConsoleArchive> {
   return { h, configPath };
 }
 
+/** Syncs one more day of zones 101 and 201 into the store (a console serving it sees it at once). */
+export async function storeDay(h: Harness, day: Day): Promise<void> {
+  const engine = await h.engine({
+    pullZones: [101],
+    shieldZones: [201],
+    history: { path: historyRoot(h) },
+  });
+  const plan = syncPlan(engine.config, { from: day, to: day, source: ['origin', 'shield'] }, NOW);
+  expect((await executeSync(engine, plan)).summary.ok).toBe(true);
+}
+
 /** A console over the archive on 127.0.0.1, port 0, its clock the harness's. */
 export function serveArchive(a: ConsoleArchive, opts: Partial<ConsoleOptions> = {}): Promise<ConsoleServer> {
   return startConsole(loadReaderConfig({ path: a.configPath }), {
@@ -50,4 +68,51 @@ export function serveArchive(a: ConsoleArchive, opts: Partial<ConsoleOptions> = 
     now: () => NOW,
     ...opts,
   });
+}
+
+/**
+ * The worker's configuration over the archive, with one alert rule (`origin-5xx`), an alert of which
+ * fires in zone 101 (saved as the evaluator saves it); returns the file's path.
+ */
+export async function withFiringAlert(a: ConsoleArchive): Promise<string> {
+  const path = writeConfig(
+    a.h.dir,
+    {
+      database: { path: a.h.dbPath },
+      history: { path: join(a.h.dir, 'history') },
+      alerts: {
+        rules: [
+          {
+            name: 'origin-5xx',
+            type: 'spike',
+            source: 'origin',
+            filter: { statusCodeMin: 500 },
+            window: '1h',
+          },
+        ],
+      },
+    },
+    'worker.json',
+  );
+  const engine = await a.h.engine();
+  await engine.store.alerts.save(
+    { rule: 'origin-5xx', zone: 101, source: 'origin', fingerprint: 'f' },
+    undefined,
+    { state: 'firing', since: NOW - 60_000, lastNotifiedAt: null, firstEvaluatedAt: NOW - 120_000 },
+    { value: 12, threshold: 10, detail: null },
+    [],
+    NOW,
+  );
+  return path;
+}
+
+/** A console as `edgelog serve` starts it from a whole configuration (its token, if any, as the env's). */
+export function serveConfigured(path: string, token?: string): Promise<ConsoleServer> {
+  const options = configuredOptions(
+    loadConfig({ path }),
+    { host: '127.0.0.1', port: 0 },
+    silentLogger(),
+    token === undefined ? {} : { EDGELOG_CONSOLE_TOKEN: token },
+  );
+  return startConsole(loadReaderConfig({ path }), { ...options, now: () => NOW });
 }

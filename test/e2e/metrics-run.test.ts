@@ -1,5 +1,6 @@
-// `edgelog run` as a user runs it serves /metrics, /healthz and /readyz on metrics.listen, stops serving
-// when it stops, and refuses to start on an address in use with a line that says what to set.
+// `edgelog run` as a user runs it serves /metrics, /healthz and /readyz on metrics.listen (and the web
+// console on console.listen), stops serving when it stops, and refuses to start on an address in use
+// with a line that says what to set.
 import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -7,11 +8,12 @@ import { runCli, startCli, writeConfig } from '../support/cli.js';
 import { harness, redisUrl, type Harness } from '../support/harness.js';
 import { metricsUrlIn } from '../support/metrics-url.js';
 import { parsePromText, sampleValue } from '../support/prom-text.js';
+import type { ConfigInput } from '../../src/config/index.js';
 
 let h: Harness;
 afterEach(async () => h?.close());
 
-function config(listen: string) {
+function config(listen: string | null, extra: ConfigInput = {}) {
   return writeConfig(h.dir, {
     api: { ...h.urls, accessKey: h.sim.accessKey },
     redis: { url: redisUrl(), prefix: h.prefix, embedded: false },
@@ -22,6 +24,7 @@ function config(listen: string) {
     worker: { shutdownTimeout: '5s' },
     metrics: { listen },
     log: { level: 'info' },
+    ...extra,
   });
 }
 
@@ -92,5 +95,52 @@ describe('edgelog run and its metrics endpoint', () => {
     } finally {
       taken.close();
     }
+  });
+});
+
+// `edgelog run` with a `console` section serves the web console beside the worker: its address in the
+// 'worker running' line, the overview answering with the queue of the worker's own Redis, and nothing
+// served once it stops; off loopback without its token it refuses to start, naming the key.
+const consoleUrlIn = (log: string) => [...log.matchAll(/"console":"(http:\/\/[^"]+)"/g)].at(-1)?.[1];
+
+describe('edgelog run and its console', () => {
+  it('serves the console on console.listen, with its bounds and the worker’s queue; stops with the worker', async () => {
+    h = await harness({ entriesPerDay: 100, pageSize: 50, now: Date.now });
+    const run = startCli(
+      ['--config', config(null, { console: { listen: '127.0.0.1:0', timeout: '10s', limit: 50 } }), 'run'],
+      { cwd: h.dir },
+    );
+    let base: string | undefined;
+    try {
+      for (const start = Date.now(); Date.now() - start < 20_000 && base === undefined;) {
+        base = consoleUrlIn(run.output().stderr);
+        if (base === undefined) await new Promise((r) => setTimeout(r, 200));
+      }
+      expect(base, run.output().stderr).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
+      const overview = (await (await fetch(new URL('/api/v1/overview', base))).json()) as {
+        queue: { up: boolean };
+      };
+      expect(overview.queue).toMatchObject({ up: true });
+      const q = await fetch(new URL('/api/v1/query?sql=SELECT%201%20AS%20one', base));
+      // console.limit and console.timeout are the answer's bounds.
+      expect(await q.json()).toMatchObject({ limit: 50, timeoutMs: 10_000, rows: [{ one: 1 }] });
+    } finally {
+      run.child.kill('SIGINT');
+    }
+    const result = await run.done;
+    expect(result.code).toBe(0);
+    expect(result.stderr).not.toContain('"level":50');
+    await expect(fetch(new URL('/api/v1/schema', base))).rejects.toThrow();
+  });
+
+  it('refuses to start a console off loopback without its token, naming the key', async () => {
+    h = await harness({ entriesPerDay: 10 });
+    const r = await runCli(['--config', config(null, { console: { listen: '0.0.0.0:0' } }), 'run'], {
+      cwd: h.dir,
+    });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(
+      'console.listen: refusing to listen on 0.0.0.0 without a token: set EDGELOG_CONSOLE_TOKEN',
+    );
   });
 });
