@@ -10,6 +10,7 @@
 // (statement-bounds.ts) are left out of the view.
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { appendStoreRows } from './store-append.js';
+import { sqlStringLiteral } from './statement-tables.js';
 import { StoreQueryError } from '../store/store-query-error.js';
 import type { QueryStore } from '../store/store.js';
 import { HISTORY_COLUMNS } from '../store/history-columns.js';
@@ -76,8 +77,15 @@ async function createView(
   const root = opts.root;
   const bounds = opts.bounds?.[table] ?? null;
   const stored = `${STORE_SCHEMA}.${table}`;
-  const copy = opts.columns?.[table] ?? null;
-  const copied = copy === null ? columns : columns.filter(([n]) => copy.has(n));
+  const days = opts.days?.[table] ?? null;
+  // One day of log_date: the store is asked for that day's rows only, so each of them holds it, and the
+  // view writes it as a constant rather than copy it (a count of the day copies no column).
+  const oneDay = days !== null && days.min !== null && days.min === days.max ? days.min : null;
+  const named = opts.columns?.[table] ?? null;
+  const copied = columns.filter(
+    ([n]) => (named === null || named.has(n)) && !(oneDay !== null && n === 'log_date'),
+  );
+  const copy = new Set(copied.map(([n]) => n));
   // No column named (a count): only how many rows, and the view makes that many rows of NULLs.
   const countOnly = copied.length === 0;
   if (!countOnly)
@@ -95,7 +103,7 @@ async function createView(
       below,
       opts.store.dialect,
       copy,
-      opts.days?.[table] ?? null,
+      days,
     );
     const rows = countOnly
       ? await countStoreRows(opts.store, sql, budget)
@@ -124,10 +132,15 @@ async function createView(
     const time = timeFrom ? [`epoch_ms("${timeFrom}") AS "time"`] : [];
     const list = (from: string) => [...names, ...time].join(', ') + ` FROM ${from}`;
     // The store's part: the columns copied, NULL for the others (the statement names none of them).
-    const isCopied = new Set(copied.map(([n]) => n));
     const storedList = [
-      ...columns.map(([n, t]) => (isCopied.has(n) ? `"${n}"` : `NULL::${t} AS "${n}"`)),
-      ...(timeFrom ? [isCopied.has(timeFrom) ? time[0]! : 'NULL::TIMESTAMP AS "time"'] : []),
+      ...columns.map(([n, t]) =>
+        copy.has(n)
+          ? `"${n}"`
+          : n === 'log_date' && oneDay !== null
+            ? `${sqlStringLiteral(oneDay)} AS "${n}"`
+            : `NULL::${t} AS "${n}"`,
+      ),
+      ...(timeFrom ? [copy.has(timeFrom) ? time[0]! : 'NULL::TIMESTAMP AS "time"'] : []),
     ].join(', ');
     const parts = [
       ...fileParts(table, read, opts.guards?.[table] ?? true).map(

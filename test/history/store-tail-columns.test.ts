@@ -45,6 +45,11 @@ describeStores('a statement over the store rows the history does not hold', (kin
     ['a count', 'SELECT count(*) FROM shield_event_logs'],
     ['a count of a day', `SELECT count(*) FROM shield_event_logs WHERE log_date = '${DAY}'`],
     ['a count of the days after', `SELECT count(*) FROM shield_event_logs WHERE log_date > '${DAY}'`],
+    // One day: the store's rows all hold it, and the view writes it rather than copy it.
+    [
+      'the day itself, of one day',
+      `SELECT log_date, count(*), max(log_date) FROM shield_event_logs WHERE log_date = '${DAY}' GROUP BY log_date`,
+    ],
     [
       'a count of a range of days',
       `SELECT count(*), min(log_id) FROM shield_event_logs WHERE log_date BETWEEN '2026-11-19' AND '${DAY}'`,
