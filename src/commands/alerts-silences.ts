@@ -1,9 +1,8 @@
 // `edgelog alerts silence <rule> | silences | unsilence <id>`: silences kept in the archive, which every
 // worker's evaluations read (alerts/silences.ts decides which hold).
-import { randomInt } from 'node:crypto';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { formatMatcher } from '../alerts/silence-matchers.js';
-import { planSilence, silenceFromRow, silenceToRow, type Silence } from '../alerts/silences.js';
+import { newSilenceId, planSilence, silenceFromRow, silenceToRow, type Silence } from '../alerts/silences.js';
 import { formatDuration, type Config } from '../config/index.js';
 import { UsageError } from '../errors/index.js';
 import { formatTable } from '../format/table.js';
@@ -38,11 +37,6 @@ interface SilenceOptions {
   for?: number;
   until?: number;
   comment?: string;
-}
-
-/** A silence's id: twelve random digits (easy to read out and type; no letters to mistake). */
-function silenceId(): string {
-  return String(randomInt(100_000_000_000, 1_000_000_000_000));
 }
 
 /** A silence as a line of `alerts silences`. */
@@ -98,7 +92,7 @@ export function addSilenceCommands(alerts: Command, reads: SilenceReads): void {
             comment: opts.comment,
             rowLabels: ruleType === 'sql',
           },
-          silenceId(),
+          newSilenceId(),
           now,
         );
       } catch (err) {
