@@ -5,6 +5,7 @@
 // (sqlStringLiteral: quotes doubled; DuckDB's '…' strings know no other escape), never as a name.
 // Timestamps are compared as integer constants, so the history's views leave out the days outside the
 // range without opening them (statement-bounds.ts).
+import { isDayText } from '../time/utc-day.js';
 import { sqlStringLiteral } from './statement-tables.js';
 
 export type ConsoleSource = 'origin' | 'shield';
@@ -88,8 +89,6 @@ const text = (value: string, what: string): string => {
   if (value.includes('\0')) throw new RangeError(`${what}: NUL is not allowed`);
   return sqlStringLiteral(value);
 };
-
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
 /** The WHERE conjuncts of a filter (and of a page cursor). */
 function conditions(f: LogFilter, cursor: Keyset | null): string[] {
@@ -250,7 +249,7 @@ export function histogramBucket(from: number, to: number, most = 120): number {
 
 /** The ledger's rows of the days in [from, to] (YYYY-MM-DD), by source, zone and day. */
 export function ledgerSql(from: string, to: string): string {
-  if (!DAY.test(from) || !DAY.test(to)) throw new RangeError('days are YYYY-MM-DD');
+  if (!isDayText(from) || !isDayText(to)) throw new RangeError('days are YYYY-MM-DD');
   return (
     'SELECT source, zone_id, log_date, state, pages, entries, archived_entries, quarantined_entries, ' +
     'last_error, updated_at FROM ingest_ledger ' +

@@ -3,6 +3,7 @@
 // edgelog kept per day, converted at the first flush). A part is written in a private temporary
 // directory beside it and renamed into place, so a reader sees it whole or not at all; readers match
 // part names only, so a temporary file is never read as data.
+import { isDayText } from '../time/utc-day.js';
 import { join } from 'node:path';
 
 import type { HistorySource, HistoryTable } from '../store/history-columns.js';
@@ -12,8 +13,6 @@ export { HISTORY_TABLES, type HistorySource, type HistoryTable } from '../store/
 export const DATA_FILE = 'data.parquet';
 const TEMP_PREFIX = `${DATA_FILE}.tmp-`;
 
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
-
 export class HistoryLayoutError extends Error {
   override name = 'HistoryLayoutError';
 }
@@ -21,7 +20,7 @@ export class HistoryLayoutError extends Error {
 /** The zone id and day go into a path: only a positive integer and a YYYY-MM-DD day are accepted. */
 function checked(zone: number, day: string): void {
   if (!Number.isSafeInteger(zone) || zone < 0) throw new HistoryLayoutError(`not a zone id: ${zone}`);
-  if (!DAY.test(day)) throw new HistoryLayoutError(`not a YYYY-MM-DD day: ${JSON.stringify(day)}`);
+  if (!isDayText(day)) throw new HistoryLayoutError(`not a YYYY-MM-DD day: ${JSON.stringify(day)}`);
 }
 
 /** The table an entry source's rows live in. */

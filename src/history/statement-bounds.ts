@@ -11,6 +11,7 @@
 // integer, any table function (`query_table('…')` reads the table by a name held only as a string) —
 // says nothing, and then no day is left out. The days kept still carry their guards, so DuckDB's
 // optimizer prunes further by everything else (`time`, the other conjuncts).
+import { isDayText } from '../time/utc-day.js';
 import type { HistoryTable } from './layout.js';
 
 /** Inclusive bounds on `timestamp`; null: unbounded on that side. */
@@ -166,14 +167,12 @@ export interface DayBounds {
   max: string | null;
 }
 
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
-
 /** A text constant of the tree that is a YYYY-MM-DD day, or null. */
 function dayConstant(node: unknown): string | null {
   if (!isNode(node) || node.class !== 'CONSTANT' || !isNode(node.value)) return null;
   const { type, is_null: isNull, value } = node.value;
   if (isNull !== false || !isNode(type) || type.id !== 'VARCHAR') return null;
-  return typeof value === 'string' && DAY.test(value) ? value : null;
+  return typeof value === 'string' && isDayText(value) ? value : null;
 }
 
 /**

@@ -2,13 +2,12 @@
 // both) for every zone-day the history does not hold, and the predicate that picks zone-days. Zone ids
 // and days are checked again here and written as literals: the store's read-only query path takes one
 // statement without parameters, and a checked integer or YYYY-MM-DD cannot carry anything else.
+import { isDayText } from '../time/utc-day.js';
 import { HISTORY_COLUMNS } from '../store/history-columns.js';
 import type { HistoryTable } from './layout.js';
 import type { PublishedDay, ZoneDayScope } from './published-days.js';
 import type { DayBounds, TimestampBounds } from './statement-bounds.js';
 import type { StoreDialect } from '../store/store.js';
-
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
 export class ZoneDayError extends Error {
   override name = 'ZoneDayError';
@@ -20,7 +19,7 @@ function zoneLiteral(zone: number): string {
 }
 
 function dayLiteral(day: string): string {
-  if (!DAY.test(day)) throw new ZoneDayError(`not a YYYY-MM-DD day: ${JSON.stringify(day)}`);
+  if (!isDayText(day)) throw new ZoneDayError(`not a YYYY-MM-DD day: ${JSON.stringify(day)}`);
   return `'${day}'`;
 }
 

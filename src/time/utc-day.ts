@@ -19,6 +19,11 @@ function checkedDay(year: number, month: number, day: number, input: string): Da
   return dayOf(ms);
 }
 
+/** Whether `text` is written `YYYY-MM-DD` (the shape only: parseDay checks the calendar too). */
+export function isDayText(text: string): boolean {
+  return ISO_DAY.test(text);
+}
+
 /** Parses `YYYY-MM-DD` or the API's `MM-dd-yyyy`; throws UsageError on anything else or an impossible day. */
 export function parseDay(input: string): Day {
   const iso = ISO_DAY.exec(input);
