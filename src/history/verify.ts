@@ -228,7 +228,9 @@ async function repair(
       // Looked at again under the lease (no merge or pruning of the day meanwhile) and the watermark now:
       // the first look, without either, may have met a merge or a pruning half done.
       below = readWatermark(deps.root);
-      if ((await shortBy(deps, key, table, shape, dir, below)) === null) return null;
+      const short = await shortBy(deps, key, table, shape, dir, below);
+      if (short === null) return null;
+      base.detail = short;
       // The union: the parts' rows back in the store (those it holds stay as they are), the day no
       // longer pruned, and its part written again from the store below.
       await restoreParts(deps, lease, key);
