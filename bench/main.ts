@@ -76,7 +76,10 @@ interface Result {
   /** The Shield day with worker.pageThreads 0: fetching, decoding and storing on one thread. */
   e2eShieldMainThreadOnlyEntriesPerSec: number;
   e2eRatioToLimit: number;
+  /** The worker's: `edgelog sync`'s own process (the bar). */
   peakRssMb: number;
+  /** The history process's beside it (history/history-process.ts: the parts' writing, DuckDB). */
+  historyPeakRssMb: number | null;
   latencyBoundRatio: number;
   latencyBound: { requests: number; wallMs: number; idealMs: number };
   /** The same requests with plain undici, nothing stored: what the machine and simulator allow. */
@@ -184,8 +187,10 @@ async function main(): Promise<Result> {
     (shield.entries + origin.entries) / ((shield.durationMs + origin.durationMs) / 1000),
   );
   const peakRssMb = Math.max(shield.peakRssMb ?? 0, origin.peakRssMb ?? 0);
+  const historyPeaks = [shield, origin].map((s) => s.historyPeakRssMb ?? null).filter((m) => m !== null);
+  const historyPeakRssMb = historyPeaks.length > 0 ? Math.max(...historyPeaks) : null;
   say(
-    `    shield ${Math.round(rate(shield))}/s (${shield.durationMs} ms, ${shield.peakRssMb} MiB), origin ${Math.round(rate(origin))}/s (${origin.durationMs} ms, ${origin.peakRssMb} MiB); shield on the main thread only ${Math.round(rate(mainOnly))}/s (${mainOnly.peakRssMb} MiB)`,
+    `    shield ${Math.round(rate(shield))}/s (${shield.durationMs} ms, ${shield.peakRssMb} MiB, history process ${shield.historyPeakRssMb ?? '–'} MiB), origin ${Math.round(rate(origin))}/s (${origin.durationMs} ms, ${origin.peakRssMb} MiB, history ${origin.historyPeakRssMb ?? '–'} MiB); shield on the main thread only ${Math.round(rate(mainOnly))}/s (${mainOnly.peakRssMb} MiB)`,
   );
 
   say('5/7 re-sync of the same days…');
@@ -313,6 +318,7 @@ async function main(): Promise<Result> {
     e2eShieldMainThreadOnlyEntriesPerSec: Math.round(rate(mainOnly)),
     e2eRatioToLimit: Number((e2eEntriesPerSec / limitRowsPerSec).toFixed(3)),
     peakRssMb,
+    historyPeakRssMb,
     latencyBoundRatio,
     latencyBound: { requests: lat.pages, wallMs: lat.durationMs, idealMs: Math.round(idealMs) },
     latencyFloorRatio,
@@ -348,6 +354,7 @@ function table(r: Result): string {
     ['  Shield day, all on the main thread', n(r.e2eShieldMainThreadOnlyEntriesPerSec), ''],
     ['end to end ÷ limit', r.e2eRatioToLimit.toFixed(3), '≥ 0.6'],
     ['peak RSS of `edgelog sync`, MiB', String(r.peakRssMb), '≤ 180'],
+    ['  of its history process, MiB', String(r.historyPeakRssMb ?? '–'), ''],
     ['latency-bound: wall ÷ ideal', r.latencyBoundRatio.toFixed(3), ''],
     ['  same requests, plain undici, no storing', r.latencyFloorRatio.toFixed(3), ''],
     ['  wall ÷ plain undici', (r.latencyBound.wallMs / r.latencyFloorMs).toFixed(3), '≤ 1.15'],

@@ -18,7 +18,7 @@ import { RedisOutage } from './redis/outage.js';
 import { resolveRedis, type ResolvedRedis } from './redis/resolve.js';
 import { openStore } from './store/open-store.js';
 import { historyPath } from './config/history-path.js';
-import { HistoryRunner } from './history/history-runner.js';
+import { HistoryProcess, type HistoryWork } from './history/history-process.js';
 import { refusePrunedDay } from './history/thaw.js';
 import { ownerId } from './ingest/day-ingestor.js';
 import type { AlertsStore, ArchiveStore, RuleQueries } from './store/store.js';
@@ -59,6 +59,11 @@ export interface Engine {
    * no metrics. Closed with the engine.
    */
   serveMetrics(): Promise<MetricsServer | null>;
+  /**
+   * The history's work, in a process of its own (history/history-process.ts); undefined when
+   * history.path is null. Day jobs ask it for a flush and go on; `sync` waits for one before it reports.
+   */
+  history: HistoryWork | undefined;
   /** Closes everything this engine opened, in reverse order. */
   close(): Promise<void>;
 }
@@ -80,7 +85,7 @@ export function sqlRuleQueries(root: string | null, store: Pick<ArchiveStore, 'q
 }
 
 /** `store`, telling the history how many rows each page stored. */
-function flushingStore(store: ArchiveStore, history: HistoryRunner): ArchiveStore {
+function flushingStore(store: ArchiveStore, history: HistoryWork): ArchiveStore {
   return Object.assign(Object.create(store) as ArchiveStore, {
     storePage: async (...args: Parameters<ArchiveStore['storePage']>) => {
       const result = await store.storePage(...args);
@@ -196,16 +201,17 @@ export async function startEngine(config: Config, logger: Logger, opts: EngineOp
   const history =
     root === null
       ? undefined
-      : new HistoryRunner({
-          store: archive,
+      : new HistoryProcess({
+          database: config.database,
           root,
           hotDays: config.history.hotDays,
           originLookbackDays: config.schedule.originLookbackDays,
           leaseMs: config.worker.lease,
           owner: ownerId('history'),
+          logLevel: logger.level,
           now,
           logger: logger.child({ component: 'history' }),
-          beforeCompact: () => pageThreads?.releaseIdle() ?? Promise.resolve(),
+          closeTimeoutMs: config.worker.shutdownTimeout,
         });
   const ingestor = new DayIngestor({
     client: api.client,
@@ -245,10 +251,17 @@ export async function startEngine(config: Config, logger: Logger, opts: EngineOp
     await notifier.flushOutbox();
     return results;
   };
+  const requestFlush = () =>
+    void history
+      ?.flush()
+      .catch((err: unknown) =>
+        logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'history flush failed'),
+      );
   const hooks: Pick<HandlerDeps, 'afterDay' | 'afterGuardian' | 'evaluateAlerts'> = {
-    // The day's rows into the history's parts first (readers then read few rows from the store).
     afterDay: async (r) => {
-      await history?.flush();
+      // The day's rows into the history's parts, not awaited: readers read the rows above the watermark
+      // from the store meanwhile, and the day job's end does not wait for a part to be written.
+      requestFlush();
       await check({ source: r.source, zone: r.zone });
     },
     afterGuardian: async (zone) => void (await check({ source: 'guardian', zone })),
@@ -320,6 +333,7 @@ export async function startEngine(config: Config, logger: Logger, opts: EngineOp
           : Promise.resolve(null);
       return server;
     },
+    history,
     close: async () => {
       if (closed) return;
       closed = true;

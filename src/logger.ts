@@ -110,3 +110,25 @@ export function prettyDestination(
 export function silentLogger(): Logger {
   return loadPino()({ level: 'silent' });
 }
+
+const LEVELS: Record<number, 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal'> = {
+  10: 'trace',
+  20: 'debug',
+  30: 'info',
+  40: 'warn',
+  50: 'error',
+  60: 'fatal',
+};
+
+/**
+ * A JSON line another thread or process's logger wrote (its destination posts lines), logged again by
+ * `logger`: one stream of lines, one format and one redaction, whoever wrote them.
+ */
+export function relayLogLine(logger: Logger, line: string, from: string): void {
+  try {
+    const { level, msg, time: _t, pid: _p, ...fields } = JSON.parse(line) as Record<string, unknown>;
+    logger[LEVELS[Number(level)] ?? 'info'](fields, typeof msg === 'string' ? msg : '');
+  } catch {
+    logger.warn({ line }, `unreadable log line from ${from}`);
+  }
+}

@@ -1,6 +1,7 @@
-// The history as the worker runs it: one DuckDB (opened at the first compaction, closed with the engine)
-// and one compaction or pruning at a time in this process (they share the DuckDB connection and its
-// staging table); other processes are kept off a day by its lease in history_days.
+// The history's work: one DuckDB (opened at the first flush or compaction, closed with the runner) and one
+// flush, compaction or pruning at a time (they share the DuckDB connection); other processes are kept off
+// a day by its lease in history_days, and off a flush by the flush lease. The worker runs it in a process
+// of its own (history-process.ts); tests also run it in theirs.
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { LeaseBusyError } from '../errors/index.js';
@@ -39,8 +40,6 @@ export interface HistoryRunnerOptions {
   openDuck?: () => Promise<DuckDBConnection>;
   /** Rows stored that start a flush (noteStored). @defaultValue FLUSH_ROWS */
   flushRows?: number;
-  /** Called before each compaction: frees memory held elsewhere in the process (idle page threads). */
-  beforeCompact?: () => Promise<unknown>;
 }
 
 /** Rows stored since the last flush that start one (noteStored). */
@@ -135,7 +134,6 @@ export class HistoryRunner {
    */
   compact(key: DayKey): Promise<CompactJobResult> {
     return this.serially(async () => {
-      await this.opts.beforeCompact?.();
       const deps = await this.deps();
       // The day's rows into parts first: a merge merges parts only.
       await flushHistory(flushDeps(deps));

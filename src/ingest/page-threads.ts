@@ -10,7 +10,7 @@ import { Worker } from 'node:worker_threads';
 import type { Config } from '../config/index.js';
 import { EdgelogError } from '../errors/index.js';
 import { fromTransferable, toTransferable, type TransferredError } from '../errors/transfer.js';
-import type { Logger } from '../logger.js';
+import { relayLogLine, type Logger } from '../logger.js';
 import type { RequestMetrics } from '../telemetry/events.js';
 import { replayRequestEvent, type RequestEvent } from '../telemetry/relay.js';
 import type { PagingFields } from '../api/schemas/log-pages.js';
@@ -52,14 +52,6 @@ export function defaultPageThreads(): number {
 // no slower than more). The old generation has the main thread's bound (bin/edgelog.js) by default.
 const YOUNG_GENERATION_MB = 16;
 const OLD_GENERATION_MB = 1024;
-const LEVELS: Record<number, 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal'> = {
-  10: 'trace',
-  20: 'debug',
-  30: 'info',
-  40: 'warn',
-  50: 'error',
-  60: 'fatal',
-};
 
 class PageThread {
   readonly passes = new Map<number, (m: JobMessage) => void>();
@@ -85,7 +77,7 @@ class PageThread {
     this.worker.unref(); // referenced only while it has passes (see start)
     this.ready = new Promise((resolve) => (this.loaded = resolve));
     this.worker.on('message', (m: FromPages) => {
-      if (m.type === 'log') return relay(logger, m.line);
+      if (m.type === 'log') return relayLogLine(logger, m.line, 'a page thread');
       if (m.type === 'metric') return metrics && replayRequestEvent(metrics, m.event);
       if (m.type === 'ready') return this.loaded(true);
       this.passes.get(m.id)?.(m);
@@ -139,15 +131,6 @@ function threadEntry(): { entry: string | URL; isCode: boolean } {
   return { entry: code, isCode: true };
 }
 
-function relay(logger: Logger, line: string): void {
-  try {
-    const { level, msg, time: _t, pid: _p, ...fields } = JSON.parse(line) as Record<string, unknown>;
-    logger[LEVELS[Number(level)] ?? 'info'](fields, typeof msg === 'string' ? msg : '');
-  } catch {
-    logger.warn({ line }, 'unreadable log line from a page thread');
-  }
-}
-
 export interface PageThreadsOptions {
   threads: number;
   api: Config['api'];
@@ -183,18 +166,6 @@ export class PageThreads {
     while (!this.closed && this.threads.length < this.opts.threads) this.spawn();
     const ready = await Promise.all(this.threads.map((t) => t.ready));
     return ready.length > 0 && ready.every(Boolean);
-  }
-
-  /**
-   * Stops the threads that have no job, so that their heaps (what parsing a large day left in them) go
-   * back to the system; a later job starts a thread again (~170 ms). The worker calls it before a
-   * compaction, whose DuckDB buffers would otherwise sit on top of those heaps.
-   */
-  async releaseIdle(): Promise<number> {
-    const idle = this.threads.filter((t) => t.passes.size === 0);
-    for (const t of idle) this.threads.splice(this.threads.indexOf(t), 1);
-    await Promise.all(idle.map((t) => t.stop()));
-    return idle.length;
   }
 
   private spawn(): PageThread {

@@ -6,7 +6,7 @@ import { InlineApiError } from '../errors/index.js';
 import type { DayIngestor, DayResult } from '../ingest/day-ingestor.js';
 import type { Logger } from '../logger.js';
 import type { ArchiveStore, LedgerRow } from '../store/store.js';
-import type { HistoryRunner } from '../history/history-runner.js';
+import type { HistoryWork } from '../history/history-process.js';
 import { DAY_MS, dayOf, dayStartMs, parseDay } from '../time/utc-day.js';
 import { dayDedupId, type DayJob, type GuardianJob, type PlanJob } from './jobs.js';
 import { planDays } from './planner.js';
@@ -27,7 +27,7 @@ export interface HandlerDeps {
   /** Runs the scheduled evaluation of every alert rule. */
   evaluateAlerts?: () => Promise<unknown>;
   /** The Parquet history's compactions; absent when history.path is null. */
-  history?: HistoryRunner;
+  history?: HistoryWork;
 }
 
 export interface PlanResult {

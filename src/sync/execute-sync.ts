@@ -12,6 +12,7 @@ import type { Logger } from '../logger.js';
 import type { DayJob } from '../queue/jobs.js';
 import type { IngestRuntime, JobOutcome } from '../queue/runtime.js';
 import type { ArchiveStore, LedgerStore, LogSource } from '../store/store.js';
+import type { HistoryWork } from '../history/history-process.js';
 import type { SyncPlan } from './sync-plan.js';
 import { renderSummary, type SyncDay, type SyncSummary } from './sync-summary.js';
 
@@ -22,6 +23,7 @@ export interface SyncEngine {
   logger: Logger;
   store: Pick<ArchiveStore, 'ledger'>;
   privateRuntime(name: string): IngestRuntime;
+  history?: Pick<HistoryWork, 'flush' | 'peakRssMb'> | undefined;
   alerts: {
     notifier: Pick<Notifier, 'startWorker' | 'settleSince' | 'stopWorker' | 'flushOutbox'>;
     check(scope: { source: LogSource | 'guardian'; zone: number } | { source: 'sql' }): Promise<unknown>;
@@ -98,12 +100,15 @@ export async function executeSync(
   } finally {
     await runtime.discard();
   }
+  // The days' rows into the history's parts before the report (the day jobs did not wait for it).
+  await engine.history?.flush();
   const alerts = await checkAlerts(engine, plan, started);
   const summary = {
     ...(await summarise(outcomes, guardian, Date.now() - wallStart, engine.store.ledger)),
     alerts,
     ...(opts.retries ? { retries: opts.retries() } : {}),
     peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
+    historyPeakRssMb: (await engine.history?.peakRssMb()) ?? null,
   };
   let text = renderSummary(
     summary,

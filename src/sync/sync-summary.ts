@@ -49,6 +49,8 @@ export interface SyncSummary {
   alerts?: { notices: number; delivered: number; pending: number };
   /** This process's peak resident memory so far, in MiB. */
   peakRssMb?: number;
+  /** The history process's (history/history-process.ts), which writes the parts; null when none ran. */
+  historyPeakRssMb?: number | null;
 }
 
 /** A Guardian snapshot of the sync: the zone, and why it failed if it did. */

@@ -110,21 +110,6 @@ it('a compact job that finds a day due for pruning leased by another holder come
   expect(await tableRows(s.reader, 'origin_error_logs', 'pull_zone_id = 12')).toEqual([]);
 });
 
-it('frees what the process holds elsewhere (idle page threads) before each compaction, and compacts after it', async () => {
-  const clock = NOW;
-  const { day, s, root } = await settledDay(12, 20, () => clock);
-  const calls: string[] = [];
-  runner = runnerOn(s, root, () => clock, {
-    beforeCompact: async () => {
-      // Nothing is compacted yet when it runs.
-      calls.push(`before:${(await s.store.history.list()).filter((d) => d.compacted_at !== null).length}`);
-    },
-  });
-  const result = await runner.compact(day);
-  expect(calls).toEqual(['before:0']);
-  expect(result).toMatchObject({ outcome: 'compacted', entries: 20 });
-});
-
 // The job re-plans its day before compacting it: the sweep made the job from an earlier plan, and by the
 // time it runs the day may be done by another worker, or (a job enqueued by hand, a stale one) not be
 // settled at all. Removing that check failed no test before these two.

@@ -56,28 +56,6 @@ describe('page threads', () => {
     expect(lines.some((l) => l.msg === 'request failed; retrying' && l.level === 30)).toBe(true);
   });
 
-  it('release the threads that have no job, keep a busy one, and start one again for the next job', async () => {
-    h = await harness({ entriesPerDay: 2_000, pageSize: 300 });
-    threads = new PageThreads({ threads: 2, api: h.config().api, logger: silentLogger() });
-    expect(await threads.warm()).toBe(true);
-    const total = h.sim.count('shield', 201, TODAY);
-    // One pass under way (its first page taken), on one of the two threads.
-    const pass = threads.shieldPages(query());
-    const first = await pass.next();
-    expect(first.done).toBe(false);
-    expect(await threads.releaseIdle()).toBe(1);
-    // The busy thread was kept: the pass ends on it with every page.
-    const rest = await collect(pass);
-    expect((first.value as ShieldPageResult).batch.logId.length + rest.flatMap((p) => p.ids).length).toBe(
-      total,
-    );
-    expect(await threads.releaseIdle()).toBe(1);
-    expect(await threads.releaseIdle()).toBe(0);
-    // A later job starts a thread again.
-    expect((await collect(threads.shieldPages(query()))).flatMap((p) => p.ids)).toHaveLength(total);
-    expect(await threads.releaseIdle()).toBe(1);
-  });
-
   it('stream an origin day in the same batches, starting over when a read breaks', async () => {
     h = await harness({
       entriesPerDay: 3_000,

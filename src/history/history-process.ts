@@ -1,0 +1,200 @@
+// The history's work (flushes, compactions, pruning, retention, thaws) in a process of its own, so that
+// the worker that ingests never loads DuckDB, never holds its buffers, and never waits for a part to be
+// written: Loki's ingesters and compactor, ClickHouse's inserts and merges. The child runs a
+// HistoryRunner (history-runner.ts) over its own connection to the same store; the store's leases keep
+// it and any other worker's history apart as before. A child that dies (a crash, the OOM killer) fails
+// the calls in hand, and the next call starts another: what it was writing is covered by the next flush
+// or merge, as after a crash of the whole worker.
+import { fork, type ChildProcess } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { HistoryError } from '../errors/index.js';
+import { fromTransferable, type TransferredError } from '../errors/transfer.js';
+import { relayLogLine, type Logger } from '../logger.js';
+import type { StoreTarget } from '../store/open-store.js';
+import { FLUSH_ROWS, type HistoryRunner } from './history-runner.js';
+
+/** What the worker asks of the history. */
+export interface HistoryWork extends Pick<
+  HistoryRunner,
+  'plan' | 'flush' | 'expire' | 'thaw' | 'noteStored' | 'compact' | 'close'
+> {
+  /** The peak RSS of the process doing the history's work, MiB; null when it has not started. */
+  peakRssMb(): Promise<number | null>;
+}
+
+type Op = 'plan' | 'flush' | 'expire' | 'thaw' | 'compact' | 'peakRssMb';
+
+/** The child's configuration: what a HistoryRunner needs, less what cannot cross (the store, the clock). */
+export interface HistoryChildStart {
+  database: StoreTarget;
+  root: string;
+  hotDays: number | null;
+  originLookbackDays: number;
+  leaseMs: number;
+  owner: string;
+  logLevel: string;
+  flushRows?: number;
+}
+
+export type ToHistory =
+  | { type: 'start'; start: HistoryChildStart; now: number }
+  // `now`: the worker's clock when it asked (a test's clock may be fixed; the child's runs on from it).
+  | { type: 'call'; id: number; op: Op; arg: unknown; now: number }
+  | { type: 'close' };
+
+export type FromHistory =
+  | { type: 'result'; id: number; value: unknown }
+  | { type: 'error'; id: number; error: TransferredError }
+  | { type: 'log'; line: string }
+  | { type: 'closed' };
+
+export interface HistoryProcessOptions extends HistoryChildStart {
+  now: () => number;
+  logger: Logger;
+  /** How long close() waits for the work in hand before it stops the child. @defaultValue 10 s */
+  closeTimeoutMs?: number;
+}
+
+export class HistoryProcess implements HistoryWork {
+  private child: ChildProcess | undefined;
+  private readonly calls = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+  private nextId = 1;
+  private stored = 0;
+  private closed = false;
+  /** A flush asked for and not yet answered: a request meanwhile joins it (the child's runner joins too). */
+  private flushing: ReturnType<HistoryWork['flush']> | undefined;
+
+  constructor(private readonly opts: HistoryProcessOptions) {}
+
+  /** The child's pid while one runs. */
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  plan(): ReturnType<HistoryWork['plan']> {
+    return this.call('plan', null) as ReturnType<HistoryWork['plan']>;
+  }
+
+  flush(): ReturnType<HistoryWork['flush']> {
+    this.stored = 0;
+    this.flushing ??= (this.call('flush', null) as ReturnType<HistoryWork['flush']>).finally(
+      () => (this.flushing = undefined),
+    );
+    return this.flushing;
+  }
+
+  expire(beforeMs: number): ReturnType<HistoryWork['expire']> {
+    return this.call('expire', beforeMs) as ReturnType<HistoryWork['expire']>;
+  }
+
+  thaw(key: Parameters<HistoryWork['thaw']>[0]): ReturnType<HistoryWork['thaw']> {
+    return this.call('thaw', key) as ReturnType<HistoryWork['thaw']>;
+  }
+
+  compact(key: Parameters<HistoryWork['compact']>[0]): ReturnType<HistoryWork['compact']> {
+    return this.call('compact', key) as ReturnType<HistoryWork['compact']>;
+  }
+
+  async peakRssMb(): Promise<number | null> {
+    if (!this.child?.connected) return null;
+    return (await this.call('peakRssMb', null)) as number;
+  }
+
+  /** As HistoryRunner.noteStored: a flush once enough rows were stored, not awaited. */
+  noteStored(n: number): void {
+    this.stored += n;
+    if (this.stored < (this.opts.flushRows ?? FLUSH_ROWS) || this.closed) return;
+    this.flush().catch((err: unknown) =>
+      this.opts.logger.warn(
+        { err: err instanceof Error ? err.message : String(err) },
+        'history flush failed',
+      ),
+    );
+  }
+
+  /** Lets the work in hand finish (within closeTimeoutMs), then the child closes its store and exits. */
+  async close(): Promise<void> {
+    this.closed = true;
+    const child = this.child;
+    if (!child) return;
+    const exited = new Promise<void>((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) resolve();
+      else child.once('exit', () => resolve());
+    });
+    const send = (m: ToHistory) => {
+      if (child.connected) child.send(m);
+    };
+    send({ type: 'close' });
+    const timer = setTimeout(() => child.kill('SIGKILL'), this.opts.closeTimeoutMs ?? 10_000);
+    try {
+      await exited;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private call(op: Op, arg: unknown): Promise<unknown> {
+    if (this.closed) return Promise.reject(new Error('the history runner is closed'));
+    const child = this.started();
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.calls.set(id, { resolve, reject });
+      child.send({ type: 'call', id, op, arg, now: this.opts.now() } satisfies ToHistory);
+    });
+  }
+
+  private started(): ChildProcess {
+    if (this.child && this.child.connected) return this.child;
+    const { entry, execArgv } = childEntry();
+    // Advanced serialization: the results hold bigints (a flush's watermark).
+    const child = fork(entry, [], {
+      execArgv,
+      serialization: 'advanced',
+      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    });
+    this.child = child;
+    const { now: _n, logger: _l, closeTimeoutMs: _c, ...start } = this.opts;
+    child.send({ type: 'start', start, now: this.opts.now() } satisfies ToHistory);
+    child.on('message', (m: FromHistory) => {
+      if (m.type === 'log') return relayLogLine(this.opts.logger, m.line, 'the history process');
+      if (m.type === 'closed') return;
+      const call = this.calls.get(m.id);
+      if (!call) return;
+      this.calls.delete(m.id);
+      if (m.type === 'result') call.resolve(m.value);
+      else call.reject(fromTransferable(m.error));
+    });
+    child.on('exit', (code, signal) => {
+      if (this.child === child) this.child = undefined;
+      if (this.calls.size === 0) return;
+      const why = new HistoryError(
+        `the history process stopped (${signal ?? `exit code ${code}`}) before it answered; ` +
+          'what it was writing is written again by the next flush or compaction',
+        { retryable: true },
+      );
+      for (const call of this.calls.values()) call.reject(why);
+      this.calls.clear();
+      if (!this.closed) this.opts.logger.warn({ err: why.message }, 'the history process stopped');
+    });
+    return child;
+  }
+}
+
+/**
+ * The child's module and node's flags for it. Run from src/ (tests, tsx), it is TypeScript: tsx's loader
+ * goes in by --import. The parent's flags are not passed on (a test runner's, or bin/edgelog.js's heap
+ * bounds, sized for the worker).
+ */
+function childEntry(): { entry: string; execArgv: string[] } {
+  const here = import.meta.url;
+  if (!here.endsWith('.ts'))
+    return { entry: fileURLToPath(new URL('./history-process-main.js', here)), execArgv: [] };
+  const loader = createRequire(here)
+    .resolve('tsx/esm')
+    .replace(/\.cjs$/, '.mjs');
+  return {
+    entry: fileURLToPath(new URL('./history-process-main.ts', here)),
+    execArgv: ['--import', pathToFileURL(loader).href],
+  };
+}
