@@ -257,7 +257,7 @@ async function repair(
         pages: allPages(deps, lease, table, key, below),
         parquet: deps.parquet[table],
         scratchDir: join(deps.root, SCRATCH_DIR),
-        beforePublish: async () => moveDamaged(),
+        beforePublish: () => Promise.resolve(moveDamaged()),
       });
       moveDamaged();
       // The parts it was written over: it may cover the same batches (no reader could tell which to take).

@@ -154,6 +154,8 @@ describe('edgelog compact --verify', () => {
       verify: { days: 2, parts: 1, findings: [], lost: 0, lostInAll: 40 },
     });
     const text = await runCli(['compact', '--verify'], { cwd: home });
-    expect(text.stdout).toMatch(/^verified 1 parts of 2 zone-days: all as recorded\n40 archived entries are lost in all/);
+    expect(text.stdout).toMatch(
+      /^verified 1 parts of 2 zone-days: all as recorded\n40 archived entries are lost in all/,
+    );
   });
 });

@@ -3,7 +3,16 @@
 // written again from it, and afterwards every reader's count equals the store's; a pruned day's part is
 // moved under .damaged/ and its entries are counted lost exactly once, which status and /metrics show.
 // One bad day never stops the others. Each test builds its own archive of four days, on both stores.
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync, truncateSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+  truncateSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
@@ -269,6 +278,28 @@ describeStores('compact --verify of damaged parts', (kind: StoreKind) => {
       { source: 'origin', zone: ZONE, day: D2, issue: 'lost', entries: COUNT[D2], pruned: true },
     ]);
     expect(await verifyHistory(deps())).toMatchObject({ findings: [], lost: 0, lostInAll: COUNT[D2] });
+  });
+
+  it("reports parts that overlap ('overlap') and leaves them, and still repairs the next bad day", async () => {
+    await build(0);
+    // D2's part [0, W) becomes [0, W-1) beside a copy as [1, W): neither covers the other.
+    const part = partsOf(D2)[0]!;
+    expect(part.hi).toBeGreaterThanOrEqual(3n);
+    const named = (lo: bigint, hi: bigint) =>
+      join(dirOf(D2), part.name.replace(/^part-\d+-\d+/, `part-${lo}-${hi}`));
+    copyFileSync(join(dirOf(D2), part.name), named(1n, part.hi));
+    renameSync(join(dirOf(D2), part.name), named(0n, part.hi - 1n));
+    rmSync(partOf(D4));
+    const on = readdirSync(dirOf(D2)).sort();
+
+    const found = await verifyHistory(deps());
+    expect(found.findings).toEqual([
+      expect.objectContaining({ day: D2, problem: 'overlap', outcome: 'left', lost: 0 }),
+      expect.objectContaining({ day: D4, problem: 'missing', outcome: 'rebuilt', lost: 0 }),
+    ]);
+    expect(found.findings[0]!.detail).toMatch(/overlap without one covering the other/);
+    expect(readdirSync(dirOf(D2)).sort()).toEqual(on);
+    expect(await rowsIn(partOf(D4))).toBe(COUNT[D4]);
   });
 
   it('finds two bad days in one run and leaves the good ones as they are', async () => {
