@@ -241,6 +241,14 @@ async function repair(
     if (!pruned) {
       // Every row of the day below the watermark is in the store: one part covering them all.
       const before = bad.problem === 'short' ? liveParts(readDayDir(dir).parts, below) : [];
+      // The damaged part goes aside just before the new one is published, not after: the new one covers
+      // the same batches and timestamps, so it takes the same name, and moving that name aside afterwards
+      // took the day's only good part out of every reader's way.
+      let damaged = bad.part?.name ?? null;
+      const moveDamaged = () => {
+        if (damaged !== null) moveAside(deps.root, dir, damaged);
+        damaged = null;
+      };
       const written = await writePart(deps.duck, {
         shape,
         dir,
@@ -249,8 +257,9 @@ async function repair(
         pages: allPages(deps, lease, table, key, below),
         parquet: deps.parquet[table],
         scratchDir: join(deps.root, SCRATCH_DIR),
+        beforePublish: () => Promise.resolve(moveDamaged()),
       });
-      if (bad.part !== null) moveAside(deps.root, dir, bad.part.name);
+      moveDamaged();
       // The parts it was written over: it may cover the same batches (no reader could tell which to take).
       for (const p of before) if (p.name !== written?.name) rmSync(join(dir, p.name), { force: true });
       await compactDay(deps, lease);

@@ -1,11 +1,15 @@
 // `edgelog compact` as a user runs it: the summary (entries, bytes, bytes per entry), --json, the files
-// in history.path, and clear errors when history is off or its directory cannot be written.
+// in history.path, and clear errors when history is off or its directory cannot be written; and
+// `compact --verify` of a pruned day whose part is gone: the day and its entries named, the exit status,
+// `status` after, and a second run that counts nothing twice.
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/open-store.js';
+import { addDays, dayOf } from '../../src/time/utc-day.js';
 import { runCli, writeConfig } from '../support/cli.js';
+import { redisUrl } from '../support/harness.js';
 import { storeOriginPass, storeShieldPass } from '../support/page-store.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'edgelog-compact-cli-'));
@@ -66,5 +70,92 @@ describe('edgelog compact', () => {
     const r = await runCli(['--config', config, 'compact'], { cwd: dir });
     expect(r.code).not.toBe(0);
     expect(r.stderr).toMatch(/history directory .*locked\/history \(history\.path\) cannot be written/);
+  });
+});
+
+describe('edgelog compact --verify', () => {
+  const home = mkdtempSync(join(tmpdir(), 'edgelog-verify-cli-'));
+  // The real clock: compact judges days against now. Both days are settled and past hotDays 0.
+  const lost = addDays(dayOf(Date.now()), -10);
+  const kept = addDays(dayOf(Date.now()), -9);
+  const partsDir = (day: string) => join(home, `data/history/origin_error_logs/zone=101/day=${day}`);
+
+  beforeAll(async () => {
+    const store = await openStore({ path: join(home, 'data', 'edgelog.db') });
+    const now = Date.now();
+    for (const [day, n] of [
+      [lost, 40],
+      [kept, 25],
+    ] as const) {
+      const key = { source: 'origin' as const, zone: 101, day };
+      const start = Date.parse(`${day}T00:00:00Z`);
+      const entries = Array.from({ length: n }, (_, i) =>
+        JSON.stringify({ logId: `${day}-${i}`, timestamp: start + i * 1000, log: '{"StatusCode":502}' }),
+      );
+      await storeOriginPass(store, key, entries, now);
+      await store.ledger.finish(key, 'values-test', 'complete', now, now);
+    }
+    await store.close();
+    writeConfig(home, {
+      database: { path: 'data/edgelog.db' },
+      history: { hotDays: 0 },
+      redis: { url: redisUrl(), prefix: 'verify-cli', embedded: false },
+      log: { level: 'silent' },
+    });
+    const r = await runCli(['compact'], { cwd: home });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^pruned 2 zone-days from the store: 65 entries/m);
+  });
+  afterAll(() => rmSync(home, { recursive: true, force: true }));
+
+  it('names the pruned day whose part is gone and its lost entries, exits 1, and counts them once', async () => {
+    const [part, ...others] = readdirSync(partsDir(lost));
+    expect(others).toEqual([]);
+    rmSync(join(partsDir(lost), part!));
+    const keptParts = readdirSync(partsDir(kept));
+    const before = await runCli(['status'], { cwd: home });
+    expect(before.code).toBe(1);
+    expect(before.stdout).toContain(
+      `history: MISSING the part of origin zone 101 ${lost} (40 entries, pruned from the store: no reader returns them)`,
+    );
+
+    const r = await runCli(['compact', '--verify'], { cwd: home });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe(
+      'verified 1 parts of 2 zone-days: 1 not as recorded\n' +
+        `  origin_error_logs zone 101 ${lost} (${part}): missing, ${part} is gone: ` +
+        'LOST: 40 entries of this pruned day are gone\n' +
+        '40 archived entries are lost in all (history_days.lost_entries)\n' +
+        'nothing to compact: every settled zone-day is in history\n',
+    );
+    expect(readdirSync(partsDir(kept))).toEqual(keptParts);
+
+    // status tells the loss, in its exit status too.
+    const status = await runCli(['status'], { cwd: home });
+    expect(status.code).toBe(1);
+    expect(status.stdout).toContain(
+      `history: LOST 40 entries of origin zone 101 ${lost} (a damaged part of a pruned day)`,
+    );
+    expect(status.stdout).not.toContain('MISSING');
+    const json = JSON.parse((await runCli(['status', '--json'], { cwd: home })).stdout) as {
+      history: { lostEntries: number; issues: unknown[] };
+    };
+    expect(json.history).toMatchObject({
+      lostEntries: 40,
+      issues: [{ source: 'origin', zone: 101, day: lost, issue: 'lost', entries: 40, pruned: true }],
+    });
+
+    // A second run finds nothing new: the loss is told again in all, not counted again, and this run's
+    // exit status is 0 (status and /metrics keep telling it).
+    const again = await runCli(['compact', '--verify', '--json'], { cwd: home });
+    expect(again.code).toBe(0);
+    expect(JSON.parse(again.stdout)).toMatchObject({
+      verify: { days: 2, parts: 1, findings: [], lost: 0, lostInAll: 40 },
+    });
+    const text = await runCli(['compact', '--verify'], { cwd: home });
+    expect(text.stdout).toMatch(
+      /^verified 1 parts of 2 zone-days: all as recorded\n40 archived entries are lost in all/,
+    );
   });
 });
