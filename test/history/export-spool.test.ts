@@ -131,8 +131,10 @@ describeStores('edgelog export of a day still in the store', (store) => {
           ...request,
           root: null,
           onStoreRows: () => {
+            const mode = (path: string) => (statSync(path).mode & 0o777).toString(8);
             for (const dir of readdirSync(tmp))
-              seen.push(`${dir} ${(statSync(join(tmp, dir)).mode & 0o777).toString(8)}`);
+              for (const name of readdirSync(join(tmp, dir)))
+                seen.push(`${dir} ${mode(join(tmp, dir))} ${name} ${mode(join(tmp, dir, name))}`);
           },
         },
         { format: 'ndjson', out },
@@ -143,7 +145,7 @@ describeStores('edgelog export of a day still in the store', (store) => {
       else process.env.TMPDIR = before;
     }
     expect(seen).toHaveLength(1);
-    expect(seen[0]).toMatch(/^edgelog-export-\S+ 700$/);
+    expect(seen[0]).toMatch(new RegExp(`^edgelog-export-\\S+ 700 ${TABLE}\\.ndjson 600$`));
     expect(readdirSync(tmp)).toEqual([]);
   });
 
