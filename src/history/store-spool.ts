@@ -12,8 +12,12 @@ import { sqlStringLiteral } from './statement-tables.js';
 import { storeValue } from './store-value.js';
 import type { WorkBudget } from './work-budget.js';
 
-/** Rows read from the store and written at a time. */
-const SPOOL_ROWS = 2048;
+/**
+ * Rows read from the store and written at a time. What the JS heap grows to while reading stays in the
+ * process for the rest of the export: with 2,048 (store-append.ts's chunk) a 1,000,000-entry Shield day
+ * with a 49,999-row tail exported at 251 and 252 MiB peak, with 256 at 210 and 223 (docs/MEASUREMENTS.md).
+ */
+const SPOOL_ROWS = 256;
 
 /** What DuckDB's JSON reader takes at the least as its largest line (its maximum_object_size, 16 MiB). */
 const MIN_OBJECT_BYTES = 16 * 2 ** 20;
