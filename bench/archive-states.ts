@@ -10,13 +10,11 @@
 // 1,000,000-row origin day on PostgreSQL against SQLite (synced with no history, then `compact`).
 //
 //   npx tsx bench/archive-states.ts [--entries 1000000] [--runs 3] [--no-postgres]   (build first)
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import Database from 'better-sqlite3';
 import pg from 'pg';
 import { archiveQueries } from '../src/history/archive-queries.js';
 import { runStoreQuery } from '../src/query/run-store-query.js';
@@ -24,7 +22,9 @@ import { sqliteReader } from '../src/store/sqlite/reader.js';
 import { addDays, dayOf, dayStartMs, type Day } from '../src/time/utc-day.js';
 import { cleanBenchKeys, runSync, startSimulator, writeBenchConfig } from './processes.js';
 import { DUCKDB_FLOOR } from './startup.js';
+import { addShieldTail, TAIL_ROWS as TAIL } from './shield-tail.js';
 import { median } from './stats.js';
+import { timedRun } from './timed-run.js';
 
 const { values: opts } = parseArgs({
   options: {
@@ -43,7 +43,6 @@ const { values: opts } = parseArgs({
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BIN = join(ROOT, 'bin', 'edgelog.js');
 const RUNS = Number(opts.runs);
-const TAIL = 49_999;
 const say = (line: string) => void process.stderr.write(`${line}\n`);
 const r1 = (x: number) => Math.round(x * 10) / 10;
 const ratio = (a: number, b: number) => Number((a / b).toPrecision(3));
@@ -51,17 +50,6 @@ const load = () =>
   loadavg()
     .map((l) => l.toFixed(2))
     .join(' ');
-
-/** One run of a command under /usr/bin/time: wall ms, peak RSS (MiB) and its standard output. */
-function timedRun(cmd: string, args: string[], env: NodeJS.ProcessEnv = process.env) {
-  const t = performance.now();
-  const r = spawnSync('/usr/bin/time', ['-f', '%M', cmd, ...args], { cwd: ROOT, env, maxBuffer: 1 << 28 });
-  const ms = performance.now() - t;
-  const err = String(r.stderr);
-  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} exited with ${r.status}: ${err.slice(-800)}`);
-  const kib = Number(err.trim().split('\n').at(-1));
-  return { ms, rssMb: Math.round(kib / 1024), stdout: String(r.stdout) };
-}
 
 /** The median wall and the largest peak RSS of RUNS runs, after one that fills the caches. */
 function commandFigures(cmd: string, args: string[], env?: NodeJS.ProcessEnv) {
@@ -103,37 +91,6 @@ function statements(day: Day) {
   } as const;
 }
 type Name = keyof ReturnType<typeof statements>;
-
-/**
- * Stores TAIL copies of the Shield day's rows (new log ids) in one new write batch, above the flush
- * watermark, as a page's transaction would (the rollups are left alone: no statement here reads them).
- */
-function addTail(dbPath: string, day: Day): void {
-  // Before the process's first `new Database`: the readers open snapshots by file: URI (sqlite/database.ts).
-  process.env.SQLITE_USE_URI ??= '1';
-  const db = new Database(dbPath);
-  try {
-    const columns = (
-      db.prepare('SELECT name, hidden FROM pragma_table_xinfo(?)').all('shield_event_logs') as Array<{
-        name: string;
-        hidden: number;
-      }>
-    )
-      .filter((c) => c.hidden === 0 && c.name !== 'id' && c.name !== 'batch' && c.name !== 'log_id')
-      .map((c) => c.name);
-    db.transaction(() => {
-      const { last } = db.prepare('UPDATE write_batch SET last = last + 1 RETURNING last').get() as {
-        last: number;
-      };
-      const list = columns.join(', ');
-      db.prepare(
-        `INSERT INTO shield_event_logs (log_id, batch, ${list}) SELECT log_id || '-tail', ?, ${list} FROM shield_event_logs WHERE log_date = ? LIMIT ${TAIL}`,
-      ).run(last, day);
-    })();
-  } finally {
-    db.close();
-  }
-}
 
 type StateFigures = Record<
   Name,
@@ -234,7 +191,7 @@ async function main(): Promise<void> {
         const s = await runSync(config, ['--date', day, '--source', source]);
         say(`  synced ${source}: ${s.entries} entries in ${s.durationMs} ms (peak ${s.peakRssMb} MiB)`);
       }
-      addTail(dbPath, day);
+      addShieldTail(dbPath, day);
       a = await measureState('A', dbPath, root, config, day);
       const c = timedRun(BIN, ['--config', config, 'compact', '--json']);
       say(`  compact: ${r1(c.ms)} ms (peak ${c.rssMb} MiB)`);

@@ -36,13 +36,13 @@ const BOUNDED_FUNCTIONS = [
 const spills = new WeakMap<DuckDBConnection, string>();
 
 /**
- * Before anything else runs on `conn`: its spill directory, made private (0700) under `root`'s scratch;
- * none when there is no history root (nothing spills then).
+ * Before anything else runs on `conn`: its spill directory, made private (0700) under `root`'s scratch,
+ * and returned (removed by closeGuarded); none when there is no history root (nothing spills then).
  */
-export async function privateSpill(conn: DuckDBConnection, root: string | null): Promise<void> {
+export async function privateSpill(conn: DuckDBConnection, root: string | null): Promise<string | null> {
   if (root === null) {
     await conn.run(`SET temp_directory = ''`);
-    return;
+    return null;
   }
   let dir: string;
   try {
@@ -56,6 +56,7 @@ export async function privateSpill(conn: DuckDBConnection, root: string | null):
   }
   spills.set(conn, dir);
   await conn.run(`SET temp_directory = ${sqlStringLiteral(dir)}`);
+  return dir;
 }
 
 /**

@@ -1,7 +1,10 @@
 // `edgelog export`: one table's rows of a range of days (and zones) over the same union as the history
-// query, streamed: Parquet written by DuckDB itself, NDJSON and CSV encoded a DuckDB chunk at a time, so
-// memory stays flat however many rows there are (no row cap). Rows come in no particular order (sorting
+// query, streamed: Parquet written by DuckDB itself, NDJSON and CSV encoded a DuckDB chunk at a time, the
+// store's rows scanned from a file, not held, so memory stays flat however many rows there are (no row cap). Rows come in no particular order (sorting
 // would hold the whole export).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { Output } from '../format/output.js';
 import { ENCODERS, type EncoderOptions } from '../format/row-encoders.js';
@@ -44,17 +47,22 @@ export async function exportRows(req: ExportRequest, target: ExportTarget): Prom
   const conn = await openDuckDb(
     req.duckdb ?? (target.format === 'parquet' ? COMPACTION_DUCKDB_OPTIONS : DEFAULT_DUCKDB_OPTIONS),
   );
+  // The store's rows are read once, as the export scans: spooled to a file in the spill directory (or,
+  // with no history, in a private one of the system's), not held in a DuckDB table (store-spool.ts).
+  let ownSpool: string | null = null;
   try {
-    await privateSpill(conn, req.root);
+    const spill = await privateSpill(conn, req.root);
+    const spool = spill ?? (ownSpool = mkdtempSync(join(tmpdir(), 'edgelog-export-')));
     await conn.run(`SET TimeZone = 'UTC'`);
     const budget = new WorkBudget(null, () => conn.interrupt());
-    await createHistoryViews(conn, { ...req, scope: req.scope }, [req.table], budget);
+    await createHistoryViews(conn, { ...req, scope: req.scope, spool }, [req.table], budget);
     // The views already hold only the scope's zone-days (their files and store rows).
     const select = `SELECT * FROM main.${req.table}`;
     if (target.format === 'parquet') return await copyToParquet(conn, select, req.table, target.file);
     return await streamText(conn, select, target);
   } finally {
     closeGuarded(conn);
+    if (ownSpool !== null) rmSync(ownSpool, { recursive: true, force: true });
   }
 }
 

@@ -7,9 +7,12 @@
 // table by chunks, then read the watermark again: a flush that ended meanwhile may have moved rows just
 // copied into parts not listed, so the copy starts over. A view unions the two; `time` is a TIMESTAMP
 // computed from `timestamp` (UTC). Parts whose timestamps lie outside what the statement can see
-// (statement-bounds.ts) are left out of the view.
+// (statement-bounds.ts) are left out of the view. With `spool`, the store's rows go to a file the view
+// scans instead of a DuckDB table (store-spool.ts).
+import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { appendStoreRows } from './store-append.js';
+import { spooledRows, spoolStoreRows } from './store-spool.js';
 import { sqlStringLiteral } from './statement-tables.js';
 import { StoreQueryError } from '../store/store-query-error.js';
 import type { QueryStore } from '../store/store.js';
@@ -51,6 +54,13 @@ export interface HistoryViewsOptions {
   columns?: Partial<Record<HistoryTable, ReadonlySet<string> | null>>;
   /** Per table, the days of `log_date` the statement can see (statement-bounds.ts). @defaultValue every day */
   days?: Partial<Record<HistoryTable, DayBounds | null>>;
+  /**
+   * A directory only the owner may enter: the store's rows go to a file of JSON lines in it that the view
+   * scans (store-spool.ts), for a statement that reads them once (export): a DuckDB table of a big tail
+   * held far more of the process than its rows. @defaultValue none: a DuckDB table (a statement may read
+   * the rows many times, and a table answers that faster)
+   */
+  spool?: string;
 }
 
 /** Creates `main.<table>` for each of `tables`; returns the files the views read. */
@@ -88,7 +98,8 @@ async function createView(
   const copy = new Set(copied.map(([n]) => n));
   // No column named (a count): only how many rows, and the view makes that many rows of NULLs.
   const countOnly = copied.length === 0;
-  if (!countOnly)
+  const spool = countOnly || opts.spool === undefined ? null : join(opts.spool, `${table}.ndjson`);
+  if (!countOnly && spool === null)
     await conn.run(`CREATE TABLE ${stored} (${copied.map(([n, t]) => `"${n}" ${t}`).join(', ')})`);
   for (let attempt = 1; ; attempt++) {
     // The watermark and the parts below it, then the store's rows at or above it (flush-marker.ts).
@@ -105,15 +116,27 @@ async function createView(
       copy,
       days,
     );
-    const rows = countOnly
-      ? await countStoreRows(opts.store, sql, budget)
-      : await appendStoreRows(
-          conn,
-          opts.store,
-          { schema: STORE_SCHEMA, table, columns: copied },
-          sql,
-          budget,
-        );
+    // The relation the view reads the store's rows from: a range of as many rows, the spooled file, or
+    // the table they were appended to.
+    let rows: number;
+    let from: string;
+    if (countOnly) {
+      rows = await countStoreRows(opts.store, sql, budget);
+      from = `range(${rows})`;
+    } else if (spool !== null) {
+      const spooled = await spoolStoreRows(opts.store, { file: spool, columns: copied }, sql, budget);
+      rows = spooled.rows;
+      from = spooledRows(spooled);
+    } else {
+      rows = await appendStoreRows(
+        conn,
+        opts.store,
+        { schema: STORE_SCHEMA, table, columns: copied },
+        sql,
+        budget,
+      );
+      from = stored;
+    }
     await opts.onStoreRows?.(table, rows, performance.now() - started);
     // A flush that ended meanwhile may have moved rows read above into parts not listed, and a prune
     // may have removed them from the store after: read again. Flushes are seconds apart.
@@ -123,7 +146,7 @@ async function createView(
           'failed',
           'query failed: the history kept flushing while the query read it; run it again',
         );
-      if (!countOnly) await conn.run(`DELETE FROM ${stored}`);
+      if (!countOnly && spool === null) await conn.run(`DELETE FROM ${stored}`);
       continue;
     }
     // Files no row of which the statement can see: not in the view at all.
@@ -146,7 +169,7 @@ async function createView(
       ...fileParts(table, read, opts.guards?.[table] ?? true).map(
         (p) => `SELECT ${list(p.from)}${p.guard === null ? '' : ` WHERE ${p.guard}`}`,
       ),
-      `SELECT ${storedList} FROM ${countOnly ? `range(${rows})` : stored}`,
+      `SELECT ${storedList} FROM ${from}`,
     ];
     await conn.run(`CREATE VIEW main.${table} AS ${parts.join(' UNION ALL ')}`);
     return read.map((d: PublishedDay) => d.file);

@@ -2,8 +2,8 @@
 // archive's dialect reads of the store (the rows not in the history's parts, the small tables).
 import { DuckDBDataChunk, type DuckDBConnection } from '@duckdb/node-api';
 import type { ArchiveColumnType } from '../store/archive-tables.js';
-import { StoreQueryError } from '../store/store-query-error.js';
-import type { QueryStore, QueryValue } from '../store/store.js';
+import type { QueryStore } from '../store/store.js';
+import { storeValue } from './store-value.js';
 import type { WorkBudget } from './work-budget.js';
 
 /** Rows read from the store and appended to DuckDB at a time. */
@@ -47,25 +47,4 @@ export async function appendStoreRows(
     appender.closeSync();
   }
   return count;
-}
-
-/** A store value in its column's type: integers as bigint, text as text (SQLite may hand either). */
-function storeValue(value: QueryValue, type: ArchiveColumnType): bigint | number | string | null {
-  if (value === null) return null;
-  if (type === 'BIGINT') {
-    if (typeof value === 'bigint') return value;
-    if (typeof value === 'number' && Number.isInteger(value)) return BigInt(value);
-    if (typeof value === 'string' && /^-?\d{1,19}$/.test(value)) return BigInt(value);
-    throw new StoreQueryError('failed', 'query failed: the store holds a non-integer where one is expected');
-  }
-  if (type === 'DOUBLE') {
-    if (typeof value === 'number') return value;
-    if (typeof value === 'bigint') return Number(value);
-    const n = Number(value);
-    if (typeof value === 'string' && Number.isFinite(n)) return n;
-    throw new StoreQueryError('failed', 'query failed: the store holds a non-number where one is expected');
-  }
-  if (typeof value === 'string') return value;
-  if (value instanceof Uint8Array) return Buffer.from(value).toString();
-  return String(value);
 }
