@@ -22,7 +22,7 @@ import { ARCHIVE_DAYS, ARCHIVE_LAST_DAY, ARCHIVE_ZONES, generatedArchive } from 
 import { barLines, type Bar } from './bars.js';
 import { BAR_SIZES, latencyBar, rssBar, type LoadName } from './console-bars.js';
 import { historyOf } from './history-queries.js';
-import { cleanBenchKeys, runSync, startSimulator, writeBenchConfig } from './processes.js';
+import { cleanBenchKeys, rssOf, runSync, startSimulator, stopChild, writeBenchConfig } from './processes.js';
 
 const { values: opts } = parseArgs({
   options: {
@@ -86,21 +86,6 @@ async function startServe(config: string): Promise<{ child: ChildProcess; url: s
   const url = /https?:\/\/\S+/.exec(line)?.[0];
   if (url === undefined) throw new Error(`edgelog serve said: ${line}`);
   return { child, url };
-}
-
-function stopChild(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    child.once('exit', () => resolve());
-    child.kill('SIGINT');
-  });
-}
-
-/** The process's peak and current RSS in MiB, from /proc (Linux). */
-function rssOf(pid: number): { peak: number; now: number } {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kib = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
-  return { peak: Math.round(kib('VmHWM') / 1024), now: Math.round(kib('VmRSS') / 1024) };
 }
 
 interface Client {
