@@ -18,12 +18,14 @@ import {
 
 const TOKEN = 'a-console-token-keyboard-0123';
 /**
- * What counts as a control: the brief's list, the <summary> a <details> opens with, and the explorer's
- * lines, which open on a click (a row that did so without a tabindex would be the mouse's only).
+ * What counts as a control: the brief's list, the <summary> a <details> opens with, an editor
+ * (contenteditable, as a code editor's text is), and the explorer's lines, which open on a click (a row
+ * that did so without a tabindex would be the mouse's only).
  */
-const CONTROLS = 'a, button, input, select, textarea, summary, [tabindex], #lines tr.line';
-/** The elements that are controls by their nature: taking one out of the tab order is a fault. */
-const NATIVE = 'a, button, input, select, textarea, summary, #lines tr.line';
+const NATIVE =
+  'a, button, input, select, textarea, summary, [contenteditable]:not([contenteditable=false]), #lines tr.line';
+/** A plain element with a tabindex counts too (but with -1 it is a target for the script's focus). */
+const CONTROLS = `${NATIVE}, [tabindex]`;
 
 interface Stop {
   /** The control's mark (`data-kb`), or null for an element that is not one of the controls. */
