@@ -63,9 +63,10 @@ function asAsync<T>(items: Iterable<T>): AsyncIterable<T> {
 /**
  * The history of the generated archive, written exactly as a merge writes it (cached): one part per
  * zone-day through writePart (the Parquet options, verification, its batches and timestamps in its name),
- * all below the flush watermark: the store of the history side holds none of these rows.
+ * all below the flush watermark: the store of the history side holds none of these rows. bench/console.ts
+ * builds its history with it too.
  */
-async function historyOf(archivePath: string, root: string): Promise<void> {
+export async function historyOf(archivePath: string, root: string): Promise<void> {
   if (existsSync(join(root, '.complete'))) return;
   rmSync(root, { recursive: true, force: true });
   const db = new Database(archivePath, { readonly: true });

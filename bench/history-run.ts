@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
 import { addDays, dayOf } from '../src/time/utc-day.js';
-import { cleanBenchKeys, freshPrefix, startSimulator, writeBenchConfig } from './processes.js';
+import { cleanBenchKeys, freshPrefix, rssOf, startSimulator, writeBenchConfig } from './processes.js';
 
 const { values: opts } = parseArgs({
   options: { entries: { type: 'string', default: '1000000' }, dir: { type: 'string', default: '.bench' } },
@@ -21,13 +21,6 @@ const { values: opts } = parseArgs({
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BIN = join(ROOT, 'bin', 'edgelog.js');
 const say = (line: string) => void process.stderr.write(`${line}\n`);
-
-/** The process's peak and current RSS in MiB, from /proc (Linux). */
-function rssOf(pid: number): { peak: number; now: number } {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kib = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
-  return { peak: Math.round(kib('VmHWM') / 1024), now: Math.round(kib('VmRSS') / 1024) };
-}
 
 async function main(): Promise<void> {
   const entries = Number(opts.entries);

@@ -1,7 +1,7 @@
 // Child processes of the bench: the simulator (its own process, so its CPU and memory are not
 // edgelog's) and the edgelog CLI as a user runs it.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -47,9 +47,10 @@ export async function startSimulator(args: SimArgs): Promise<RunningSim> {
   return { urls: JSON.parse(line) as RunningSim['urls'], stop: () => stopChild(child) };
 }
 
-function stopChild(child: ChildProcess): Promise<void> {
+/** Sends SIGTERM (once the child is running) and resolves when it has exited. */
+export function stopChild(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => {
-    if (child.exitCode !== null) return resolve();
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
     child.once('exit', () => resolve());
     child.kill('SIGTERM');
   });
@@ -183,4 +184,11 @@ export function startRun(configPath: string): RunningWorker {
       return exited;
     },
   };
+}
+
+/** A process's peak (VmHWM) and current (VmRSS) resident memory in MiB, from /proc (Linux). */
+export function rssOf(pid: number): { peak: number; now: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kib = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
+  return { peak: Math.round(kib('VmHWM') / 1024), now: Math.round(kib('VmRSS') / 1024) };
 }

@@ -1,6 +1,6 @@
-// An archive for the console's tests: two days of the simulator's hostile data (terminal escapes and
-// HTML markup in every string) for zones 101 and 201, the first compacted into the history's parts, the
-// second left in the store; and a console serving it on loopback, port 0.
+// An archive for the console's tests: two days of the simulator's data (by default its hostile data:
+// terminal escapes and HTML markup in every string) for zones 101 and 201, the first compacted into the
+// history's parts, the second left in the store; and a console serving it on loopback, port 0.
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { loadReaderConfig } from '../../src/config/reader-config.js';
@@ -9,6 +9,7 @@ import { configuredOptions } from '../../src/console/configured.js';
 import { startConsole, type ConsoleOptions } from '../../src/console/console.js';
 import type { ConsoleServer } from '../../src/console/server.js';
 import { silentLogger } from '../../src/logger.js';
+import type { SimulatorOptions } from '../../src/simulator/index.js';
 import { executeSync } from '../../src/sync/execute-sync.js';
 import { syncPlan } from '../../src/sync/sync-plan.js';
 import type { Day } from '../../src/time/utc-day.js';
@@ -33,8 +34,14 @@ export interface ConsoleArchive {
   configPath: string;
 }
 
-export async function consoleArchive(kind: StoreKind): Promise<ConsoleArchive> {
-  const h = await storeHarness(kind, { hostileText: true, entriesPerDay: 60, pageSize: 25 });
+/** The hostile data the console's tests read (the screenshots take the simulator's plain data). */
+const HOSTILE: SimulatorOptions = { hostileText: true, entriesPerDay: 60, pageSize: 25 };
+
+export async function consoleArchive(
+  kind: StoreKind,
+  sim: SimulatorOptions = HOSTILE,
+): Promise<ConsoleArchive> {
+  const h = await storeHarness(kind, sim);
   for (const day of DAYS) {
     await storeDay(h, day);
     if (day === DAYS[0]) await compactArchive(h, () => NOW, { filter: { to: day } });
