@@ -9,6 +9,14 @@ import { bracketMatching, defaultHighlightStyle, syntaxHighlighting } from '@cod
 import { EditorState } from '@codemirror/state';
 import { EditorView, keymap, lineNumbers, placeholder } from '@codemirror/view';
 
+/** The page's stylesheet does not reach into the shadow root: the editor's own look. */
+const THEME = EditorView.theme({
+  '&': { background: '#fff', border: '1px solid #c9ced4', fontSize: '13px' },
+  '&.cm-focused': { outline: '2px solid #0969da' },
+  '.cm-content, .cm-gutter': { minHeight: '10em' },
+  '.cm-scroller': { fontFamily: 'ui-monospace, monospace' },
+});
+
 /**
  * Puts an editor in place of `textarea` (hidden, kept equal to the editor's text) with the completion
  * of `relations` (GET /api/v1/schema's: name and columns). Ctrl/Cmd-Enter submits the form. Tab is left
@@ -20,7 +28,15 @@ export function sqlEditor(textarea, relations) {
     textarea.form?.requestSubmit();
     return true;
   };
+  // In a shadow root: CodeMirror then adds its styles as a constructed stylesheet (adoptedStyleSheets),
+  // which the console's CSP (style-src 'self', no 'unsafe-inline') allows; in the document itself it
+  // would add a <style> element, which the CSP blocks (docs/CONSOLE.md).
+  const host = document.createElement('div');
+  host.className = 'sql-editor';
+  const root = host.attachShadow({ mode: 'open' });
   const view = new EditorView({
+    root,
+    parent: root,
     state: EditorState.create({
       doc: textarea.value,
       extensions: [
@@ -39,6 +55,7 @@ export function sqlEditor(textarea, relations) {
           ...historyKeymap,
           ...defaultKeymap,
         ]),
+        THEME,
         EditorView.contentAttributes.of({ 'aria-label': textarea.labels?.[0]?.textContent ?? 'SQL' }),
         EditorView.updateListener.of((u) => {
           if (u.docChanged) textarea.value = u.state.doc.toString();
@@ -47,7 +64,7 @@ export function sqlEditor(textarea, relations) {
     }),
   });
   textarea.hidden = true;
-  textarea.after(view.dom);
+  textarea.after(host);
   // The label points at the editor now.
   for (const label of textarea.labels ?? []) label.addEventListener('click', () => view.focus());
   return {

@@ -37,6 +37,7 @@ const FILES: readonly AssetFile[] = [
   { path: '/dashboard.html', file: 'dashboard.html', type: HTML, isPublic: false },
   { path: '/login.html', file: 'login.html', type: HTML, isPublic: true },
   { path: '/console.js', file: 'console.js', type: JS, isPublic: false },
+  { path: '/chart-data.js', file: 'chart-data.js', type: JS, isPublic: false },
   { path: '/console.css', file: 'console.css', type: 'text/css; charset=utf-8', isPublic: true },
   { path: '/sql-editor.js', file: 'sql-editor.js', type: JS, isPublic: false, built: true },
 ];

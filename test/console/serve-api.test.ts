@@ -260,7 +260,10 @@ describeStores('edgelog serve: the API', (store) => {
     for (const b of byRule.filter((b) => b.kind !== '(other)'))
       expect(rules.find((c) => c.hour === b.hour && c.kind === b.kind)?.count).toBe(b.count);
 
-    const guardian = shield.json.guardian as { counters: string[]; snapshots: Array<Record<string, unknown>> };
+    const guardian = shield.json.guardian as {
+      counters: string[];
+      snapshots: Array<Record<string, unknown>>;
+    };
     const snapshots = await cliQuery(
       'SELECT taken_at, total_blocked_requests, total_blocked_requests_delta, total_requests_inspected_delta ' +
         'FROM api_guardian_deltas WHERE shield_zone_id = 201 ORDER BY taken_at',
