@@ -269,6 +269,9 @@ describeStores('edgelog serve: the API', (store) => {
         'FROM api_guardian_deltas WHERE shield_zone_id = 201 ORDER BY taken_at',
     );
     expect(snapshots).toHaveLength(2);
+    expect(
+      (snapshots[1] as { total_blocked_requests_delta: number }).total_blocked_requests_delta,
+    ).toBeGreaterThan(0);
     expect(guardian.counters).toContain('total_blocked_requests');
     expect(
       guardian.snapshots.map((s) => ({

@@ -34,13 +34,24 @@ export interface ConsoleArchive {
 }
 
 export async function consoleArchive(kind: StoreKind): Promise<ConsoleArchive> {
-  const h = await storeHarness(kind, { hostileText: true, entriesPerDay: 60, pageSize: 25 });
+  // The simulator's clock: NOW, but at each Guardian snapshot its time (its counters grow with it).
+  let simNow = NOW;
+  const h = await storeHarness(kind, {
+    hostileText: true,
+    entriesPerDay: 60,
+    pageSize: 25,
+    now: () => simNow,
+  });
   for (const day of DAYS) {
     await storeDay(h, day);
     if (day === DAYS[0]) await compactArchive(h, () => NOW, { filter: { to: day } });
   }
   // Two Guardian snapshots of zone 201 within the dashboards' last 7 days, an hour apart.
-  for (const at of GUARDIAN_TIMES) await storeGuardian(h, at);
+  for (const at of GUARDIAN_TIMES) {
+    simNow = at;
+    await storeGuardian(h, at);
+  }
+  simNow = NOW;
   const database = h.databaseUrl ? { path: h.dbPath, url: h.databaseUrl } : { path: h.dbPath };
   const configPath = writeConfig(
     h.dir,
