@@ -256,8 +256,7 @@ export const GUARDIAN_COUNTERS = Object.values(GUARDIAN_COUNTER_COLUMNS);
 export function dashboardGuardianSql(f: Pick<LogFilter, 'zones' | 'from' | 'to'>): string {
   const at = (ms: number, what: string) => sqlStringLiteral(new Date(Number(int(ms, what))).toISOString());
   const where = [`taken_at >= ${at(f.from, 'from')}`, `taken_at < ${at(f.to, 'to')}`];
-  if (f.zones.length > 0)
-    where.push(`shield_zone_id IN (${f.zones.map((z) => int(z, 'zone')).join(', ')})`);
+  if (f.zones.length > 0) where.push(`shield_zone_id IN (${f.zones.map((z) => int(z, 'zone')).join(', ')})`);
   const sums = GUARDIAN_COUNTERS.flatMap((c) => [`sum(${c}) AS ${c}`, `sum(${c}_delta) AS ${c}_delta`]);
   return (
     `SELECT taken_at, ${sums.join(', ')} FROM api_guardian_deltas WHERE ${where.join(' AND ')} ` +
