@@ -737,19 +737,24 @@ function drawStacked(id, bars, from, to) {
     });
   }
   // The legend says each kind's total over the range, so a panel's figures can be read, not only seen.
-  document
-    .getElementById(id)
-    .replaceChildren(
-      svg,
-      el('figcaption', {}, 'per hour (UTC)'),
-      el(
-        'div',
-        { class: 'legend' },
-        ...kinds.map((k, i) =>
-          el('span', { class: `kind-${i % 6}`, 'data-kind': k }, `${k} `, el('b', {}, totals.get(k))),
+  document.getElementById(id).replaceChildren(
+    svg,
+    el('figcaption', {}, 'per hour (UTC)'),
+    el(
+      'div',
+      { class: 'legend' },
+      ...kinds.map((k, i) =>
+        // <bdi>: a kind is archived text, whose bidirectional controls must not reorder the count.
+        el(
+          'span',
+          { class: `kind-${i % 6}`, 'data-kind': k },
+          el('bdi', {}, k),
+          ' ',
+          el('b', {}, totals.get(k)),
         ),
       ),
-    );
+    ),
+  );
 }
 
 /** Readable names of the Guardian counters (api_guardian_snapshots' columns). */

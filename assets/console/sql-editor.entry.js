@@ -56,6 +56,7 @@ export function sqlEditor(textarea, relations) {
           ...defaultKeymap,
         ]),
         THEME,
+        EditorView.lineWrapping,
         EditorView.contentAttributes.of({ 'aria-label': textarea.labels?.[0]?.textContent ?? 'SQL' }),
         EditorView.updateListener.of((u) => {
           if (u.docChanged) textarea.value = u.state.doc.toString();

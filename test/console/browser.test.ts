@@ -300,6 +300,10 @@ describe.skipIf(!HAS_CHROMIUM)('edgelog serve in a browser (Debian chromium)', (
       const rest = kinds.slice(8).reduce((n, k) => n + k.n, 0);
       if (rest > 0) expected['(other)'] = rest;
       expect(shown).toEqual(expected);
+      // Each kind (archived text, with bidirectional controls) isolated from its count.
+      expect(await page.locator('#hourly-detail .legend span > bdi').count()).toBe(
+        Object.keys(expected).length,
+      );
     }
     // Origin zones have no Guardian: the panel is hidden.
     expect(await page.locator('#guardian').isHidden()).toBe(true);
