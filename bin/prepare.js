@@ -39,4 +39,7 @@ const build = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], {
   cwd: root,
   stdio: 'inherit',
 });
-process.exit(build.status ?? 1);
+if (build.status !== 0) process.exit(build.status ?? 1);
+// The console's editor bundle (esbuild, a dev dependency like the compiler).
+const bundle = spawnSync(process.execPath, [`${root}/bin/build-console.js`], { cwd: root, stdio: 'inherit' });
+process.exit(bundle.status ?? 1);

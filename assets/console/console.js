@@ -1,6 +1,7 @@
 // The console's one script (served as is, no build step). Every value from the archive is written as
 // text (textContent, attribute values, SVG numbers), never as HTML: archived text was written by
 // attackers. Each page keeps its view in the URL, so a reloaded or shared URL shows the same view.
+import { timeSeries } from './chart-data.js';
 
 /** An element with text and attributes; children appended as given. */
 function el(tag, attrs = {}, ...children) {
@@ -314,6 +315,56 @@ function bar(svg, { x, y, width, height, tip, cls }) {
   svg.append(rect);
 }
 
+/**
+ * Lines (SVG polylines, numbers only as attributes) of `data` (chart-data.js's shape: series of [ms,
+ * value] points, the extent of both axes) into `figure`, with the axes' ends and a legend as text.
+ */
+function drawLineChart(figure, data, caption) {
+  const height = 160;
+  const svg = chart(height);
+  svg.classList.add('lines');
+  const span = Math.max(1, data.to - data.from);
+  const range = Math.max(1, data.max - data.min);
+  data.series.forEach((s, i) => {
+    const line = document.createElementNS(SVG, 'polyline');
+    const points = s.points.map(([t, v]) => {
+      const x = ((t - data.from) / span) * CHART_WIDTH;
+      const y = height - ((v - data.min) / range) * height;
+      return `${x.toFixed(1)},${y.toFixed(1)}`;
+    });
+    line.setAttribute('points', points.join(' '));
+    line.setAttribute('class', `series-${i % 6}`);
+    const title = document.createElementNS(SVG, 'title');
+    title.textContent = s.name;
+    line.append(title);
+    svg.append(line);
+    // Few points: each a dot with its figures (one point alone draws no line).
+    if (s.points.length <= 100)
+      for (const [t, v] of s.points) {
+        const dot = document.createElementNS(SVG, 'circle');
+        dot.setAttribute('cx', (((t - data.from) / span) * CHART_WIDTH).toFixed(1));
+        dot.setAttribute('cy', (height - ((v - data.min) / range) * height).toFixed(1));
+        dot.setAttribute('r', '3');
+        dot.setAttribute('class', `series-${i % 6}`);
+        const tip = document.createElementNS(SVG, 'title');
+        tip.textContent = `${iso(t)} ${s.name}: ${v}`;
+        dot.append(tip);
+        svg.append(dot);
+      }
+  });
+  figure.replaceChildren(
+    el('div', { class: 'axis' }, String(data.max)),
+    svg,
+    el('div', { class: 'axis' }, `${data.min}`, el('span', {}, `${iso(data.from)} – ${iso(data.to)}`)),
+    el('figcaption', {}, caption),
+    el(
+      'div',
+      { class: 'legend' },
+      ...data.series.map((s, i) => el('span', { class: `kind-${i % 6}` }, s.name)),
+    ),
+  );
+}
+
 function drawHistogram(h, from, to) {
   const height = 90;
   const svg = chart(height);
@@ -433,6 +484,7 @@ async function sqlPage() {
     try {
       const r = await api('/api/v1/query', new URLSearchParams({ sql }));
       fillTable(document.getElementById('result'), r.columns, r.rows);
+      drawResultChart(r.columns, r.rows);
       downloadLinks('downloads', '/api/v1/query/download', new URLSearchParams({ sql }));
       document.getElementById('bounds').textContent = `limit ${r.limit} rows, timeout ${r.timeoutMs / 1000}s`;
       const ms = Math.round(performance.now() - started);
@@ -446,24 +498,55 @@ async function sqlPage() {
     e.preventDefault();
     void run();
   });
-  void schemaPanel();
+  const relations = schemaPanel();
+  void relations.then((r) => editor(form.elements.sql, r));
   if (form.elements.sql.value.trim() !== '') await run();
 }
 
+/**
+ * CodeMirror in place of the textarea (the bundle /sql-editor.js, built by `npm run build`). Loaded
+ * apart, so the other pages never pay for it; when it cannot load, the textarea stays, and works.
+ */
+async function editor(textarea, relations) {
+  try {
+    const { sqlEditor } = await import('/sql-editor.js');
+    sqlEditor(textarea, relations);
+    document.body.dataset.editor = 'codemirror';
+  } catch {
+    document.body.dataset.editor = 'textarea';
+  }
+}
+
+/** The schema panel; the relations, for the editor's completion ([] when the schema cannot be read). */
 async function schemaPanel() {
-  const { relations } = await api('/api/v1/schema', '');
-  document
-    .getElementById('schema')
-    .replaceChildren(
-      ...relations.map((r) =>
-        el(
-          'details',
-          {},
-          el('summary', { title: r.about }, r.name),
-          el('ul', {}, ...r.columns.map((c) => el('li', {}, `${c.name} ${c.type}`))),
+  try {
+    const { relations } = await api('/api/v1/schema', '');
+    document
+      .getElementById('schema')
+      .replaceChildren(
+        ...relations.map((r) =>
+          el(
+            'details',
+            {},
+            el('summary', { title: r.about }, r.name),
+            el('ul', {}, ...r.columns.map((c) => el('li', {}, `${c.name} ${c.type}`))),
+          ),
         ),
-      ),
-    );
+      );
+    return relations;
+  } catch (err) {
+    status(err.message, true);
+    return [];
+  }
+}
+
+/** A line per numeric column against the result's time column (chart-data.js), or none. */
+function drawResultChart(columns, rows) {
+  const figure = document.getElementById('chart');
+  const data = timeSeries(columns, rows);
+  figure.hidden = data === null;
+  if (data === null) return figure.replaceChildren();
+  drawLineChart(figure, data, `${data.series.map((s) => s.name).join(', ')} by ${data.time} (UTC)`);
 }
 
 // ---- Alerts and silences ----
@@ -587,6 +670,12 @@ async function alertsPage() {
 }
 
 // ---- Zone dashboards ----
+/** What each source's second panel splits by, as its heading says. */
+const DETAIL_TITLES = {
+  code: 'origin errors per hour by error code',
+  rule: 'Shield events per hour by rule',
+};
+
 async function dashboardPage() {
   const form = document.getElementById('zone');
   const load = async () => {
@@ -595,7 +684,10 @@ async function dashboardPage() {
     status('loading…');
     try {
       const d = await api('/api/v1/dashboard', params);
-      drawStacked(d.hourly, d.from, d.to);
+      drawStacked('hourly', d.hourly, d.from, d.to);
+      document.getElementById('detail-title').textContent = DETAIL_TITLES[d.detail.split];
+      drawStacked('hourly-detail', d.detail.hourly, d.from, d.to);
+      drawGuardian(d.guardian);
       document.getElementById('top').replaceChildren(
         ...Object.entries(d.top).map(([field, values]) => {
           const table = el('table', {});
@@ -618,8 +710,8 @@ async function dashboardPage() {
   if (form.elements.zone.value !== '') await load();
 }
 
-/** Bars per hour, stacked by kind (status class or action), each kind a class of the stylesheet. */
-function drawStacked(bars, from, to) {
+/** Each hour's total per kind, its kinds, and the total of each kind over the range. */
+function drawStacked(id, bars, from, to) {
   const height = 120;
   const svg = chart(height);
   const hours = new Map();
@@ -627,11 +719,13 @@ function drawStacked(bars, from, to) {
   const max = Math.max(1, ...hours.values());
   const span = Math.max(1, to - from);
   const kinds = [...new Set(bars.map((b) => b.kind))].sort();
+  const totals = new Map(kinds.map((k) => [k, 0]));
   const stacked = new Map();
   for (const b of bars) {
     const hour = Number(b.hour);
     const below = stacked.get(hour) ?? 0;
     stacked.set(hour, below + Number(b.count));
+    totals.set(b.kind, totals.get(b.kind) + Number(b.count));
     const h = (Number(b.count) / max) * height;
     bar(svg, {
       x: ((hour - from) / span) * CHART_WIDTH,
@@ -642,10 +736,66 @@ function drawStacked(bars, from, to) {
       cls: `kind-${kinds.indexOf(b.kind) % 6}`,
     });
   }
-  document.getElementById('hourly').replaceChildren(svg, el('figcaption', {}, 'per hour (UTC)'));
-  document
-    .getElementById('legend')
-    .replaceChildren(...kinds.map((k, i) => el('span', { class: `kind-${i % 6}` }, k)));
+  // The legend says each kind's total over the range, so a panel's figures can be read, not only seen.
+  document.getElementById(id).replaceChildren(
+    svg,
+    el('figcaption', {}, 'per hour (UTC)'),
+    el(
+      'div',
+      { class: 'legend' },
+      ...kinds.map((k, i) =>
+        // <bdi>: a kind is archived text, whose bidirectional controls must not reorder the count.
+        el(
+          'span',
+          { class: `kind-${i % 6}`, 'data-kind': k },
+          el('bdi', {}, k),
+          ' ',
+          el('b', {}, totals.get(k)),
+        ),
+      ),
+    ),
+  );
+}
+
+/** Readable names of the Guardian counters (api_guardian_snapshots' columns). */
+const GUARDIAN_NAMES = {
+  total_requests_inspected: 'inspected',
+  total_blocked_requests: 'blocked',
+  total_logged_requests: 'logged',
+  total_rate_limited: 'rate limited',
+  total_failed_request_validation: 'failed validation',
+  total_failed_authentication_enforcement: 'failed authentication',
+};
+
+/**
+ * A Shield zone's Guardian counters: each counter's growth per snapshot as lines, and a table of each
+ * counter's latest value and its growth over the range (the sum of its deltas). Hidden for origin.
+ */
+function drawGuardian(g) {
+  const section = document.getElementById('guardian');
+  section.hidden = g === null;
+  if (g === null) return;
+  const snaps = g.snapshots;
+  const figure = document.getElementById('guardian-chart');
+  const name = (c) => GUARDIAN_NAMES[c] ?? c;
+  const rows = snaps.map((s) => ({
+    taken_at: s.taken_at,
+    ...Object.fromEntries(g.counters.map((c) => [name(c), s[`${c}_delta`]])),
+  }));
+  const data = timeSeries(['taken_at', ...g.counters.map(name)], rows);
+  if (data === null)
+    figure.replaceChildren(el('figcaption', {}, `${snaps.length} snapshots in the range: too few to draw`));
+  else drawLineChart(figure, data, 'growth since the previous snapshot');
+  const latest = snaps[snaps.length - 1];
+  fillTable(
+    document.getElementById('guardian-totals'),
+    ['counter', 'latest', 'growth in the range'],
+    g.counters.map((c) => ({
+      counter: name(c),
+      latest: latest?.[c] ?? '',
+      growth: snaps.reduce((n, s) => n + Number(s[`${c}_delta`] ?? 0), 0),
+    })),
+  );
 }
 
 const PAGES = { overview, explorer, sql: sqlPage, alerts: alertsPage, dashboard: dashboardPage };

@@ -2,8 +2,11 @@
 // a JSON body, every statement through the one query lane (the archive's dialect, `edgelog query`'s
 // runner and bounds).
 import {
+  dashboardGuardianSql,
   dashboardHourlySql,
   dashboardTopSql,
+  GUARDIAN_COUNTERS,
+  HOURLY_SPLIT_OF,
   facetsSql,
   histogramBucket,
   histogramSql,
@@ -162,16 +165,27 @@ async function topValues(ctx: ApiContext, sql: string) {
 
 /**
  * A zone dashboard (the explorer's parameters: source, zones, range, fields): the matches per hour by
- * kind (origin: status class; Shield: action) and the top URLs, countries and ASNs (origin: codes).
+ * kind (origin: status class; Shield: action) and by detail (origin: error code; Shield: rule), the top
+ * URLs, countries and ASNs (origin: codes), and for Shield the Guardian counters over the range.
  */
 const dashboard: ApiRoute = async (params, ctx) => {
   const req = parseLogsRequest(params, ctx.now());
-  const hourly = answerRows(
-    await answer(ctx.queries, dashboardHourlySql(req.filter), { ...ctx.bounds, limit: 0 }),
-  );
+  const all = { ...ctx.bounds, limit: 0 };
+  const hourly = answerRows(await answer(ctx.queries, dashboardHourlySql(req.filter), all));
+  const detail = {
+    split: HOURLY_SPLIT_OF[req.filter.source].detail,
+    hourly: answerRows(await answer(ctx.queries, dashboardHourlySql(req.filter, 'detail'), all)),
+  };
   const top = await topValues(ctx, dashboardTopSql(req.filter, FACET_TOP));
+  const guardian =
+    req.filter.source === 'shield'
+      ? {
+          counters: GUARDIAN_COUNTERS,
+          snapshots: answerRows(await answer(ctx.queries, dashboardGuardianSql(req.filter), all)),
+        }
+      : null;
   const { source, zones, from, to } = req.filter;
-  return JSON.stringify({ source, zones, from, to, hourly, top });
+  return JSON.stringify({ source, zones, from, to, hourly, detail, top, guardian });
 };
 
 export const API_ROUTES: Readonly<Record<string, ApiRoute>> = {

@@ -59,10 +59,13 @@ export async function startConsole(config: ReaderConfig, opts: ConsoleOptions): 
     // A console over an archive it cannot read would answer every request with the same failure: say
     // it once, now (a missing file, a server that refuses the reader).
     await answer(queries, ARCHIVE_PROBE_SQL, bounds);
+    const { assets, missing } = loadAssets();
+    if (missing.length > 0)
+      opts.logger.warn({ missing }, 'console bundle not built (npm run build): the SQL page has no editor');
     const server = await startConsoleServer({
       listen: opts.listen,
       token,
-      assets: loadAssets(),
+      assets,
       logger: opts.logger,
       secureCookie: opts.secureCookie ?? false,
       api: {

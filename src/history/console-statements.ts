@@ -6,6 +6,7 @@
 // Timestamps are compared as integer constants, so the history's views leave out the days outside the
 // range without opening them (statement-bounds.ts).
 import { isDayText } from '../time/utc-day.js';
+import { GUARDIAN_COUNTER_COLUMNS } from '../values/guardian-counters.js';
 import { sqlStringLiteral } from './statement-tables.js';
 
 export type ConsoleSource = 'origin' | 'shield';
@@ -195,19 +196,71 @@ function topValuesSql(f: LogFilter, fields: ReadonlyArray<readonly [string, stri
 }
 
 /**
- * A zone dashboard's series: the matches per UTC hour by kind, oldest first — origin errors by status
- * class (`5xx`, `4xx`…, `unknown` without a status), Shield events by action (what their status says:
- * 403 `blocked`, 200 `logged`, 429 `rate-limited`, else the status).
+ * How a zone dashboard splits its hourly bars: origin errors by status class (`5xx`, `4xx`…, `unknown`
+ * without a status) or by error code; Shield events by action (what their status says: 403 `blocked`,
+ * 200 `logged`, 429 `rate-limited`, else the status) or by rule.
  */
-export function dashboardHourlySql(f: LogFilter): string {
-  const kind =
-    f.source === 'origin'
-      ? "coalesce(CAST(status_code // 100 AS VARCHAR) || 'xx', 'unknown')"
-      : "CASE status WHEN '403' THEN 'blocked' WHEN '200' THEN 'logged' WHEN '429' THEN 'rate-limited' " +
-        "ELSE coalesce(status, 'unknown') END";
+const HOURLY_SPLITS = {
+  origin: {
+    class: "coalesce(CAST(status_code // 100 AS VARCHAR) || 'xx', 'unknown')",
+    code: "coalesce(error_code, 'none')",
+  },
+  shield: {
+    action:
+      "CASE status WHEN '403' THEN 'blocked' WHEN '200' THEN 'logged' WHEN '429' THEN 'rate-limited' " +
+      "ELSE coalesce(status, 'unknown') END",
+    rule: "coalesce(rule_id, 'none')",
+  },
+} as const;
+
+/** The split of each source's first panel (its status), and of its second (its code or rule). */
+export const HOURLY_SPLIT_OF = {
+  origin: { kind: 'class', detail: 'code' },
+  shield: { kind: 'action', detail: 'rule' },
+} as const satisfies Record<ConsoleSource, { kind: string; detail: string }>;
+
+/** Kinds a split by code or rule keeps apart; the rest are counted together as OTHER_KIND. */
+export const DETAIL_KINDS = 8;
+export const OTHER_KIND = '(other)';
+
+/**
+ * A zone dashboard's series: the matches per UTC hour by kind, oldest first (HOURLY_SPLITS). Split
+ * `detail` (codes, rules: many values) keeps the DETAIL_KINDS most frequent over the range and counts
+ * the rest as OTHER_KIND, so the bars keep a readable legend and the same totals.
+ */
+export function dashboardHourlySql(f: LogFilter, split: 'kind' | 'detail' = 'kind'): string {
+  const splits: Readonly<Record<string, string>> = HOURLY_SPLITS[f.source];
+  const kind = splits[HOURLY_SPLIT_OF[f.source][split]]!;
+  const m =
+    `SELECT timestamp - timestamp % 3600000 AS hour, ${kind} AS kind FROM ${TABLES[f.source].table} ` +
+    `WHERE ${conditions(f, null).join(' AND ')}`;
+  if (split === 'kind')
+    return `WITH m AS (${m}) SELECT hour, kind, count(*) AS count FROM m GROUP BY ALL ORDER BY 1, 2`;
   return (
-    `SELECT timestamp - timestamp % 3600000 AS hour, ${kind} AS kind, count(*) AS count ` +
-    `FROM ${TABLES[f.source].table} WHERE ${conditions(f, null).join(' AND ')} GROUP BY ALL ORDER BY 1, 2`
+    `WITH m AS (${m}), top AS (SELECT kind FROM m GROUP BY 1 ORDER BY count(*) DESC, 1 ` +
+    `LIMIT ${int(DETAIL_KINDS, 'kinds')}) ` +
+    `SELECT hour, CASE WHEN kind IN (SELECT kind FROM top) THEN kind ELSE ${sqlStringLiteral(OTHER_KIND)} END ` +
+    'AS kind, count(*) AS count FROM m GROUP BY ALL ORDER BY 1, 2'
+  );
+}
+
+/** The Guardian counters (api_guardian_snapshots' columns), in the order the dashboard shows them. */
+export const GUARDIAN_COUNTERS = Object.values(GUARDIAN_COUNTER_COLUMNS);
+
+/**
+ * A Shield zone dashboard's Guardian counters over the range: per snapshot time (ISO text, oldest first)
+ * each counter's value and its growth since the zone's previous snapshot (`<counter>_delta`, a reset
+ * counted as api_guardian_deltas counts it), summed over the filter's zones. Snapshots are taken by
+ * time, not by log line, so only the zones and the range apply.
+ */
+export function dashboardGuardianSql(f: Pick<LogFilter, 'zones' | 'from' | 'to'>): string {
+  const at = (ms: number, what: string) => sqlStringLiteral(new Date(Number(int(ms, what))).toISOString());
+  const where = [`taken_at >= ${at(f.from, 'from')}`, `taken_at < ${at(f.to, 'to')}`];
+  if (f.zones.length > 0) where.push(`shield_zone_id IN (${f.zones.map((z) => int(z, 'zone')).join(', ')})`);
+  const sums = GUARDIAN_COUNTERS.flatMap((c) => [`sum(${c}) AS ${c}`, `sum(${c}_delta) AS ${c}_delta`]);
+  return (
+    `SELECT taken_at, ${sums.join(', ')} FROM api_guardian_deltas WHERE ${where.join(' AND ')} ` +
+    'GROUP BY taken_at ORDER BY taken_at'
   );
 }
 

@@ -1,6 +1,6 @@
 // Debian's chromium driven by playwright-core (no browser download), and a page that records what would
 // betray archived markup taken for HTML: dialogs, page errors, console errors, a request for the `x` an
-// injected <img src=x> would make.
+// injected <img src=x> would make; and anything the Content-Security-Policy blocked.
 import { existsSync } from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
 
@@ -18,6 +18,11 @@ export async function watchedBrowser(): Promise<WatchedBrowser> {
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
   const page = await browser.newPage();
   const events: string[] = [];
+  // A blocked style or script (the CSP) says so in the page, where the console event sees it.
+  await page.addInitScript(
+    "document.addEventListener('securitypolicyviolation', (e) => " +
+      "console.error('csp: ' + e.violatedDirective + ' blocked ' + (e.blockedURI || 'inline')));",
+  );
   page.on('dialog', (d) => {
     events.push(`dialog: ${d.message()}`);
     void d.dismiss();

@@ -7,10 +7,16 @@ import type { Browser, Page } from 'playwright-core';
 import { HAS_CHROMIUM, watchedBrowser } from './browser-support.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConsoleServer } from '../../src/console/server.js';
+import { runCli } from '../support/cli.js';
 import { NOW, TODAY } from '../support/harness.js';
 import { consoleArchive, DAYS, serveArchive, storeDay, type ConsoleArchive } from './support.js';
 
 const MARKUP = '<script>alert(1)</script><img src=x onerror=alert(2)>';
+
+/** The page's window, as far as a function run in it reads it (the tests have no DOM types). */
+interface Styled {
+  getComputedStyle(e: unknown): Record<string, string>;
+}
 
 describe.skipIf(!HAS_CHROMIUM)('edgelog serve in a browser (Debian chromium)', () => {
   let a: ConsoleArchive;
@@ -114,6 +120,101 @@ describe.skipIf(!HAS_CHROMIUM)('edgelog serve in a browser (Debian chromium)', (
     expect(events).toEqual([]);
   });
 
+  /** `edgelog query --json <sql>` as a user runs it (the built CLI). */
+  const cliQuery = async (sql: string) => {
+    const r = await runCli(['--config', a.configPath, 'query', '--json', sql], { cwd: a.h.dir });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    return JSON.parse(r.stdout) as Array<Record<string, unknown>>;
+  };
+
+  it('SQL: the editor (CodeMirror, under the CSP) highlights and completes table and column names', async () => {
+    await page.goto(new URL('/sql.html', server.url).href);
+    await page.locator('body[data-editor="codemirror"]').waitFor();
+    // Its styles applied (CodeMirror's base theme makes the editor a flex column): the CSP let them in.
+    expect(
+      await page
+        .locator('.cm-editor')
+        .evaluate((e) => (globalThis as unknown as Styled).getComputedStyle(e).display),
+    ).toBe('flex');
+    expect(await page.locator('#sql').isHidden()).toBe(true);
+    await page.locator('.cm-content').click();
+    await page.keyboard.type('SELECT count(*) AS n FROM shield_ev');
+    /** Waits for `name` offered and chosen, then accepts it with Enter (after CodeMirror's 75 ms guard
+     * against an Enter typed as the list opens: `interactionDelay`). */
+    const accept = async (name: string) => {
+      await page.locator('.cm-tooltip-autocomplete li[aria-selected="true"]', { hasText: name }).waitFor();
+      await page.waitForTimeout(150);
+      await page.keyboard.press('Enter');
+    };
+    await accept('shield_event_logs');
+    expect(await page.locator('#sql').inputValue()).toBe('SELECT count(*) AS n FROM shield_event_logs');
+    await page.keyboard.type(' WHERE shield_event_logs.coun');
+    await accept('country');
+    await page.keyboard.type(" <> ''");
+    // A keyword is drawn in its own colour (a name is plain text in the line's colour).
+    const color = (selector: string) =>
+      page
+        .locator(selector)
+        .first()
+        .evaluate((e) => (globalThis as unknown as Styled).getComputedStyle(e).color);
+    const keyword = await color('.cm-line span:text-is("SELECT")');
+    expect(keyword).not.toBe(await color('.cm-line'));
+    expect(await color('.cm-line span:text-is("WHERE")')).toBe(keyword);
+    // Ctrl-Enter runs it, with the editor's text.
+    await page.keyboard.press('Control+Enter');
+    await page.locator('#result td').first().waitFor();
+    const sql = "SELECT count(*) AS n FROM shield_event_logs WHERE shield_event_logs.country <> ''";
+    expect(new URL(page.url()).searchParams.get('sql')).toBe(sql);
+    const [{ n }] = (await cliQuery(sql)) as [{ n: number }];
+    expect(await page.locator('#result td').first().innerText()).toBe(String(n));
+    expect(events).toEqual([]);
+  });
+
+  it('SQL: without its editor bundle the page keeps the textarea, and runs', async () => {
+    await page.route('**/sql-editor.js', (route) => route.abort());
+    try {
+      const sql = 'SELECT count(*) AS n FROM origin_error_logs';
+      await page.goto(new URL('/sql.html', server.url).href);
+      await page.locator('body[data-editor="textarea"]').waitFor();
+      await page.locator('#sql').fill(sql);
+      await page.locator('#statement button[type=submit]').click();
+      await page.locator('#result td').first().waitFor();
+      const [{ n }] = (await cliQuery(sql)) as [{ n: number }];
+      expect(await page.locator('#result td').first().innerText()).toBe(String(n));
+    } finally {
+      await page.unroute('**/sql-editor.js');
+    }
+    // The aborted request is the only thing the console said.
+    expect(events.filter((e) => !e.includes('sql-editor.js') && !e.includes('ERR_FAILED'))).toEqual([]);
+    events.length = 0;
+  });
+
+  it('SQL: a time column and numeric columns are drawn as lines, one a column; other results draw none', async () => {
+    const sql =
+      'SELECT log_date, count(*) AS n, count(DISTINCT country) AS countries FROM shield_event_logs GROUP BY 1 ORDER BY 1';
+    await page.goto(new URL(`/sql.html?${new URLSearchParams({ sql }).toString()}`, server.url).href);
+    await page.locator('#chart polyline').first().waitFor({ state: 'attached' });
+    const rows = (await cliQuery(sql)) as Array<{ log_date: string; n: number; countries: number }>;
+    expect(rows.length).toBeGreaterThan(1);
+    expect(await page.locator('#chart polyline').count()).toBe(2);
+    expect(await page.locator('#chart .legend span').allInnerTexts()).toEqual(['n', 'countries']);
+    // A point a row, each with its figures.
+    const n = page.locator('#chart polyline').first();
+    expect((await n.getAttribute('points'))!.split(' ')).toHaveLength(rows.length);
+    const tips = await page.locator('#chart circle.series-0 title').allTextContents();
+    expect(tips).toEqual(rows.map((r) => `${r.log_date}T00:00:00.000Z n: ${r.n}`));
+    await page.goto(
+      new URL(
+        `/sql.html?${new URLSearchParams({ sql: 'SELECT url, message FROM shield_event_logs LIMIT 3' }).toString()}`,
+        server.url,
+      ).href,
+    );
+    await page.locator('#result td').first().waitFor();
+    expect(await page.locator('#chart').isHidden()).toBe(true);
+    expect(events).toEqual([]);
+  });
+
   it('overview: the ledger calendar with each day linked to the explorer', async () => {
     await page.goto(new URL(`/?from=${DAYS[0]}&to=${DAYS[1]}`, server.url).href);
     await page.locator('#calendar td.state-complete').first().waitFor();
@@ -146,7 +247,10 @@ describe.skipIf(!HAS_CHROMIUM)('edgelog serve in a browser (Debian chromium)', (
     const [{ n }] = (await api(
       `SELECT count(*) AS n FROM shield_event_logs WHERE shield_zone_id = 201 AND timestamp >= ${NOW - 7 * 86_400_000} AND timestamp < ${NOW}`,
     )) as [{ n: number }];
-    await expect.poll(() => page.locator('#status').innerText()).toBe(`${n} Shield events`);
+    // Four statements in the one query lane: a busy machine takes more than poll's default second.
+    await expect
+      .poll(() => page.locator('#status').innerText(), { timeout: 10_000 })
+      .toBe(`${n} Shield events`);
     const [top] = (await api(
       'SELECT url, count(*) AS c FROM shield_event_logs WHERE shield_zone_id = 201 GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 1',
     )) as [{ url: string; c: number }];
@@ -155,6 +259,69 @@ describe.skipIf(!HAS_CHROMIUM)('edgelog serve in a browser (Debian chromium)', (
     expect(await first.locator('td').nth(1).innerText()).toBe(String(top.c));
     expect(top.url).toContain(MARKUP);
     expect(await page.locator('#hourly rect').count()).toBeGreaterThan(0);
+    expect(await page.locator('main img, main script').count()).toBe(0);
+    expect(events).toEqual([]);
+  });
+
+  it("zone dashboard: per hour by rule or error code, and the Guardian counters, with `edgelog query`'s totals", async () => {
+    const since = NOW - 7 * 86_400_000;
+    const range = `timestamp >= ${since} AND timestamp < ${NOW}`;
+    /** The legend's total of each kind (kind → count). */
+    const legend = async (id: string) => {
+      const spans = page.locator(`#${id} .legend span`);
+      const out: Record<string, number> = {};
+      for (let i = 0; i < (await spans.count()); i++) {
+        const span = spans.nth(i);
+        out[(await span.getAttribute('data-kind'))!] = Number(await span.locator('b').innerText());
+      }
+      return out;
+    };
+    for (const [source, zone, table, zoneColumn, column, title] of [
+      ['shield', 201, 'shield_event_logs', 'shield_zone_id', 'rule_id', 'Shield events per hour by rule'],
+      [
+        'origin',
+        101,
+        'origin_error_logs',
+        'pull_zone_id',
+        'error_code',
+        'origin errors per hour by error code',
+      ],
+    ] as const) {
+      await page.goto(new URL(`/dashboard.html?source=${source}&zone=${zone}&last=7d`, server.url).href);
+      await page.locator('#hourly-detail rect').first().waitFor({ state: 'attached' });
+      expect(await page.locator('#detail-title').innerText()).toBe(title);
+      const kinds = (await cliQuery(
+        `SELECT coalesce(${column}, 'none') AS kind, count(*) AS n FROM ${table} WHERE ${zoneColumn} = ${zone} AND ${range} GROUP BY 1 ORDER BY 2 DESC, 1`,
+      )) as Array<{ kind: string; n: number }>;
+      expect(kinds.length).toBeGreaterThan(1);
+      const shown = await legend('hourly-detail');
+      const kept = kinds.slice(0, 8);
+      const expected: Record<string, number> = Object.fromEntries(kept.map((k) => [k.kind, k.n]));
+      const rest = kinds.slice(8).reduce((n, k) => n + k.n, 0);
+      if (rest > 0) expected['(other)'] = rest;
+      expect(shown).toEqual(expected);
+      // Each kind (archived text, with bidirectional controls) isolated from its count.
+      expect(await page.locator('#hourly-detail .legend span > bdi').count()).toBe(
+        Object.keys(expected).length,
+      );
+    }
+    // Origin zones have no Guardian: the panel is hidden.
+    expect(await page.locator('#guardian').isHidden()).toBe(true);
+
+    await page.goto(new URL('/dashboard.html?source=shield&zone=201&last=7d', server.url).href);
+    await page.locator('#guardian-totals td').first().waitFor();
+    const [g] = (await cliQuery(
+      'SELECT sum(total_blocked_requests_delta) AS growth, max(total_blocked_requests) AS latest, count(*) AS snapshots ' +
+        `FROM api_guardian_deltas WHERE shield_zone_id = 201 AND taken_at >= '${new Date(since).toISOString()}' AND taken_at < '${new Date(NOW).toISOString()}'`,
+    )) as [{ growth: number; latest: number; snapshots: number }];
+    expect(g.snapshots).toBe(2);
+    expect(g.growth).toBeGreaterThan(0);
+    const blocked = page.locator('#guardian-totals tr', { has: page.locator('td:text-is("blocked")') });
+    expect(await blocked.locator('td').nth(1).innerText()).toBe(String(g.latest));
+    expect(await blocked.locator('td').nth(2).innerText()).toBe(String(g.growth));
+    // Six counters, a line each; the second snapshot's growth a dot each (the first has no previous one).
+    expect(await page.locator('#guardian-chart polyline').count()).toBe(6);
+    expect(await page.locator('#guardian-chart circle').count()).toBe(6);
     expect(await page.locator('main img, main script').count()).toBe(0);
     expect(events).toEqual([]);
   });

@@ -223,6 +223,70 @@ describeStores('edgelog serve: the API', (store) => {
     }
   });
 
+  it('answers a zone dashboard by error code, by rule and with the Guardian counters, as `edgelog query` counts', async () => {
+    type Bar = { hour: number; kind: string; count: number };
+    const origin = await get('/api/v1/dashboard', { source: 'origin', zone: '101', from: '0' });
+    expect(origin.status).toBe(200);
+    const codes = (await cliQuery(
+      "SELECT epoch_ms(date_trunc('hour', time)) AS hour, coalesce(error_code, 'none') AS kind, count(*) AS count " +
+        'FROM origin_error_logs WHERE pull_zone_id = 101 GROUP BY 1, 2',
+    )) as Bar[];
+    const detail = origin.json.detail as { split: string; hourly: Bar[] };
+    expect(detail.split).toBe('code');
+    // At most 8 codes apart and the rest as (other): per hour the same total, per code the same count.
+    const kinds = new Set(detail.hourly.map((b) => b.kind));
+    expect(kinds.size).toBeGreaterThan(1);
+    expect(kinds.size).toBeLessThanOrEqual(9);
+    const perHour = (bars: Bar[]) => {
+      const m = new Map<number, number>();
+      for (const b of bars) m.set(b.hour, (m.get(b.hour) ?? 0) + b.count);
+      return [...m].sort((x, y) => x[0] - y[0]);
+    };
+    expect(perHour(detail.hourly)).toEqual(perHour(codes));
+    for (const b of detail.hourly.filter((b) => b.kind !== '(other)'))
+      expect(codes.find((c) => c.hour === b.hour && c.kind === b.kind)?.count, `${b.hour} ${b.kind}`).toBe(
+        b.count,
+      );
+    expect(origin.json.guardian).toBe(null);
+
+    const shield = await get('/api/v1/dashboard', { source: 'shield', zone: '201', from: '0' });
+    const rules = (await cliQuery(
+      "SELECT epoch_ms(date_trunc('hour', time)) AS hour, coalesce(rule_id, 'none') AS kind, count(*) AS count " +
+        'FROM shield_event_logs WHERE shield_zone_id = 201 GROUP BY 1, 2',
+    )) as Bar[];
+    const byRule = (shield.json.detail as { split: string; hourly: Bar[] }).hourly;
+    expect((shield.json.detail as { split: string }).split).toBe('rule');
+    expect(perHour(byRule)).toEqual(perHour(rules));
+    for (const b of byRule.filter((b) => b.kind !== '(other)'))
+      expect(rules.find((c) => c.hour === b.hour && c.kind === b.kind)?.count).toBe(b.count);
+
+    const guardian = shield.json.guardian as {
+      counters: string[];
+      snapshots: Array<Record<string, unknown>>;
+    };
+    const snapshots = await cliQuery(
+      'SELECT taken_at, total_blocked_requests, total_blocked_requests_delta, total_requests_inspected_delta ' +
+        'FROM api_guardian_deltas WHERE shield_zone_id = 201 ORDER BY taken_at',
+    );
+    expect(snapshots).toHaveLength(2);
+    expect(
+      (snapshots[1] as { total_blocked_requests_delta: number }).total_blocked_requests_delta,
+    ).toBeGreaterThan(0);
+    expect(guardian.counters).toContain('total_blocked_requests');
+    expect(
+      guardian.snapshots.map((s) => ({
+        taken_at: s.taken_at,
+        total_blocked_requests: s.total_blocked_requests,
+        total_blocked_requests_delta: s.total_blocked_requests_delta,
+        total_requests_inspected_delta: s.total_requests_inspected_delta,
+      })),
+    ).toEqual(snapshots);
+    // The range applies to the snapshots' time: the hour before the second leaves the first out.
+    const last = await get('/api/v1/dashboard', { source: 'shield', zone: '201', last: '1h' });
+    const kept = (last.json.guardian as { snapshots: Array<{ taken_at: string }> }).snapshots;
+    expect(kept.map((s) => s.taken_at)).toEqual([(snapshots[1] as { taken_at: string }).taken_at]);
+  });
+
   it('answers a zone dashboard as `edgelog query` counts: per hour by status class or action, and the top values', async () => {
     type Bar = { hour: number; kind: string; count: number };
     const origin = await get('/api/v1/dashboard', { source: 'origin', zone: '101', from: '0' });

@@ -2,6 +2,7 @@
 // integers or quoted literals; a request that is not understood is refused, not guessed at.
 import { describe, expect, it } from 'vitest';
 import {
+  dashboardGuardianSql,
   dashboardHourlySql,
   dashboardTopSql,
   histogramBucket,
@@ -97,6 +98,29 @@ describe('zone dashboards', () => {
     expect(dashboardTopSql(base, 10)).toMatch(
       /'asn' AS field.*'country' AS field.*'url' AS field|'url' AS field.*'country' AS field.*'asn' AS field/,
     );
+  });
+});
+
+describe('zone dashboards: the detail panels and the Guardian counters', () => {
+  it('splits by error code or rule, keeping 8 apart and the rest as (other)', () => {
+    const origin = dashboardHourlySql({ ...base, source: 'origin', zones: [101] }, 'detail');
+    expect(origin).toContain("coalesce(error_code, 'none') AS kind");
+    expect(origin).toContain('ORDER BY count(*) DESC, 1 LIMIT 8');
+    expect(origin).toContain("ELSE '(other)' END AS kind");
+    const shield = dashboardHourlySql({ ...base, fields: { rule: "9'1" } }, 'detail');
+    expect(shield).toContain("coalesce(rule_id, 'none') AS kind");
+    expect(shield).toContain("rule_id = '9''1'");
+  });
+
+  it('reads the snapshots of the zones in the range, by their ISO time', () => {
+    const sql = dashboardGuardianSql({ zones: [201, 202], from: NOW - 3_600_000, to: NOW });
+    expect(sql).toContain(
+      "WHERE taken_at >= '2026-11-22T11:00:00.000Z' AND taken_at < '2026-11-22T12:00:00.000Z' AND shield_zone_id IN (201, 202)",
+    );
+    expect(sql).toContain('sum(total_blocked_requests_delta) AS total_blocked_requests_delta');
+    expect(dashboardGuardianSql({ zones: [], from: 0, to: 1 })).not.toContain('shield_zone_id');
+    expect(() => dashboardGuardianSql({ zones: [1.5], from: 0, to: 1 })).toThrow(RangeError);
+    expect(() => dashboardGuardianSql({ zones: [], from: 0.5, to: 1 })).toThrow(RangeError);
   });
 });
 

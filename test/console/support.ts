@@ -41,11 +41,19 @@ export async function consoleArchive(
   kind: StoreKind,
   sim: SimulatorOptions = HOSTILE,
 ): Promise<ConsoleArchive> {
-  const h = await storeHarness(kind, sim);
+  // The simulator's clock: NOW, but at each Guardian snapshot its time (its counters grow with it).
+  let simNow = NOW;
+  const h = await storeHarness(kind, { ...sim, now: () => simNow });
   for (const day of DAYS) {
     await storeDay(h, day);
     if (day === DAYS[0]) await compactArchive(h, () => NOW, { filter: { to: day } });
   }
+  // Two Guardian snapshots of zone 201 within the dashboards' last 7 days, an hour apart.
+  for (const at of GUARDIAN_TIMES) {
+    simNow = at;
+    await storeGuardian(h, at);
+  }
+  simNow = NOW;
   const database = h.databaseUrl ? { path: h.dbPath, url: h.databaseUrl } : { path: h.dbPath };
   const configPath = writeConfig(
     h.dir,
@@ -63,6 +71,16 @@ export async function storeDay(h: Harness, day: Day): Promise<void> {
     history: { path: historyRoot(h) },
   });
   const plan = syncPlan(engine.config, { from: day, to: day, source: ['origin', 'shield'] }, NOW);
+  expect((await executeSync(engine, plan)).summary.ok).toBe(true);
+}
+
+/** When consoleArchive takes zone 201's Guardian snapshots (ms). */
+export const GUARDIAN_TIMES = [NOW - 2 * 3_600_000, NOW - 3_600_000] as const;
+
+/** One Guardian snapshot of zone 201, taken at `at`. */
+async function storeGuardian(h: Harness, at: number): Promise<void> {
+  const engine = await h.engine({ shieldZones: [201], history: { path: historyRoot(h) } }, () => at);
+  const plan = syncPlan(engine.config, { from: DAYS[1], to: DAYS[1], source: ['guardian'] }, at);
   expect((await executeSync(engine, plan)).summary.ok).toBe(true);
 }
 

@@ -2,7 +2,7 @@
 // makes holds the built CLI, installs with its runtime dependencies only, and runs: `--help`, then a
 // short `sync` against the simulator from a directory that is not the repository. And a clone whose dev
 // dependencies were omitted gets the steps that work instead of `tsc: not found`.
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import {
   copyFileSync,
   existsSync,
@@ -120,11 +120,18 @@ describe('the package (npm pack, npm install -g of the tarball)', () => {
       'package/ecosystem.config.cjs',
       'package/deploy/edgelog.service',
       'package/README.md',
+      // The console's pages and the editor the build bundled (served from the package, no CDN).
+      'package/assets/console/sql.html',
+      'package/assets/console/console.js',
+      'package/assets/console/chart-data.js',
+      'package/dist/assets/console/sql-editor.js',
     ])
       expect(files, f).toContain(f);
-    expect(files.filter((f) => /^package\/(src|test|bench|\.ci)\//.test(f) || f.endsWith('.map'))).toEqual(
-      [],
-    );
+    expect(
+      files.filter(
+        (f) => /^package\/(src|test|bench|\.ci)\//.test(f) || f.endsWith('.map') || f.endsWith('.entry.js'),
+      ),
+    ).toEqual([]);
   });
 
   it('installs without the dev dependencies, and edgelog --help runs', async () => {
@@ -167,6 +174,43 @@ describe('the package (npm pack, npm install -g of the tarball)', () => {
       expect(rows).toBe(summary.newEntries);
     } finally {
       db.close();
+    }
+  });
+
+  it('serves the console from the installed package: its pages and the bundled editor', async () => {
+    const config = writeConfig(dir, { database: { path: 'archive/edgelog.db' } }, 'reader.json');
+    const serve = spawn(edgelog, ['--config', config, 'serve', '--listen', '127.0.0.1:0'], {
+      cwd: dir,
+      env: childEnv(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    try {
+      let out = '';
+      const url = await new Promise<string>((resolve, reject) => {
+        serve.stdout.on('data', (d: Buffer) => {
+          out += d.toString();
+          const m = /the console is at (http:\/\/\S+)/.exec(out);
+          if (m) resolve(m[1]!);
+        });
+        serve.stderr.on('data', (d: Buffer) => (out += d.toString()));
+        serve.once('exit', (code) => reject(new Error(`serve exited ${code}: ${out}`)));
+      });
+      const installed = join(dir, 'prefix', 'lib', 'node_modules', 'edgelog');
+      for (const [path, file] of [
+        ['/sql.html', 'assets/console/sql.html'],
+        ['/chart-data.js', 'assets/console/chart-data.js'],
+        ['/sql-editor.js', 'dist/assets/console/sql-editor.js'],
+      ] as const) {
+        const res = await fetch(new URL(path, url));
+        expect(res.status, path).toBe(200);
+        expect(await res.text(), path).toBe(readFileSync(join(installed, file), 'utf8'));
+      }
+      expect(readFileSync(join(installed, 'dist/assets/console/sql-editor.js'), 'utf8')).toBe(
+        readFileSync(join(REPO, 'dist/assets/console/sql-editor.js'), 'utf8'),
+      );
+    } finally {
+      serve.kill('SIGTERM');
+      await new Promise((resolve) => (serve.exitCode === null ? serve.once('exit', resolve) : resolve(null)));
     }
   });
 });

@@ -27,7 +27,22 @@ export function staleBuild(): string | undefined {
   return source > built ? 'src/ changed after the last build' : undefined;
 }
 
+const BUNDLE = join(ROOT, 'dist', 'assets', 'console', 'sql-editor.js');
+const BUNDLE_ENTRY = join(ROOT, 'assets', 'console', 'sql-editor.entry.js');
+
+/** The console's editor bundle (bin/build-console.js), when it is missing or older than its entry. */
+function bundleIfStale(): void {
+  if (existsSync(BUNDLE) && statSync(BUNDLE).mtimeMs >= statSync(BUNDLE_ENTRY).mtimeMs) return;
+  process.stderr.write('test setup: bundling the console editor\n');
+  const esbuild = spawnSync(process.execPath, [join(ROOT, 'bin/build-console.js')], {
+    cwd: ROOT,
+    stdio: 'inherit',
+  });
+  if (esbuild.status !== 0) throw new Error(`the console bundle failed (exit ${esbuild.status})`);
+}
+
 export default function setup(): void {
+  bundleIfStale();
   const why = staleBuild();
   if (!why) return;
   process.stderr.write(`test setup: building dist/ (${why})\n`);
