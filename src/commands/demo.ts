@@ -14,6 +14,7 @@ import { Simulator } from '../simulator/index.js';
 import { demoAccount } from '../simulator/demo-account.js';
 import { addDays, dayOf } from '../time/utc-day.js';
 import { programName } from './program-name.js';
+import { sampleAlertLine } from './demo-alert-line.js';
 import { commandContext, intArg, type GlobalOptions } from './shared.js';
 import { executeSync } from '../sync/execute-sync.js';
 import { syncPlan } from '../sync/sync-plan.js';
@@ -163,12 +164,7 @@ export function demoCommand(): Command {
         const alert = (await engine.alerts.repo.listStates()).find(
           (s) => s.rule === 'origin-5xx-spike' && s.zone_id === 101,
         );
-        out(
-          `Sample alert rule origin-5xx-spike on zone 101: ${alert?.state ?? 'not evaluated'}` +
-            (alert?.last_value != null
-              ? ` (${alert.last_value} errors ≥ threshold ${alert.last_threshold})`
-              : ''),
-        );
+        out(sampleAlertLine('origin-5xx-spike', 101, alert));
         out();
         const program = programName();
         out('Next:');

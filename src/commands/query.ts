@@ -4,7 +4,7 @@
 import type { Readable } from 'node:stream';
 import { Command, Option } from 'commander';
 import { OutputClosedError, streamOutput, type Stdout } from '../format/output.js';
-import { DEFAULT_QUERY_TIMEOUT_MS, runBoundedQuery } from '../query/run-bounded.js';
+import { DEFAULT_QUERY_TIMEOUT_MS, runBoundedQuery, type QueryRequest } from '../query/run-bounded.js';
 import { DEFAULT_TABLE_LIMIT, QUERY_FORMATS, type QueryFormat } from '../query/run-query.js';
 import { durationArg, intArg, jsonOption, outputFormat } from './args.js';
 import { readerServer, type ReaderConfig } from '../config/reader-config.js';
@@ -98,8 +98,6 @@ export function queryCommand(
       const timeoutMs = timeout ?? DEFAULT_QUERY_TIMEOUT_MS;
       const terminal = stdout.isTTY === true;
       const prompt = given === undefined && terminal && stdin.isTTY === true;
-      if (prompt && opts.engine === 'store')
-        throw new UsageError("the prompt speaks the archive's dialect: --engine store takes a statement");
       const sql = given ?? (prompt ? '' : await readAll(stdin));
       if (!prompt && given === undefined && sql.trim() === '')
         throw new UsageError(
@@ -140,6 +138,10 @@ export function queryCommand(
           return;
         }
         await warnPruned(config, warn);
+        if (prompt) {
+          await openStorePrompt(config, request, { stdin, stdout, timeoutMs, roleWarning });
+          return;
+        }
         if (readerServer(config.database) !== null) {
           // PostgreSQL, loaded only here: a SQLite query does not pay for pg at start-up.
           const [{ openReader }, { runStoreQuery }, { untilSignal }] = await Promise.all([
@@ -251,10 +253,72 @@ async function openPrompt(
     output: stdout,
     relations: await readArchiveSchema(openDuckDb),
     banner: `edgelog query: ${archive}, in DuckDB's SQL (docs/SQL.md)`,
+    dialect: "DuckDB's SQL: docs/SQL.md",
     run,
     describeFailure: failureText,
     historyFile: promptHistoryFile(),
   });
+}
+
+/**
+ * `--engine store`'s prompt: the same prompt over the store alone, in its own SQL (SQLite's or
+ * PostgreSQL's), listing and completing the store's own tables. A SQLite statement runs bounded as one
+ * given on the command line (its step holds the process: Ctrl-C takes effect when it ends or at the
+ * bound); a PostgreSQL one is cancelled on the server by Ctrl-C.
+ */
+async function openStorePrompt(
+  config: ReaderConfig,
+  request: QueryRequest,
+  io: {
+    stdin: Readable;
+    stdout: Stdout;
+    timeoutMs: number;
+    roleWarning: (warning: string) => void;
+  },
+): Promise<void> {
+  const [{ openReader }, { runStoreQuery }, { readStoreSchema }, { runPrompt }, { failureText }] =
+    await Promise.all([
+      import('../store/open-reader.js'),
+      import('../query/run-store-query.js'),
+      import('../query/store-schema.js'),
+      import('../query/prompt.js'),
+      import('../format/failure-text.js'),
+    ]);
+  const { stdout, timeoutMs } = io;
+  const server = readerServer(config.database);
+  const where = server === null ? config.database.path : displayUrl(server);
+  const dialect = server === null ? "SQLite's SQL" : "PostgreSQL's SQL";
+  const reader = await openReader(config.database, {
+    applicationName: 'edgelog query',
+    roleWarning: io.roleWarning,
+  });
+  try {
+    const run = async (sql: string, signal: AbortSignal) => {
+      // The terminal's width as it is now: the prompt's window may have been resized.
+      const table = { ...request.table, width: stdout.columns };
+      if (server === null)
+        await runBoundedQuery({ ...request, table, sql }, streamOutput(stdout), { timeoutMs });
+      else
+        await runStoreQuery(
+          reader.queries,
+          sql,
+          { ...request, table, timeoutMs, signal },
+          streamOutput(stdout),
+        );
+    };
+    await runPrompt({
+      input: io.stdin,
+      output: stdout,
+      relations: await readStoreSchema(reader.queries, timeoutMs),
+      banner: `edgelog query --engine store: ${where}, in ${dialect} (the store alone: days pruned into the history are not in it)`,
+      dialect: `${dialect}: --engine store`,
+      run,
+      describeFailure: failureText,
+      historyFile: promptHistoryFile(),
+    });
+  } finally {
+    await reader.close();
+  }
 }
 
 /** `$EDGELOG_QUERY_HISTORY`, else `~/.edgelog_query_history`; none without a home directory. */

@@ -70,10 +70,13 @@ export function promptCommand(line: string): PromptCommand | null {
   }
 }
 
-export const PROMPT_HELP = `Statements end with ; and may span lines (DuckDB's SQL: docs/SQL.md).
-  .tables or \\d          the archive's tables and views
+/** The prompt's `.help`, naming the dialect its statements are in (e.g. "DuckDB's SQL: docs/SQL.md"). */
+export function promptHelp(dialect: string): string {
+  return `Statements end with ; and may span lines (${dialect}).
+  .tables or \\d          the tables and views
   \\d <name>, .schema <name>  a table's or view's columns and types
   .help or \\?            this help
   .quit, \\q or Ctrl-D    leave
 Tab completes table and column names; the up arrow recalls earlier lines; Ctrl-C stops a statement or drops the line.
 `;
+}

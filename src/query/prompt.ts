@@ -10,7 +10,7 @@ import type { ArchiveRelation } from '../history/archive-schema.js';
 import { safeText } from '../format/terminal-text.js';
 import type { Stdout } from '../format/output.js';
 import { complete, completionNames } from './prompt-completion.js';
-import { PROMPT_HELP, promptCommand, splitStatements } from './prompt-input.js';
+import { promptHelp, promptCommand, splitStatements } from './prompt-input.js';
 import { findRelation, relationsList, relationText } from './schema-text.js';
 
 /** Lines kept in the history file. */
@@ -22,6 +22,8 @@ export interface PromptOptions {
   relations: readonly ArchiveRelation[];
   /** The first line shown (where the archive is). */
   banner: string;
+  /** The SQL the statements are in, as `.help` names it, e.g. "DuckDB's SQL: docs/SQL.md". */
+  dialect: string;
   /**
    * Runs one statement, writing its result to `output`, until `signal` (Ctrl-C) stops it; a failure it
    * throws is shown and the prompt goes on.
@@ -92,7 +94,7 @@ export async function runPrompt(opts: PromptOptions): Promise<void> {
         const command = promptCommand(line);
         if (command?.kind === 'quit') break;
         if (command !== null) {
-          write(listing(command, opts.relations));
+          write(listing(command, opts.relations, opts.dialect));
           prompt();
           continue;
         }
@@ -125,6 +127,7 @@ export async function runPrompt(opts: PromptOptions): Promise<void> {
 function listing(
   command: NonNullable<ReturnType<typeof promptCommand>>,
   relations: readonly ArchiveRelation[],
+  dialect: string,
 ) {
   switch (command.kind) {
     case 'tables':
@@ -136,7 +139,7 @@ function listing(
         return `${(err as Error).message}\n`;
       }
     case 'help':
-      return PROMPT_HELP;
+      return promptHelp(dialect);
     case 'quit':
       return '';
     case 'unknown':

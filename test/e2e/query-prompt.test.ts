@@ -10,6 +10,7 @@ import { syncPlan } from '../../src/sync/sync-plan.js';
 import { addDays } from '../../src/time/utc-day.js';
 import { runCli, writeConfig } from '../support/cli.js';
 import { harness, NOW, TODAY, type Harness } from '../support/harness.js';
+import { describeStores, storeHarness } from '../support/stores.js';
 import { RAW_CONTROL, startOnTerminal } from '../support/terminal.js';
 
 let h: Harness;
@@ -27,9 +28,9 @@ beforeAll(async () => {
 afterAll(async () => h?.close());
 
 /** The prompt, with its history file in the test's directory. */
-function prompt() {
+function prompt(...args: string[]) {
   const history = join(h.dir, 'query-history');
-  const session = startOnTerminal(['--config', config, 'query'], {
+  const session = startOnTerminal(['--config', config, 'query', ...args], {
     cwd: h.dir,
     env: { NO_COLOR: '1', EDGELOG_QUERY_HISTORY: history, HOME: h.dir },
     columns: 120,
@@ -124,6 +125,73 @@ describe('edgelog query on a terminal, without a statement: the prompt', () => {
     expect(row).not.toMatch(RAW_CONTROL);
     session.type('.quit\r');
     await session.done;
+  }, 60_000);
+});
+
+/** What each store's prompt says it speaks, a function of its own SQL alone, and a column's own type. */
+const STORE_DIALECT = {
+  SQLite: { name: "SQLite's SQL", own: 'substr(sqlite_version(), 1, 2)', version: '3.', logDate: 'TEXT' },
+  PostgreSQL: {
+    name: "PostgreSQL's SQL",
+    own: 'substr(version(), 1, 10)',
+    version: 'PostgreSQL',
+    logDate: 'text',
+  },
+} as const;
+
+describeStores('edgelog query --engine store on a terminal, without a statement', (store) => {
+  let sh: Harness;
+  let storeConfig: string;
+  beforeAll(async () => {
+    sh = await storeHarness(store, { entriesPerDay: 120, pageSize: 100 });
+    const engine = await sh.engine({ pullZones: [101], shieldZones: [201] });
+    const plan = syncPlan(engine.config, { from: DAY, to: DAY, source: ['origin', 'shield'] }, NOW);
+    expect((await executeSync(engine, plan)).summary.ok).toBe(true);
+    const database = sh.databaseUrl ? { url: sh.databaseUrl } : { path: sh.dbPath };
+    storeConfig = writeConfig(sh.dir, { database, history: { path: join(sh.dir, 'history') } });
+  }, 60_000);
+  afterAll(async () => sh?.close());
+
+  it("opens the same prompt in the store's own SQL, listing and completing the store's tables", async () => {
+    const dialect = STORE_DIALECT[store];
+    // Before: refused ("the prompt speaks the archive's dialect: --engine store takes a statement").
+    const session = startOnTerminal(['--config', storeConfig, 'query', '--engine', 'store'], {
+      cwd: sh.dir,
+      env: { NO_COLOR: '1', EDGELOG_QUERY_HISTORY: join(sh.dir, 'query-history'), HOME: sh.dir },
+      columns: 120,
+    });
+    const opened = await session.waitFor('edgelog> ');
+    expect(opened).toMatch(new RegExp(`^edgelog query --engine store: .*, in ${dialect.name} `, 'm'));
+    // A function of the store's SQL alone: the archive's dialect (DuckDB) has neither.
+    session.type(`SELECT count(*) AS n, ${dialect.own} AS v\r`);
+    await session.waitFor('...> ');
+    session.type('  FROM origin_error_logs;\r');
+    const counted = await session.waitFor('edgelog> ');
+    expect(counted).toMatch(
+      new RegExp(`^\\s*n\\s+v\\s*\\n\\s*120\\s+${dialect.version.replace('.', '\\.')}\\s*$`, 'm'),
+    );
+
+    session.type('.tables\r');
+    const tables = await session.waitFor('edgelog> ');
+    expect(tables).toMatch(/^ingest_ledger +table +\d+ +where ingestion of each/m);
+    expect(tables).toMatch(/^origin_error_logs +table +\d+/m);
+    // PostgreSQL's partitions are rows of their tables, not tables to list.
+    expect(tables).not.toMatch(/^origin_error_logs_/m);
+
+    // A name completed from the store's catalogue, then `\d` with the store's own types.
+    session.type('\\d ingest_l');
+    await session.waitFor('ingest_l');
+    session.type('\t');
+    await session.waitFor('edger');
+    session.type('\r');
+    const ledger = await session.waitFor('edgelog> ');
+    expect(ledger).toMatch(/^ingest_ledger \(table\): /m);
+    expect(ledger).toMatch(new RegExp(`^ {2}log_date +${dialect.logDate}$`, 'm'));
+
+    session.type('.help\r');
+    expect(await session.waitFor('edgelog> ')).toContain(`(${dialect.name}: --engine store)`);
+    session.type('.quit\r');
+    expect((await session.done).code).toBe(0);
   }, 60_000);
 });
 
