@@ -140,7 +140,7 @@ export async function startEngine(config: Config, logger: Logger, opts: EngineOp
   const metrics = opts.metrics ? (await import('./monitoring/index.js')).createMetrics(config) : undefined;
   const recorder: IngestMetrics = withRetryHook(metrics?.recorder ?? NO_METRICS, opts.onRetry);
   // First, so that the threads load their modules while the rest starts up.
-  const threads = config.worker.pageThreads ?? defaultPageThreads();
+  const threads = config.worker.pageThreads ?? defaultPageThreads(root !== null);
   let pageThreads =
     threads > 0 ? new PageThreads({ threads, api: config.api, logger, metrics: recorder }) : undefined;
   const warm = pageThreads?.warm();
@@ -202,6 +202,7 @@ export async function startEngine(config: Config, logger: Logger, opts: EngineOp
     root === null
       ? undefined
       : new HistoryProcess({
+          store: archive,
           database: config.database,
           root,
           hotDays: config.history.hotDays,
@@ -251,17 +252,11 @@ export async function startEngine(config: Config, logger: Logger, opts: EngineOp
     await notifier.flushOutbox();
     return results;
   };
-  const requestFlush = () =>
-    void history
-      ?.flush()
-      .catch((err: unknown) =>
-        logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'history flush failed'),
-      );
   const hooks: Pick<HandlerDeps, 'afterDay' | 'afterGuardian' | 'evaluateAlerts'> = {
     afterDay: async (r) => {
-      // The day's rows into the history's parts, not awaited: readers read the rows above the watermark
-      // from the store meanwhile, and the day job's end does not wait for a part to be written.
-      requestFlush();
+      // The day's rows into the history's parts soon, not awaited: readers read the rows above the
+      // watermark from the store meanwhile, and many small days share one flush.
+      history?.flushSoon();
       await check({ source: r.source, zone: r.zone });
     },
     afterGuardian: async (zone) => void (await check({ source: 'guardian', zone })),

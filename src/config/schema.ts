@@ -147,11 +147,12 @@ const workerSchema = z.strictObject({
     .describe('jobs one process works at once'),
   /**
    * Threads that fetch and decode Shield pages while the main thread stores them; 0 does it all on the
-   * main thread. @defaultValue 1 where there is a second core, else 0
+   * main thread. @defaultValue 1 where a core is left beside the main thread and the history process
+   * (history.path set: a third core), else 0
    */
   pageThreads: wholeNumber({ min: 0, max: 16, example: 1 })
     .optional()
-    .meta({ defaultText: '1 with a second core, else 0' })
+    .meta({ defaultText: '1 with a core to spare (3 with a history, 2 without), else 0' })
     .describe(
       'threads that fetch and decode Shield pages and origin days while the main thread stores; 0 does it all on the main thread',
     ),

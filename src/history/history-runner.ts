@@ -10,6 +10,8 @@ import type { DayKey } from '../store/ledger-types.js';
 import type { HistoryStore } from '../store/history-store.js';
 import type { ArchiveStore, LedgerStore } from '../store/store.js';
 import { flushHistory, type FlushResult } from './flush.js';
+import { readWatermark } from './flush-marker.js';
+import { HISTORY_TABLES } from '../store/history-columns.js';
 import { thawDay, type Thawed } from './thaw.js';
 import { expireArchive, type Expired } from './retention.js';
 import {
@@ -53,6 +55,17 @@ export interface CompactJobResult {
   pruned: PassSummary['pruned'];
 }
 
+/** The watermark, and how many rows the store holds at or above it (what readers read from the store). */
+export async function rowsAboveWatermark(
+  history: Pick<HistoryStore, 'flush'>,
+  root: string,
+): Promise<{ below: bigint; rows: number }> {
+  const below = readWatermark(root);
+  let rows = 0;
+  for (const table of HISTORY_TABLES) rows += await history.flush.rowsFrom(table, below);
+  return { below, rows };
+}
+
 export class HistoryRunner {
   private duck: Promise<DuckDBConnection> | undefined;
   /** Rows stored since the last flush started (noteStored). */
@@ -94,6 +107,17 @@ export class HistoryRunner {
     });
     this.waiting = run;
     return run;
+  }
+
+  /**
+   * Flushes when the store holds at least `minRows` rows above the watermark (all tables): what `sync`
+   * does at its end, so that the rows readers read from the store stay few however many syncs run, and a
+   * sync of a few small days does not pay a part per zone-day. 'nothing' when fewer.
+   */
+  async flushIfDue(minRows: number): Promise<FlushResult> {
+    const { below, rows } = await rowsAboveWatermark(this.opts.store.history, this.opts.root);
+    if (rows < minRows) return { outcome: 'nothing', below, parts: 0, rows: 0, converted: 0 };
+    return this.flush();
   }
 
   /** Retention over the store and the history (retention.ts). */

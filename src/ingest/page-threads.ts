@@ -43,9 +43,14 @@ export type FromPages =
 type JobMessage = Exclude<FromPages, { type: 'log' | 'metric' | 'ready' }>;
 type Progress = Extract<JobMessage, { type: 'page' | 'batch' | 'restart' }>;
 
-/** The threads to start by default: one where there is a second core, else none. */
-export function defaultPageThreads(): number {
-  return availableParallelism() > 1 ? 1 : 0;
+/**
+ * The threads to start by default: one where a core is left for it, else none. The main thread takes a
+ * core, and with a history the history process another (it writes the parts as pages are stored). On 2
+ * cores with a history a page thread bought nothing: a 1,000,000-entry Shield day took 25.4 s with one
+ * and 25.6 s without, at 199 and 166 MiB peak (2026-11-29, docs/MEASUREMENTS.md).
+ */
+export function defaultPageThreads(history: boolean, cores = availableParallelism()): number {
+  return cores > (history ? 2 : 1) ? 1 : 0;
 }
 
 // A small young generation keeps the thread's garbage, and the process's RSS, in check (measured: 16 MB

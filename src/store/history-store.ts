@@ -112,6 +112,8 @@ export interface FlushStore {
    * (SQLite: one writer; PostgreSQL: waits for the page transactions holding a number).
    */
   horizon(): Promise<bigint>;
+  /** How many rows of `table` are of a batch at or above `from` (what readers read from the store). */
+  rowsFrom(table: HistoryTable, from: bigint): Promise<number>;
   /** The zone-days of `table` with rows of the batches [from, below). */
   days(table: HistoryTable, from: bigint, below: bigint): Promise<FlushDay[]>;
   /**

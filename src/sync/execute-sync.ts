@@ -13,6 +13,7 @@ import type { DayJob } from '../queue/jobs.js';
 import type { IngestRuntime, JobOutcome } from '../queue/runtime.js';
 import type { ArchiveStore, LedgerStore, LogSource } from '../store/store.js';
 import type { HistoryWork } from '../history/history-process.js';
+import { FLUSH_ROWS } from '../history/history-runner.js';
 import type { SyncPlan } from './sync-plan.js';
 import { renderSummary, type SyncDay, type SyncSummary } from './sync-summary.js';
 
@@ -23,7 +24,7 @@ export interface SyncEngine {
   logger: Logger;
   store: Pick<ArchiveStore, 'ledger'>;
   privateRuntime(name: string): IngestRuntime;
-  history?: Pick<HistoryWork, 'flush' | 'peakRssMb'> | undefined;
+  history?: Pick<HistoryWork, 'flushIfDue' | 'peakRssMb'> | undefined;
   alerts: {
     notifier: Pick<Notifier, 'startWorker' | 'settleSince' | 'stopWorker' | 'flushOutbox'>;
     check(scope: { source: LogSource | 'guardian'; zone: number } | { source: 'sql' }): Promise<unknown>;
@@ -100,8 +101,9 @@ export async function executeSync(
   } finally {
     await runtime.discard();
   }
-  // The days' rows into the history's parts before the report (the day jobs did not wait for it).
-  await engine.history?.flush();
+  // The rows readers read from the store stay few: a flush once they pass FLUSH_ROWS (the day jobs did
+  // not wait for one; a few small days stay in the store until then, or until `run` flushes them).
+  await engine.history?.flushIfDue(FLUSH_ROWS);
   const alerts = await checkAlerts(engine, plan, started);
   const summary = {
     ...(await summarise(outcomes, guardian, Date.now() - wallStart, engine.store.ledger)),

@@ -1,7 +1,7 @@
 // The history job of `edgelog run` (issue 20): once a day settles, a compact job puts it into history
 // (and the sweep that rides on the plans finds the rest), on SQLite and PostgreSQL alike; the files equal
 // the simulator's oracle, read back by DuckDB. `edgelog sync` does not compact.
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { openDuckDb } from '../../src/history/duckdb.js';
@@ -65,18 +65,27 @@ describeStores('the history job of edgelog run', (store) => {
   });
 });
 
-it('edgelog sync flushes its days into parts before it reports, and merges none', async () => {
-  h = await storeHarness('SQLite', { entriesPerDay: 200 });
-  const engine = await h.engine({ schedule: { finalizeDelay: '0s' } });
-  const day = addDays(TODAY, -1);
-  const { summary } = await executeSync(engine, {
-    days: [{ source: 'origin', zone: 101, day, reason: 'sync' }],
-    guardianZones: [],
+describeStores('edgelog sync and the history', (store) => {
+  it('edgelog sync leaves a few small days in the store, flushes once the rows above the watermark reach the bound, and merges none', async () => {
+    h = await storeHarness(store, { entriesPerDay: 200 });
+    const engine = await h.engine({ schedule: { finalizeDelay: '0s' } });
+    const day = addDays(TODAY, -1);
+    const { summary } = await executeSync(engine, {
+      days: [{ source: 'origin', zone: 101, day, reason: 'sync' }],
+      guardianZones: [],
+    });
+    expect(summary.results.map((r) => r.state)).toEqual(['complete']);
+    const dir = dayDir(join(h.dir, 'history'), 'origin_error_logs', 101, day);
+    // Fewer rows than FLUSH_ROWS: no part per zone-day for a sync of a few small ones.
+    expect(existsSync(dir)).toBe(false);
+    // Counted in the worker's own store, and the day never merged: no history process was started.
+    expect(summary.historyPeakRssMb).toBeNull();
+    const stored = summary.results[0]!.newEntries;
+    expect(await engine.history!.flushIfDue(stored + 1)).toMatchObject({ outcome: 'nothing' });
+    expect(await engine.history!.flushIfDue(stored)).toMatchObject({ outcome: 'flushed', rows: stored });
+    expect(readdirSync(dir).filter((n) => n.startsWith('part-'))).toHaveLength(1);
+    // Written by the history's own process, whose memory is reported apart.
+    expect(await engine.history!.peakRssMb()).toBeGreaterThan(0);
+    expect(await engine.store.history.list()).toEqual([]);
   });
-  expect(summary.results.map((r) => r.state)).toEqual(['complete']);
-  expect(await engine.store.history.list()).toEqual([]);
-  const dir = dayDir(join(h.dir, 'history'), 'origin_error_logs', 101, day);
-  expect(readdirSync(dir).filter((n) => n.startsWith('part-'))).toHaveLength(1);
-  // The parts were written by the history's own process, whose memory the summary reports apart.
-  expect(summary.historyPeakRssMb).toBeGreaterThan(0);
 });

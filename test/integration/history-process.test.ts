@@ -49,9 +49,10 @@ async function storedDay(n: number): Promise<{ day: DayKey; s: OpenedStore; root
   return { day, s: opened, root: dir };
 }
 
-function processOn(path: string, dir: string, lines: string[] = []): HistoryProcess {
+function processOn(s: OpenedStore, dir: string, lines: string[] = []): HistoryProcess {
   return new HistoryProcess({
-    database: { path },
+    store: s.store,
+    database: { path: s.where },
     root: dir,
     hotDays: null,
     originLookbackDays: 1,
@@ -66,7 +67,7 @@ function processOn(path: string, dir: string, lines: string[] = []): HistoryProc
 it('flushes from a process of its own, relays its log lines, and ends when closed', async () => {
   const { day, s, root } = await storedDay(250);
   const lines: string[] = [];
-  history = processOn(s.where, root, lines);
+  history = processOn(s, root, lines);
   expect(await history.peakRssMb()).toBeNull(); // nothing started yet
   expect(await history.flush()).toMatchObject({ outcome: 'flushed', rows: 250, parts: 1 });
   expect(readdirSync(dayDir(root, 'origin_error_logs', day.zone, day.day))).toHaveLength(1);
@@ -83,7 +84,7 @@ it('flushes from a process of its own, relays its log lines, and ends when close
 
 it('a child killed while it works fails the calls in hand, and the next call starts another', async () => {
   const { s, root } = await storedDay(100);
-  history = processOn(s.where, root);
+  history = processOn(s, root);
   const first = history.flush();
   // Killed before it could answer: it opens the store and DuckDB first.
   process.kill(history.pid!, 'SIGKILL');

@@ -69,6 +69,14 @@ export class PostgresFlush implements FlushStore {
     });
   }
 
+  async rowsFrom(table: HistoryTable, from: bigint): Promise<number> {
+    const { rows } = await this.pool.query<{ n: string }>({
+      text: `SELECT count(*) AS n FROM ${table} WHERE batch >= $1`,
+      values: [from.toString()],
+    });
+    return Number(rows[0]!.n);
+  }
+
   async days(table: HistoryTable, from: bigint, below: bigint): Promise<FlushDay[]> {
     const { zone, source } = tableSql(table);
     const { rows } = await this.pool.query<HistoryValue[]>({

@@ -20,6 +20,7 @@ import { WriteBatchRepository } from './write-batch.js';
 const jsonArray = (columns: string) => `json_array(${columns})`;
 
 interface TableStatements {
+  rowsFrom: Statement;
   days: Statement;
   daysBefore: Statement;
   page: Statement;
@@ -46,6 +47,7 @@ export class SqliteFlush implements FlushStore {
       const { table, zoneColumn: zone } = ENTRY_TABLES[source];
       const cols = pageColumns(entryShape(source), jsonArray);
       this.tables.set(table, {
+        rowsFrom: db.prepare(`SELECT count(*) FROM ${table} INDEXED BY ${table}_batch WHERE batch >= ?`),
         days: db.prepare(
           `SELECT DISTINCT ${zone}, log_date FROM ${table} INDEXED BY ${table}_batch WHERE batch >= ? AND batch < ?`,
         ),
@@ -57,6 +59,9 @@ export class SqliteFlush implements FlushStore {
     }
     const q = pageColumns(QUARANTINE_SHAPE, jsonArray);
     this.tables.set('quarantined_entries', {
+      rowsFrom: db.prepare(
+        'SELECT count(*) FROM quarantined_entries INDEXED BY quarantined_entries_batch WHERE batch >= ?',
+      ),
       days: db.prepare(
         'SELECT DISTINCT zone_id, log_date, source FROM quarantined_entries INDEXED BY quarantined_entries_batch WHERE batch >= ? AND batch < ?',
       ),
@@ -87,6 +92,10 @@ export class SqliteFlush implements FlushStore {
 
   horizon(): Promise<bigint> {
     return settle(() => BigInt(this.batches.last()) + 1n);
+  }
+
+  rowsFrom(table: HistoryTable, from: bigint): Promise<number> {
+    return settle(() => Number(this.statements(table).rowsFrom.pluck().get(from)));
   }
 
   days(table: HistoryTable, from: bigint, below: bigint): Promise<FlushDay[]> {
