@@ -44,7 +44,12 @@ interface Stop {
 async function markControls(page: Page): Promise<Array<{ kb: string; what: string }>> {
   const marked = await page.evaluate<Array<{ kb: string; what: string }>>(`(() => {
     const out = [];
-    document.querySelectorAll(${JSON.stringify(CONTROLS)}).forEach((e, i) => {
+    // The controls of the document and of every open shadow root in it (the SQL editor's).
+    const all = (root) => [
+      ...root.querySelectorAll(${JSON.stringify(CONTROLS)}),
+      ...[...root.querySelectorAll('*')].filter((x) => x.shadowRoot).flatMap((x) => all(x.shadowRoot)),
+    ];
+    all(document).forEach((e, i) => {
       if (!e.checkVisibility() || e.disabled) return;
       if (e.getAttribute('tabindex') === '-1' && !e.matches(${JSON.stringify(NATIVE)})) return;
       if (e.tagName === 'INPUT' && e.type === 'hidden') return;
@@ -60,12 +65,21 @@ async function markControls(page: Page): Promise<Array<{ kb: string; what: strin
 
 /** Where the focus is after one Tab (null: not on the page), and whether it shows. */
 function focused(page: Page): Promise<Stop | null> {
-  return page.evaluate<Stop | null>(`(() => {
-    const e = document.activeElement;
+  return page.evaluate<Stop | null>(`(async () => {
+    let e = document.activeElement;
     if (e === null || e === document.body) return null;
-    const s = getComputedStyle(e);
+    // Focus inside a shadow root (the SQL editor's) shows on the document as its host.
+    while (e.shadowRoot && e.shadowRoot.activeElement) e = e.shadowRoot.activeElement;
+    const ringOf = (x) => {
+      const s = getComputedStyle(x);
+      return (s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) > 0) || s.boxShadow !== 'none';
+    };
     const box = e.getBoundingClientRect();
-    const ring = (s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) > 0) || s.boxShadow !== 'none';
+    // CodeMirror draws its focus ring on the editor's frame, around the editable text, once it has seen
+    // the focus (a moment after it moved): up to 500 ms for it.
+    const frame = e.closest('.cm-editor');
+    for (let i = 0; frame !== null && !ringOf(frame) && i < 50; i++) await new Promise((r) => setTimeout(r, 10));
+    const ring = ringOf(e) || (frame !== null && ringOf(frame));
     return {
       kb: e.dataset?.kb ?? null,
       what: e.tagName.toLowerCase() + (e.id ? '#' + e.id : ''),
