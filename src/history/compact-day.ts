@@ -109,13 +109,28 @@ export async function withDayLease<T>(
   }
 }
 
-/** Compacts the zone-day (see the module comment); call under its lease. */
-export async function compactDay(deps: HistoryDeps, lease: DayLease): Promise<DayCompacted> {
+/** Past any write batch: "at or above the watermark" with no upper bound. */
+const NO_BATCH_ABOVE = 2n ** 62n;
+
+/**
+ * Compacts the zone-day (see the module comment); call under its lease. 'busy' when some of the day's
+ * rows are still above the flush watermark (a flush in another worker's hands, or not yet run): a merge
+ * merges parts only, and would record the day without them. The caller comes back later.
+ */
+export async function compactDay(deps: HistoryDeps, lease: DayLease): Promise<DayCompacted | 'busy'> {
   const { key } = lease;
   const ledger = await deps.store.ledger.get(key);
   const ledgerEntries = ledger?.archived_entries ?? 0;
   const ledgerQuarantined = ledger?.quarantined_entries ?? 0;
   const below = readWatermark(deps.root);
+  const flush = deps.store.history.flush;
+  for (const [table, day] of [
+    [entryTable(key.source), { zone: key.zone, day: key.day }],
+    ['quarantined_entries', { zone: key.zone, day: key.day, source: key.source }],
+  ] as const) {
+    const above = await flush.page(table, day, below, NO_BATCH_ABOVE, null, 1);
+    if (above.keys.length > 0) return 'busy';
+  }
   const [recorded] = (await deps.store.history.list({ source: key.source, zone: key.zone })).filter(
     (r) => r.log_date === key.day,
   );

@@ -179,6 +179,7 @@ export class HistoryRunner {
         originLookbackDays: this.opts.originLookbackDays,
       });
       if (planned.length > 0) {
+        // 'busy' too when the day's rows wait above the watermark (another worker's flush holds them).
         const done = await withDayLease(deps, key, (lease) => compactDay(deps, lease));
         if (done === 'busy') result.outcome = 'busy';
         else

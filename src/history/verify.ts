@@ -262,14 +262,14 @@ async function repair(
       moveDamaged();
       // The parts it was written over: it may cover the same batches (no reader could tell which to take).
       for (const p of before) if (p.name !== written?.name) rmSync(join(dir, p.name), { force: true });
-      await compactDay(deps, lease);
+      if ((await compactDay(deps, lease)) === 'busy') return unmerged(base);
       return { ...base, outcome: 'rebuilt', lost: 0 };
     }
     if (bad.part !== null) moveAside(deps.root, dir, bad.part.name);
     const lost = Number((table === 'quarantined_entries' ? record?.quarantined : record?.entries) ?? 0);
     await deps.store.history.markLost(key, deps.owner, lost, deps.now());
     // The day's record now holds what is left, so that pruning and later merges verify against it.
-    await compactDay(deps, lease);
+    if ((await compactDay(deps, lease)) === 'busy') return { ...unmerged(base), outcome: 'lost', lost };
     return { ...base, outcome: 'lost', lost };
   });
   if (done === 'busy')
@@ -315,3 +315,16 @@ function moveAside(root: string, dir: string, name: string): void {
 }
 
 export { EMPTY_CHECKSUM };
+
+/**
+ * A repair whose merge waits: rows of the day are still above the flush watermark (another worker's
+ * flush holds them), so the day's record is left as it was until a later compaction merges it.
+ */
+function unmerged<T extends { detail: string }>(base: T): T & { outcome: 'left'; lost: number } {
+  return {
+    ...base,
+    detail: `${base.detail}; its merge waits for rows above the flush watermark (run compact again)`,
+    outcome: 'left',
+    lost: 0,
+  };
+}

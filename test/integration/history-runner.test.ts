@@ -110,6 +110,21 @@ it('a compact job that finds a day due for pruning leased by another holder come
   expect(await tableRows(s.reader, 'origin_error_logs', 'pull_zone_id = 12')).toEqual([]);
 });
 
+// Found by the two-workers-history fault scenario on PostgreSQL (seed 607779445): one worker's first flush
+// held the flush lease while the other's compact job ran; its own flush was 'busy', and the merge, which
+// merges parts only, recorded the day with 0 of its 2,000 entries, so that pruning refused it for good.
+it('a compact job while another worker holds the flush lease comes back, and records the day once its rows are in parts', async () => {
+  let clock = NOW;
+  const { day, s, root } = await settledDay(14, 40, () => clock);
+  runner = runnerOn(s, root, () => clock, { hotDays: 0 });
+  expect(await s.store.history.flush.claim('other-worker', clock, LEASE_MS)).toBe(true);
+  await expect(runner.compact(day)).rejects.toBeInstanceOf(LeaseBusyError);
+  expect((await s.store.history.list()).filter((d) => d.compacted_at !== null)).toEqual([]);
+  clock += LEASE_MS + 1;
+  expect(await runner.compact(day)).toMatchObject({ outcome: 'compacted', entries: 40 });
+  expect((await s.store.history.list())[0]).toMatchObject({ entries: 40, ledger_entries: 40 });
+});
+
 // The job re-plans its day before compacting it: the sweep made the job from an earlier plan, and by the
 // time it runs the day may be done by another worker, or (a job enqueued by hand, a stale one) not be
 // settled at all. Removing that check failed no test before these two.
