@@ -18,8 +18,14 @@ import { FLUSH_ROWS, rowsAboveWatermark, type HistoryRunner } from './history-ru
 /** What the worker asks of the history. */
 export interface HistoryWork extends Pick<
   HistoryRunner,
-  'plan' | 'flush' | 'flushIfDue' | 'expire' | 'thaw' | 'noteStored' | 'compact' | 'close'
+  'plan' | 'flush' | 'expire' | 'thaw' | 'noteStored' | 'compact' | 'close'
 > {
+  /**
+   * Flushes when the store holds at least `minRows` rows above the watermark (all tables): what `sync`
+   * does at its end, so that the rows readers read from the store stay few however many syncs run, and a
+   * sync of a few small days does not pay a part per zone-day. 'nothing' when fewer.
+   */
+  flushIfDue(minRows: number): ReturnType<HistoryRunner['flush']>;
   /** A flush within FLUSH_DELAY_MS, not awaited: after a day's pass (one flush for many small days). */
   flushSoon(): void;
   /** The peak RSS of the process doing the history's work, MiB; null when it has not started. */

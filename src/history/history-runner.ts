@@ -109,17 +109,6 @@ export class HistoryRunner {
     return run;
   }
 
-  /**
-   * Flushes when the store holds at least `minRows` rows above the watermark (all tables): what `sync`
-   * does at its end, so that the rows readers read from the store stay few however many syncs run, and a
-   * sync of a few small days does not pay a part per zone-day. 'nothing' when fewer.
-   */
-  async flushIfDue(minRows: number): Promise<FlushResult> {
-    const { below, rows } = await rowsAboveWatermark(this.opts.store.history, this.opts.root);
-    if (rows < minRows) return { outcome: 'nothing', below, parts: 0, rows: 0, converted: 0 };
-    return this.flush();
-  }
-
   /** Retention over the store and the history (retention.ts). */
   expire(beforeMs: number): Promise<Expired> {
     return this.serially(async () =>
