@@ -323,6 +323,7 @@ export async function startEngine(config: Config, logger: Logger, opts: EngineOp
                 notifyQueue: notifier.queue,
                 logger,
                 now,
+                ...(history ? { history } : {}),
               }),
             )
           : Promise.resolve(null);

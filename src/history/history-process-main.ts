@@ -8,7 +8,7 @@ import { toTransferable } from '../errors/transfer.js';
 import { createLogger } from '../logger.js';
 import { openStore } from '../store/open-store.js';
 import type { ArchiveStore } from '../store/store.js';
-import type { FromHistory, HistoryChildStart, ToHistory } from './history-process.js';
+import type { FromHistory, HistoryChildStart, HistoryMemory, ToHistory } from './history-process.js';
 import { HistoryRunner } from './history-runner.js';
 
 if (!process.send) throw new Error("history-process-main.js runs as the worker's child (history-process.ts)");
@@ -68,8 +68,12 @@ async function call(m: Extract<ToHistory, { type: 'call' }>): Promise<unknown> {
       return r.thaw(m.arg as Parameters<HistoryRunner['thaw']>[0]);
     case 'compact':
       return r.compact(m.arg as Parameters<HistoryRunner['compact']>[0]);
-    case 'peakRssMb':
-      return Math.round(process.resourceUsage().maxRSS / 1024);
+    case 'memory':
+      // maxRSS is in KiB.
+      return {
+        rssBytes: process.memoryUsage.rss(),
+        peakBytes: process.resourceUsage().maxRSS * 1024,
+      } satisfies HistoryMemory;
   }
 }
 

@@ -32,7 +32,15 @@ export interface HistoryWork extends Pick<
   peakRssMb(): Promise<number | null>;
 }
 
-type Op = 'plan' | 'flush' | 'expire' | 'thaw' | 'compact' | 'peakRssMb';
+type Op = 'plan' | 'flush' | 'expire' | 'thaw' | 'compact' | 'memory';
+
+/** The history process's memory, as it reads its own (`/metrics` shows it beside the worker's). */
+export interface HistoryMemory {
+  /** Resident set size now, bytes. */
+  rssBytes: number;
+  /** The largest it has been, bytes. */
+  peakBytes: number;
+}
 
 /** The child's configuration: what a HistoryRunner needs, less what cannot cross (the store, the clock). */
 export interface HistoryChildStart {
@@ -128,8 +136,14 @@ export class HistoryProcess implements HistoryWork {
   }
 
   async peakRssMb(): Promise<number | null> {
+    const memory = await this.memory();
+    return memory === null ? null : Math.round(memory.peakBytes / 2 ** 20);
+  }
+
+  /** The child's memory; null while none runs (asking starts none). */
+  async memory(): Promise<HistoryMemory | null> {
     if (!this.child?.connected) return null;
-    return (await this.call('peakRssMb', null)) as number;
+    return (await this.call('memory', null)) as HistoryMemory;
   }
 
   /** As HistoryRunner.noteStored: a flush once enough rows were stored, not awaited. */

@@ -118,6 +118,18 @@ export function defineMetrics(registry: Registry) {
       'Zone-days of the history whose recorded part is missing (kind="missing") or whose entries were counted lost (kind="lost").',
       ['kind'],
     ),
+    // The worker's own memory is prom-client's process_resident_memory_bytes; its children's are here,
+    // labelled so that a child not running has no series rather than a 0.
+    childResidentMemory: gauge(
+      'edgelog_child_process_resident_memory_bytes',
+      'Resident memory of a process the worker started (process="history": flushes, merges, pruning), while it runs.',
+      ['process'],
+    ),
+    childPeakResidentMemory: gauge(
+      'edgelog_child_process_peak_resident_memory_bytes',
+      'The most resident memory a process the worker started has held since it started (process="history"), while it runs.',
+      ['process'],
+    ),
     scrapeErrors: counter(
       'edgelog_scrape_errors_total',
       'Scrapes in which a collector failed (its metrics were left out of that scrape).',

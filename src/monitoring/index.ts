@@ -7,9 +7,11 @@ import type { Logger } from '../logger.js';
 import { wantedSchedulers } from '../queue/schedules.js';
 import type { RedisTarget } from '../redis/connection.js';
 import type { ArchiveStore } from '../store/store.js';
+import type { HistoryMemory } from '../history/history-process.js';
 import { alertsCollector } from './alerts-collector.js';
 import { silencesCollector } from './silences-collector.js';
 import { archiveCollector } from './archive-collector.js';
+import { childProcessCollector } from './child-process-collector.js';
 import { historyPath } from '../config/history-path.js';
 import { scrape } from './collect.js';
 import { defineMetrics, type MetricSet } from './definitions.js';
@@ -71,6 +73,8 @@ export interface ServeOptions {
   notifyQueue: BullQueue;
   logger: Logger;
   now: () => number;
+  /** The worker's history process, whose memory is shown beside the worker's. @defaultValue none */
+  history?: { memory(): Promise<HistoryMemory | null> };
 }
 
 /** Adds the scrape-time collectors and the process metrics, and serves /metrics, /healthz and /readyz. */
@@ -94,6 +98,7 @@ export function serveMetrics(metrics: Metrics, opts: ServeOptions): Promise<Metr
     archiveCollector(set, store, historyPath(config)),
     alertsCollector(set, store, config.alerts.rules),
     silencesCollector(set, store, config.alerts.rules, opts.now),
+    ...(opts.history ? [childProcessCollector(set, opts.history)] : []),
   ];
   const wanted = wantedSchedulers(config).map((w) => w.id);
   const log = opts.logger.child({ component: 'metrics' });

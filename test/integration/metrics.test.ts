@@ -277,6 +277,33 @@ describe('metrics and health endpoints', () => {
     expect(sampleValue(await scrape(server.url), 'edgelog_redis_up')).toBe(1);
   });
 
+  it("shows the history process's memory while it runs, and no series before it starts or after it ends", async () => {
+    redisDir = mkdtempSync(join(tmpdir(), 'edgelog-metrics-redis-'));
+    redis = await startRedisServer({ dir: redisDir, port: await freePort() });
+    h = await harness({ entriesPerDay: 100 });
+    engine = await startEngine(
+      h.config({ redis: { url: redis.display }, metrics: { listen: '127.0.0.1:0' } }),
+      silentLogger(),
+      { now: () => NOW, metrics: true },
+    );
+    const server = (await engine.serveMetrics())!;
+    const rss = 'edgelog_child_process_resident_memory_bytes';
+    const peak = 'edgelog_child_process_peak_resident_memory_bytes';
+    // No child yet, and a scrape starts none.
+    const before = await scrape(server.url);
+    expect(before.get(rss)!.samples).toEqual([]);
+    expect(before.get(peak)!.samples).toEqual([]);
+
+    await engine.history!.flush(); // starts the child
+    const running = await scrape(server.url);
+    const now = sampleValue(running, rss, { process: 'history' });
+    expect(now).toBeGreaterThan(20 * 2 ** 20); // a Node process with the store open
+    expect(sampleValue(running, peak, { process: 'history' })).toBeGreaterThanOrEqual(now);
+
+    await engine.history!.close();
+    expect((await scrape(server.url)).get(rss)!.samples).toEqual([]);
+  });
+
   it('an engine of another command (sync, demo) counts nothing and serves nothing', async () => {
     h = await harness({ entriesPerDay: 10 });
     const other = await h.engine({ metrics: { listen: '127.0.0.1:0' } });
