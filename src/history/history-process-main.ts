@@ -50,7 +50,6 @@ async function open(start: HistoryChildStart): Promise<HistoryRunner> {
     owner: start.owner,
     now,
     logger,
-    ...(start.flushRows === undefined ? {} : { flushRows: start.flushRows }),
   });
   return runner;
 }

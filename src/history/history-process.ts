@@ -18,8 +18,10 @@ import { FLUSH_ROWS, rowsAboveWatermark, type HistoryRunner } from './history-ru
 /** What the worker asks of the history. */
 export interface HistoryWork extends Pick<
   HistoryRunner,
-  'plan' | 'flush' | 'expire' | 'thaw' | 'noteStored' | 'compact' | 'close'
+  'plan' | 'flush' | 'expire' | 'thaw' | 'compact' | 'close'
 > {
+  /** Tells the history `n` rows were stored: once FLUSH_ROWS have been since the last flush, one starts (not awaited). */
+  noteStored(n: number): void;
   /**
    * Flushes when the store holds at least `minRows` rows above the watermark (all tables): what `sync`
    * does at its end, so that the rows readers read from the store stay few however many syncs run, and a
@@ -51,7 +53,6 @@ export interface HistoryChildStart {
   leaseMs: number;
   owner: string;
   logLevel: string;
-  flushRows?: number;
 }
 
 export type ToHistory =
@@ -67,6 +68,8 @@ export type FromHistory =
   | { type: 'closed' };
 
 export interface HistoryProcessOptions extends HistoryChildStart {
+  /** Rows stored since the last flush that start one (noteStored). @defaultValue FLUSH_ROWS */
+  flushRows?: number;
   /** The worker's own store: flushIfDue counts there, so that no child starts for a flush not due. */
   store: { history: Pick<HistoryStore, 'flush' | 'list'> };
   now: () => number;
@@ -146,7 +149,6 @@ export class HistoryProcess implements HistoryWork {
     return (await this.call('memory', null)) as HistoryMemory;
   }
 
-  /** As HistoryRunner.noteStored: a flush once enough rows were stored, not awaited. */
   noteStored(n: number): void {
     this.stored += n;
     if (this.stored < (this.opts.flushRows ?? FLUSH_ROWS) || this.closed) return;
@@ -205,7 +207,7 @@ export class HistoryProcess implements HistoryWork {
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
     });
     this.child = child;
-    const { now: _n, logger: _l, closeTimeoutMs: _c, store: _s, ...start } = this.opts;
+    const { now: _n, logger: _l, closeTimeoutMs: _c, store: _s, flushRows: _f, ...start } = this.opts;
     child.send({ type: 'start', start, now: this.opts.now() } satisfies ToHistory);
     child.on('message', (m: FromHistory) => {
       if (m.type === 'log') return relayLogLine(this.opts.logger, m.line, 'the history process');

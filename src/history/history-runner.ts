@@ -40,11 +40,12 @@ export interface HistoryRunnerOptions {
   logger: Logger;
   /** @defaultValue openDuckDb() */
   openDuck?: () => Promise<DuckDBConnection>;
-  /** Rows stored that start a flush (noteStored). @defaultValue FLUSH_ROWS */
-  flushRows?: number;
 }
 
-/** Rows stored since the last flush that start one (noteStored). */
+/**
+ * Rows stored since the last flush that start one (the worker's count: history-process.ts noteStored),
+ * and rows above the watermark that make a sync's closing flush due (flushIfDue).
+ */
 export const FLUSH_ROWS = 50_000;
 
 export interface CompactJobResult {
@@ -68,8 +69,6 @@ export async function rowsAboveWatermark(
 
 export class HistoryRunner {
   private duck: Promise<DuckDBConnection> | undefined;
-  /** Rows stored since the last flush started (noteStored). */
-  private stored = 0;
   private queue: Promise<unknown> = Promise.resolve();
   /** A flush queued behind the work in hand, not started yet (flush()). */
   private waiting: Promise<FlushResult> | undefined;
@@ -93,7 +92,6 @@ export class HistoryRunner {
    * enough rows were stored since the last flush, so that readers read few rows from the store.
    */
   flush(): Promise<FlushResult> {
-    this.stored = 0;
     // A flush that has not started yet reads the store's horizon when it starts, so it covers every row
     // stored before this call: a request made meanwhile (day jobs ending together) joins it. One flush
     // per day job measured ~70 ms of the worker's thread each on the latency-bound bench (150 days).
@@ -124,21 +122,6 @@ export class HistoryRunner {
         this.opts.logger.info({ ...key, ...done }, 'pruned day put back in the store');
       return done;
     });
-  }
-
-  /**
-   * Tells the runner `n` rows were stored: once `flushRows` have been since the last flush, one starts
-   * (not awaited: the page that stored them goes on).
-   */
-  noteStored(n: number): void {
-    this.stored += n;
-    if (this.stored < (this.opts.flushRows ?? FLUSH_ROWS) || this.closed) return;
-    this.flush().catch((err: unknown) =>
-      this.opts.logger.warn(
-        { err: err instanceof Error ? err.message : String(err) },
-        'history flush failed',
-      ),
-    );
   }
 
   /**

@@ -49,8 +49,9 @@ async function storedDay(n: number): Promise<{ day: DayKey; s: OpenedStore; root
   return { day, s: opened, root: dir };
 }
 
-function processOn(s: OpenedStore, dir: string, lines: string[] = []): HistoryProcess {
+function processOn(s: OpenedStore, dir: string, lines: string[] = [], flushRows?: number): HistoryProcess {
   return new HistoryProcess({
+    ...(flushRows === undefined ? {} : { flushRows }),
     store: s.store,
     database: { path: s.where },
     root: dir,
@@ -80,6 +81,20 @@ it('flushes from a process of its own, relays its log lines, and ends when close
   );
   await history.close();
   expect(alive(pid)).toBe(false);
+});
+
+it('starts a flush once flushRows rows were stored since the last, and not before', async () => {
+  const { day, s, root } = await storedDay(120);
+  history = processOn(s, root, [], 120);
+  history.noteStored(119);
+  // Nothing asked of the history: no process started.
+  expect(history.pid).toBeUndefined();
+  history.noteStored(1);
+  const dir = dayDir(root, 'origin_error_logs', day.zone, day.day);
+  // (until takes a missing directory for "not yet".)
+  await until('the part of the flush that 120 rows started', async () =>
+    readdirSync(dir).length === 1 ? true : undefined,
+  );
 });
 
 it('a child killed while it works fails the calls in hand, and the next call starts another', async () => {
