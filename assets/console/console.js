@@ -687,7 +687,7 @@ async function dashboardPage() {
       drawStacked('hourly', d.hourly, d.from, d.to);
       document.getElementById('detail-title').textContent = DETAIL_TITLES[d.detail.split];
       drawStacked('hourly-detail', d.detail.hourly, d.from, d.to);
-      drawGuardian(d.guardian);
+      drawGuardian(d.guardian, d.zones);
       document.getElementById('top').replaceChildren(
         ...Object.entries(d.top).map(([field, values]) => {
           const table = el('table', {});
@@ -768,29 +768,52 @@ const GUARDIAN_NAMES = {
 };
 
 /**
- * A Shield zone's Guardian counters: each counter's growth per snapshot as lines, and a table of each
- * counter's latest value and its growth over the range (the sum of its deltas). Hidden for origin.
+ * The Guardian counters of each Shield zone asked for, a block each (never summed: they are a zone's own,
+ * one API call per zone): each counter's growth per snapshot as lines, and a table of each counter's
+ * latest value and its growth over the range (the sum of its deltas). Hidden for origin.
  */
-function drawGuardian(g) {
+function drawGuardian(g, zones) {
   const section = document.getElementById('guardian');
   section.hidden = g === null;
   if (g === null) return;
-  const snaps = g.snapshots;
-  const figure = document.getElementById('guardian-chart');
+  const byZone = new Map(zones.map((z) => [z, []]));
+  for (const s of g.snapshots) {
+    const zone = Number(s.shield_zone_id);
+    if (!byZone.has(zone)) byZone.set(zone, []);
+    byZone.get(zone).push(s);
+  }
+  document.getElementById('guardian-zones').replaceChildren(
+    ...[...byZone].map(([zone, snaps]) => {
+      const figure = el('figure', { class: 'chart' });
+      const table = el('table', {});
+      drawZoneGuardian(g.counters, snaps, figure, table);
+      return el(
+        'section',
+        { class: 'guardian-zone', 'data-zone': zone },
+        el('h3', {}, `zone ${zone}`),
+        figure,
+        table,
+      );
+    }),
+  );
+}
+
+/** One zone's snapshots (oldest first) as its chart and table. */
+function drawZoneGuardian(counters, snaps, figure, table) {
   const name = (c) => GUARDIAN_NAMES[c] ?? c;
   const rows = snaps.map((s) => ({
     taken_at: s.taken_at,
-    ...Object.fromEntries(g.counters.map((c) => [name(c), s[`${c}_delta`]])),
+    ...Object.fromEntries(counters.map((c) => [name(c), s[`${c}_delta`]])),
   }));
-  const data = timeSeries(['taken_at', ...g.counters.map(name)], rows);
+  const data = timeSeries(['taken_at', ...counters.map(name)], rows);
   if (data === null)
     figure.replaceChildren(el('figcaption', {}, `${snaps.length} snapshots in the range: too few to draw`));
   else drawLineChart(figure, data, 'growth since the previous snapshot');
   const latest = snaps[snaps.length - 1];
   fillTable(
-    document.getElementById('guardian-totals'),
+    table,
     ['counter', 'latest', 'growth in the range'],
-    g.counters.map((c) => ({
+    counters.map((c) => ({
       counter: name(c),
       latest: latest?.[c] ?? '',
       growth: snaps.reduce((n, s) => n + Number(s[`${c}_delta`] ?? 0), 0),

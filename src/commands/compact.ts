@@ -80,6 +80,17 @@ export function verifySummary(v: VerifyResult): string {
   return `${lines.join('\n')}\n`;
 }
 
+/**
+ * Pure: whether the exit status is 1. Never silently (issue 27): a day that failed, a finding left as it
+ * is, and, with --verify, entries lost from the archive — by any run, not only this one, as `status`
+ * counts them — so that every check says so while they are gone.
+ */
+export function compactFailed(s: PassSummary, v: VerifyResult | null): boolean {
+  if (s.failed.length > 0) return true;
+  if (v === null) return false;
+  return v.lost > 0 || v.lostInAll > 0 || v.findings.some((f) => f.outcome === 'left');
+}
+
 export function compactCommand(): Command {
   return new Command('compact')
     .description(
@@ -92,7 +103,7 @@ export function compactCommand(): Command {
     .option('--json', 'print the summary as JSON')
     .option(
       '--verify',
-      'first check every part of the history against its record, write a damaged day again from the store where it still holds it, and count what is lost (exit status 1 when entries are lost)',
+      'first check every part of the history against its record, write a damaged day again from the store where it still holds it, and count what is lost (exit status 1 while the archive has lost entries)',
     )
     .action(async (opts: CompactOptions, cmd: Command) => {
       const { config, logger } = commandContext(cmd, undefined, { terminalLogLevel: 'warn' });
@@ -164,12 +175,6 @@ export function compactCommand(): Command {
           peakRssMb,
         });
       else process.stdout.write((verified ? verifySummary(verified) : '') + compactSummary(summary, ms));
-      // Never silently: lost entries and days that failed say so in the exit status too.
-      if (
-        (verified?.lost ?? 0) > 0 ||
-        (verified?.findings.some((f) => f.outcome === 'left') ?? false) ||
-        summary.failed.length > 0
-      )
-        process.exitCode = 1;
+      if (compactFailed(summary, verified)) process.exitCode = 1;
     });
 }

@@ -248,19 +248,21 @@ export function dashboardHourlySql(f: LogFilter, split: 'kind' | 'detail' = 'kin
 export const GUARDIAN_COUNTERS = Object.values(GUARDIAN_COUNTER_COLUMNS);
 
 /**
- * A Shield zone dashboard's Guardian counters over the range: per snapshot time (ISO text, oldest first)
- * each counter's value and its growth since the zone's previous snapshot (`<counter>_delta`, a reset
- * counted as api_guardian_deltas counts it), summed over the filter's zones. Snapshots are taken by
- * time, not by log line, so only the zones and the range apply.
+ * A Shield zone dashboard's Guardian counters over the range: each snapshot of each zone asked for (ISO
+ * text), by zone and then oldest first, with each counter's value and its growth since that zone's
+ * previous snapshot (`<counter>_delta`, a reset counted as api_guardian_deltas counts it). The counters
+ * are a Shield zone's own (one API call per zone: api_guardian_snapshots.shield_zone_id), so rows are
+ * never summed over zones: a sum is no zone's figures. Snapshots are taken by time, not by log line, so
+ * only the zones and the range apply.
  */
 export function dashboardGuardianSql(f: Pick<LogFilter, 'zones' | 'from' | 'to'>): string {
   const at = (ms: number, what: string) => sqlStringLiteral(new Date(Number(int(ms, what))).toISOString());
   const where = [`taken_at >= ${at(f.from, 'from')}`, `taken_at < ${at(f.to, 'to')}`];
   if (f.zones.length > 0) where.push(`shield_zone_id IN (${f.zones.map((z) => int(z, 'zone')).join(', ')})`);
-  const sums = GUARDIAN_COUNTERS.flatMap((c) => [`sum(${c}) AS ${c}`, `sum(${c}_delta) AS ${c}_delta`]);
+  const values = GUARDIAN_COUNTERS.flatMap((c) => [c, `${c}_delta`]);
   return (
-    `SELECT taken_at, ${sums.join(', ')} FROM api_guardian_deltas WHERE ${where.join(' AND ')} ` +
-    'GROUP BY taken_at ORDER BY taken_at'
+    `SELECT shield_zone_id, taken_at, ${values.join(', ')} FROM api_guardian_deltas ` +
+    `WHERE ${where.join(' AND ')} ORDER BY shield_zone_id, taken_at, id`
   );
 }
 

@@ -19,9 +19,15 @@ import type { QueryStore } from '../store/store.js';
 import { HISTORY_COLUMNS } from '../store/history-columns.js';
 import type { HistoryTable } from './layout.js';
 import { fileParts } from './file-parts.js';
-import { listDays, readableFiles, type PublishedDay, type ZoneDayScope } from './published-days.js';
+import {
+  listDays,
+  readableFiles,
+  type PublishedDay,
+  type UnreadableDay,
+  type ZoneDayScope,
+} from './published-days.js';
 import { readWatermark } from './flush-marker.js';
-import { mayHoldRows, type DayBounds, type TimestampBounds } from './statement-bounds.js';
+import { mayHoldDay, mayHoldRows, type DayBounds, type TimestampBounds } from './statement-bounds.js';
 import { storeRowsSql } from './store-rows-sql.js';
 import type { WorkBudget } from './work-budget.js';
 
@@ -104,7 +110,12 @@ async function createView(
   for (let attempt = 1; ; attempt++) {
     // The watermark and the parts below it, then the store's rows at or above it (flush-marker.ts).
     const below = root === null ? 0n : readWatermark(root);
-    const files = root === null ? [] : readableFiles(listDays(root, table, scope), below);
+    const { files, unreadable } =
+      root === null ? { files: [], unreadable: [] } : readableFiles(listDays(root, table, scope), below);
+    // A zone-day no reader can read (its parts overlap) fails only the statements that can see it: one
+    // whose own filter leaves it out never needed its rows, so it answers (each entry once) without it.
+    const seen = unreadable.find((d) => mayHoldDay(d.day, days) && mayHoldRows(d.timestamps, bounds));
+    if (seen !== undefined) throw unreadableDay(table, seen);
     const started = performance.now();
     const sql = storeRowsSql(
       table,
@@ -174,6 +185,18 @@ async function createView(
     await conn.run(`CREATE VIEW main.${table} AS ${parts.join(' UNION ALL ')}`);
     return read.map((d: PublishedDay) => d.file);
   }
+}
+
+/** The failure of a statement that can see a zone-day whose parts overlap: where, why, and what to run. */
+function unreadableDay(table: HistoryTable, d: UnreadableDay): StoreQueryError {
+  const zone = d.source === undefined ? `zone ${d.zone}` : `${d.source} zone ${d.zone}`;
+  return new StoreQueryError(
+    'failed',
+    `query failed: ${table} of ${zone} on ${d.day} cannot be read: its parts ${d.reason}, so which of ` +
+      'them holds the rows cannot be told (no row is counted twice, and no day is left out silently); ' +
+      '`edgelog compact --verify` reports the day and its parts (docs/HISTORY.md). A statement whose ' +
+      'log_date or timestamp filter leaves that day out still answers.',
+  );
 }
 
 /** How many rows the store's count statement (storeRowsSql with no column) counted. */

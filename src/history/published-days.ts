@@ -8,7 +8,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DATA_FILE, dayDir, type HistorySource, type HistoryTable } from './layout.js';
-import { liveParts, parsePart, type Part } from './parts.js';
+import { liveParts, parsePart, PartOverlapError, timeOf, type Part } from './parts.js';
 import type { TimeRange } from './time-range.js';
 
 /** One readable file of a zone-day: a live part, or (before the first flush) a legacy data.parquet. */
@@ -125,20 +125,50 @@ export function listDays(root: string, table: HistoryTable, scope: ZoneDayScope 
 }
 
 /**
+ * A zone-day whose parts overlap without one covering the other (parts.ts liveParts): which of them holds
+ * its rows cannot be told, so none of its files is read, and a statement that can see the day fails.
+ */
+export interface UnreadableDay {
+  zone: number;
+  day: string;
+  source?: HistorySource;
+  /** Why (PartOverlapError's message: the two parts' names). */
+  reason: string;
+  /** The union of the timestamps its parts below the watermark record; unknown when one records none. */
+  timestamps?: TimeRange;
+}
+
+/** What a reader reads of a table's zone-days, and the zone-days it cannot read. */
+export interface ReadableFiles {
+  files: PublishedDay[];
+  unreadable: UnreadableDay[];
+}
+
+/**
  * Pure: the files a reader reads, given the flush watermark `below`: each zone-day's live parts; before
  * the first flush (`below` 0), the legacy data.parquet files instead, whose zone-days' store rows the
- * reader then leaves out.
+ * reader then leaves out. A zone-day whose parts overlap is `unreadable` rather than failing the others:
+ * whether that fails a statement depends on whether the statement can see the day (history-views.ts).
  */
-export function readableFiles(days: readonly DayParts[], below: bigint): PublishedDay[] {
-  const out: PublishedDay[] = [];
+export function readableFiles(days: readonly DayParts[], below: bigint): ReadableFiles {
+  const out: ReadableFiles = { files: [], unreadable: [] };
   for (const d of days) {
     const base = { zone: d.zone, day: d.day, ...(d.source ? { source: d.source } : {}) };
     if (below === 0n) {
-      if (d.legacy) out.push({ ...base, file: join(d.dir, DATA_FILE) });
+      if (d.legacy) out.files.push({ ...base, file: join(d.dir, DATA_FILE) });
       continue;
     }
-    for (const p of liveParts(d.parts, below))
-      out.push({ ...base, file: join(d.dir, p.name), ...(p.time ? { timestamps: p.time } : {}) });
+    let live: Part[];
+    try {
+      live = liveParts(d.parts, below);
+    } catch (err) {
+      if (!(err instanceof PartOverlapError)) throw err;
+      const time = timeOf(d.parts.filter((p) => p.hi <= below));
+      out.unreadable.push({ ...base, reason: err.message, ...(time ? { timestamps: time } : {}) });
+      continue;
+    }
+    for (const p of live)
+      out.files.push({ ...base, file: join(d.dir, p.name), ...(p.time ? { timestamps: p.time } : {}) });
   }
   return out;
 }

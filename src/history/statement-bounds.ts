@@ -198,6 +198,12 @@ export function dayBounds(tree: unknown, table: HistoryTable): DayBounds | null 
   return min === null && max === null ? null : { min, max };
 }
 
+/** Pure: whether a row of log_date `day` (YYYY-MM-DD) may pass a statement whose filter has `bounds`. */
+export function mayHoldDay(day: string, bounds: DayBounds | null): boolean {
+  if (bounds === null) return true;
+  return (bounds.min === null || day >= bounds.min) && (bounds.max === null || day <= bounds.max);
+}
+
 /** Pure: whether a file whose timestamps lie in `range` (unknown: undefined) may hold a row in `bounds`. */
 export function mayHoldRows(
   range: { min: bigint; max: bigint } | undefined,

@@ -287,6 +287,27 @@ describeStores('edgelog serve: the API', (store) => {
     expect(kept.map((s) => s.taken_at)).toEqual([(snapshots[1] as { taken_at: string }).taken_at]);
   });
 
+  it("gives each zone's own Guardian counters, never their sum, when a dashboard asks for several zones", async () => {
+    // Zones 201 and 202 are snapshotted at the same instants (support.ts): a sum by time would pass
+    // for one zone's figures.
+    const columns = ['shield_zone_id', 'taken_at', 'total_blocked_requests', 'total_blocked_requests_delta'];
+    const own = (await cliQuery(
+      `SELECT ${columns.join(', ')} FROM api_guardian_deltas WHERE shield_zone_id IN (201, 202) ` +
+        'ORDER BY shield_zone_id, taken_at',
+    )) as Array<Record<string, unknown>>;
+    expect(own).toHaveLength(4);
+    expect(own[0]!.taken_at).toBe(own[2]!.taken_at);
+    expect(own[0]!.total_blocked_requests).not.toBe(own[2]!.total_blocked_requests);
+    const both = await get('/api/v1/dashboard', { source: 'shield', zone: '201,202', from: '0' });
+    expect(both.status).toBe(200);
+    const snapshots = (both.json.guardian as { snapshots: Array<Record<string, unknown>> }).snapshots;
+    expect(snapshots.map((s) => Object.fromEntries(columns.map((c) => [c, s[c]])))).toEqual(own);
+    // One zone's dashboard: that zone's snapshots only.
+    const one = await get('/api/v1/dashboard', { source: 'shield', zone: '202', from: '0' });
+    const only = (one.json.guardian as { snapshots: Array<Record<string, unknown>> }).snapshots;
+    expect(only.map((s) => Object.fromEntries(columns.map((c) => [c, s[c]])))).toEqual(own.slice(2));
+  });
+
   it('answers a zone dashboard as `edgelog query` counts: per hour by status class or action, and the top values', async () => {
     type Bar = { hour: number; kind: string; count: number };
     const origin = await get('/api/v1/dashboard', { source: 'origin', zone: '101', from: '0' });

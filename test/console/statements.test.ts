@@ -112,13 +112,17 @@ describe('zone dashboards: the detail panels and the Guardian counters', () => {
     expect(shield).toContain("rule_id = '9''1'");
   });
 
-  it('reads the snapshots of the zones in the range, by their ISO time', () => {
+  it("reads the snapshots of the zones in the range, by their ISO time, each zone's apart", () => {
     const sql = dashboardGuardianSql({ zones: [201, 202], from: NOW - 3_600_000, to: NOW });
     expect(sql).toContain(
       "WHERE taken_at >= '2026-11-22T11:00:00.000Z' AND taken_at < '2026-11-22T12:00:00.000Z' AND shield_zone_id IN (201, 202)",
     );
-    expect(sql).toContain('sum(total_blocked_requests_delta) AS total_blocked_requests_delta');
-    expect(dashboardGuardianSql({ zones: [], from: 0, to: 1 })).not.toContain('shield_zone_id');
+    // Guardian counters are per Shield zone: never summed over zones, each row one zone's snapshot.
+    expect(sql).toMatch(/^SELECT shield_zone_id, taken_at, /);
+    expect(sql).toContain(', total_blocked_requests, total_blocked_requests_delta,');
+    expect(sql).not.toMatch(/\bsum\(|GROUP BY/);
+    expect(sql).toMatch(/ORDER BY shield_zone_id, taken_at, id$/);
+    expect(dashboardGuardianSql({ zones: [], from: 0, to: 1 })).not.toContain('shield_zone_id IN');
     expect(() => dashboardGuardianSql({ zones: [1.5], from: 0, to: 1 })).toThrow(RangeError);
     expect(() => dashboardGuardianSql({ zones: [], from: 0.5, to: 1 })).toThrow(RangeError);
   });

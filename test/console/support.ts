@@ -48,7 +48,8 @@ export async function consoleArchive(
     await storeDay(h, day);
     if (day === DAYS[0]) await compactArchive(h, () => NOW, { filter: { to: day } });
   }
-  // Two Guardian snapshots of zone 201 within the dashboards' last 7 days, an hour apart.
+  // Two Guardian snapshots of zones 201 and 202 within the dashboards' last 7 days, an hour apart: the
+  // two zones' at the same instants, with counters of their own (a dashboard never sums them).
   for (const at of GUARDIAN_TIMES) {
     simNow = at;
     await storeGuardian(h, at);
@@ -74,12 +75,12 @@ export async function storeDay(h: Harness, day: Day): Promise<void> {
   expect((await executeSync(engine, plan)).summary.ok).toBe(true);
 }
 
-/** When consoleArchive takes zone 201's Guardian snapshots (ms). */
+/** When consoleArchive takes the Guardian snapshots of zones 201 and 202 (ms). */
 export const GUARDIAN_TIMES = [NOW - 2 * 3_600_000, NOW - 3_600_000] as const;
 
-/** One Guardian snapshot of zone 201, taken at `at`. */
+/** One Guardian snapshot of each of zones 201 and 202, taken at `at`. */
 async function storeGuardian(h: Harness, at: number): Promise<void> {
-  const engine = await h.engine({ shieldZones: [201], history: { path: historyRoot(h) } }, () => at);
+  const engine = await h.engine({ shieldZones: [201, 202], history: { path: historyRoot(h) } }, () => at);
   const plan = syncPlan(engine.config, { from: DAYS[1], to: DAYS[1], source: ['guardian'] }, at);
   expect((await executeSync(engine, plan)).summary.ok).toBe(true);
 }

@@ -1,7 +1,7 @@
 // `edgelog compact` as a user runs it: the summary (entries, bytes, bytes per entry), --json, the files
 // in history.path, and clear errors when history is off or its directory cannot be written; and
 // `compact --verify` of a pruned day whose part is gone: the day and its entries named, the exit status,
-// `status` after, and a second run that counts nothing twice.
+// `status` after, and a second run that counts nothing twice but still exits 1 while entries are lost.
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -146,16 +146,19 @@ describe('edgelog compact --verify', () => {
       issues: [{ source: 'origin', zone: 101, day: lost, issue: 'lost', entries: 40, pruned: true }],
     });
 
-    // A second run finds nothing new: the loss is told again in all, not counted again, and this run's
-    // exit status is 0 (status and /metrics keep telling it).
+    // A second run finds nothing new: the loss is told again in all, not counted again, and its exit
+    // status is still 1, as status's is, while the archive has lost entries (issue 27: never silently).
     const again = await runCli(['compact', '--verify', '--json'], { cwd: home });
-    expect(again.code).toBe(0);
+    expect(again.code).toBe(1);
     expect(JSON.parse(again.stdout)).toMatchObject({
-      verify: { days: 2, parts: 1, findings: [], lost: 0, lostInAll: 40 },
+      verify: { days: 2, parts: 1, findings: [], lost: 0, lostInAll: json.history.lostEntries },
     });
     const text = await runCli(['compact', '--verify'], { cwd: home });
+    expect(text.code).toBe(1);
     expect(text.stdout).toMatch(
       /^verified 1 parts of 2 zone-days: all as recorded\n40 archived entries are lost in all/,
     );
+    // A plain compact (no --verify) checks nothing and says nothing of it: its exit status is its own pass's.
+    expect((await runCli(['compact'], { cwd: home })).code).toBe(0);
   });
 });

@@ -5,8 +5,10 @@ import { serializeSql } from '../../src/history/statement-tables.js';
 import {
   dayBounds,
   guardsMayHelp,
+  mayHoldDay,
   mayHoldRows,
   timestampBounds,
+  type DayBounds,
   type TimestampBounds,
 } from '../../src/history/statement-bounds.js';
 
@@ -146,5 +148,20 @@ describe('dayBounds', () => {
     `SELECT count(*) FROM query_table('${T}') WHERE log_date = '2026-11-20'`,
   ])('%s: none', async (sql) => {
     expect(await days(sql)).toBeNull();
+  });
+});
+
+describe('mayHoldDay', () => {
+  const D = '2026-11-17';
+  it.each<[string, DayBounds | null, boolean]>([
+    ['no bounds', null, true],
+    ['that day', { min: D, max: D }, true],
+    ['from it', { min: D, max: null }, true],
+    ['up to it', { min: null, max: D }, true],
+    ['later days', { min: '2026-11-18', max: null }, false],
+    ['earlier days', { min: null, max: '2026-11-16' }, false],
+    ['another month', { min: '2026-10-01', max: '2026-10-31' }, false],
+  ])('%s', (_name, b, expected) => {
+    expect(mayHoldDay(D, b)).toBe(expected);
   });
 });
