@@ -30,11 +30,16 @@ export function percentile(xs: readonly number[], p: number): number {
 const ms = (x: number) => `${x.toFixed(1)} ms`;
 
 /** A page load's bar: its p95 against the limit, with the median, the fastest and slowest besides. */
-export function latencyBar(name: LoadName, times: readonly number[]): Bar & { value: number } {
+export function latencyBar(
+  name: LoadName,
+  times: readonly number[],
+  /** How it was timed, when not by the bench's HTTP client (e.g. "in the browser"). */
+  how?: string,
+): Bar & { value: number } {
   const limit = CONSOLE_BARS[name];
   const p95 = percentile(times, 95);
   return {
-    bar: `${name}: p95 of ${times.length} loads ≤ ${limit} ms`,
+    bar: `${name}${how === undefined ? '' : ` (${how})`}: p95 of ${times.length} loads ≤ ${limit} ms`,
     figure: `${ms(p95)} (median ${ms(percentile(times, 50))}, min ${ms(Math.min(...times))}, max ${ms(Math.max(...times))})`,
     verdict: p95 <= limit ? 'met' : 'NOT MET',
     value: p95,

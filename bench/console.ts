@@ -22,6 +22,7 @@ import { ARCHIVE_DAYS, ARCHIVE_LAST_DAY, ARCHIVE_ZONES, generatedArchive } from 
 import { barLines, type Bar } from './bars.js';
 import { BAR_SIZES, latencyBar, rssBar, type LoadName } from './console-bars.js';
 import { historyOf } from './history-queries.js';
+import { browserLoads, HAS_CHROMIUM, type BrowserPage } from './console-browser.js';
 import { cleanBenchKeys, rssOf, runSync, startSimulator, stopChild, writeBenchConfig } from './processes.js';
 
 const { values: opts } = parseArgs({
@@ -31,6 +32,8 @@ const { values: opts } = parseArgs({
     loads: { type: 'string', default: '20' },
     users: { type: 'string', default: '10' },
     'load-seconds': { type: 'string', default: '60' },
+    /** Loads of each page in chromium (bench/console-browser.ts); 0: none. */
+    'browser-loads': { type: 'string', default: '20' },
     json: { type: 'boolean', default: false },
   },
 });
@@ -53,6 +56,7 @@ const HOT_ENTRIES = wholeNumber('hot-entries', 1);
 const LOADS = wholeNumber('loads', 1);
 const USERS = wholeNumber('users', 1);
 const LOAD_SECONDS = wholeNumber('load-seconds', 1);
+const BROWSER_LOADS = wholeNumber('browser-loads', 0);
 
 /** The hot day follows the history's last day; its zone is one of the history's, so a dashboard spans both. */
 const HOT_DAY = addDays(ARCHIVE_LAST_DAY, 1);
@@ -71,6 +75,26 @@ function pageRequests(): Record<LoadName, string[]> {
       `/api/v1/dashboard?${new URLSearchParams({ source: 'origin', zone: String(HOT_ZONE), ...week }).toString()}`,
     ],
   };
+}
+
+/**
+ * The same loads as pages in the browser: each page with the bar's question in its URL (its form reads
+ * it), waiting for the answers the bar times (the explorer draws its facets after its first page: the
+ * facets load is the same page, waiting for those).
+ */
+function browserPages(): BrowserPage[] {
+  const week = { from: String(WEEK.from), to: String(WEEK.to) };
+  const explorer = `/explorer.html?${new URLSearchParams({ source: 'origin', ...week }).toString()}`;
+  return [
+    { name: 'overview', path: '/', api: ['/api/v1/overview', '/api/v1/ledger'] },
+    { name: 'explorer', path: explorer, api: ['/api/v1/logs'] },
+    { name: 'facets', path: explorer, api: ['/api/v1/facets'] },
+    {
+      name: 'dashboard',
+      path: `/dashboard.html?${new URLSearchParams({ source: 'origin', zone: String(HOT_ZONE), ...week }).toString()}`,
+      api: ['/api/v1/dashboard'],
+    },
+  ];
 }
 
 /** Runs `edgelog serve` on a free loopback port; resolves once it prints its address. */
@@ -259,6 +283,16 @@ async function main(): Promise<void> {
       `  ${LOADS} loads of each page done; server RSS ${idle.now} MiB (peak so far ${idle.peak} MiB), load ${load()}`,
     );
 
+    let browserTimes: Record<string, number[]> | null = null;
+    if (BROWSER_LOADS > 0 && !HAS_CHROMIUM)
+      say('  no chromium (Debian package `chromium`): no loads in the browser');
+    else if (BROWSER_LOADS > 0) {
+      t = performance.now();
+      browserTimes = await browserLoads(served.url, browserPages(), BROWSER_LOADS);
+      phase('browserMs', t);
+      say(`  ${BROWSER_LOADS} loads of each page in chromium done, load ${load()}`);
+    }
+
     t = performance.now();
     const loop = await usersLoop(c, requests, serve.pid!);
     const peak = rssOf(serve.pid!).peak;
@@ -271,6 +305,9 @@ async function main(): Promise<void> {
 
     const bars: Array<Bar & { value: number }> = [
       ...names.map((n) => latencyBar(n, times[n])),
+      ...(browserTimes === null
+        ? []
+        : names.map((n) => latencyBar(n, browserTimes[n]!, 'in the browser, navigation to painted data'))),
       rssBar(peak, {
         users: USERS,
         seconds: LOAD_SECONDS,
@@ -287,6 +324,12 @@ async function main(): Promise<void> {
       hotDay: HOT_DAY,
       firstLoadMs: first,
       loadsMs: Object.fromEntries(names.map((n) => [n, times[n].map((x) => Math.round(x * 10) / 10)])),
+      browserLoadsMs:
+        browserTimes === null
+          ? null
+          : Object.fromEntries(
+              Object.entries(browserTimes).map(([n, xs]) => [n, xs.map((x) => Math.round(x * 10) / 10)]),
+            ),
       users: { count: USERS, seconds: LOAD_SECONDS, requests: loop.requests, failed: loop.errors.length },
       rssMib: { afterLoads: idle.now, sampledUnderUsers: loop.sampledPeakMib, peak },
       phasesMs: phases,

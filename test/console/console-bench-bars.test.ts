@@ -45,6 +45,13 @@ describe('the bars', () => {
     expect(bar.figure).toMatch(/^\d+\.\d ms \(median \d+\.\d ms, min \d+\.\d ms, max \d+\.\d ms\)$/);
   });
 
+  it('names how a load was timed, with the same limit and verdict', () => {
+    const bar = latencyBar('facets', scaled(501 / 19), 'in the browser');
+    expect(bar.bar).toBe('facets (in the browser): p95 of 20 loads ≤ 500 ms');
+    expect(bar.verdict).toBe('NOT MET');
+    expect(latencyBar('facets', scaled(1)).bar).toBe('facets: p95 of 20 loads ≤ 500 ms');
+  });
+
   it.each([
     [400, 0, 100, 'met'],
     [401, 0, 100, 'NOT MET'],
