@@ -91,9 +91,10 @@ it('starts a flush once flushRows rows were stored since the last, and not befor
   expect(history.pid).toBeUndefined();
   history.noteStored(1);
   const dir = dayDir(root, 'origin_error_logs', day.zone, day.day);
-  // (until takes a missing directory for "not yet".)
-  await until('the part of the flush that 120 rows started', async () =>
-    readdirSync(dir).length === 1 ? true : undefined,
+  // A missing directory rejects, which until takes for "not yet".
+  await until(
+    'the part of the flush that 120 rows started',
+    () => new Promise<true | undefined>((done) => done(readdirSync(dir).length === 1 ? true : undefined)),
   );
 });
 
