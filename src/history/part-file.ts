@@ -60,7 +60,20 @@ export interface PartInput {
   onRows?: (n: number) => void;
   /** Made (private) if missing: where the connection's DuckDB spills (openDuckDb tempDirectory). */
   scratchDir?: string;
+  /** Told the milliseconds each step took (bench/flush-cost.ts). @defaultValue none */
+  onStep?: StepTimer;
 }
+
+/** The steps of writing a part, as bench/flush-cost.ts reports them. */
+export type PartStep =
+  | 'store read'
+  | 'encoding'
+  | 'duckdb ingest'
+  | 'parquet write'
+  /** One COPY that reads the rows and writes the file. */
+  | 'duckdb ingest + parquet write'
+  | 'key read-back';
+export type StepTimer = (step: PartStep, ms: number) => void;
 
 export interface WrittenPart {
   /** The part's file name in its directory. */
@@ -126,6 +139,11 @@ export async function writePart(duck: DuckDBConnection, input: PartInput): Promi
   } catch (cause) {
     throw writeError(dir, cause);
   }
+  const step = (name: PartStep, since: number): number => {
+    const now = performance.now();
+    input.onStep?.(name, now - since);
+    return now;
+  };
   const temp = join(work, 'part');
   const lines = join(work, 'rows');
   const kept = join(work, 'kept');
@@ -136,13 +154,17 @@ export async function writePart(duck: DuckDBConnection, input: PartInput): Promi
     if (input.pages) {
       const fd = openSync(lines, 'wx', 0o600);
       try {
+        let t = performance.now();
         for await (const page of input.pages) {
+          t = step('store read', t);
           for (const key of page.keys) expected.add(key as KeyPart[]);
           // The longest line's UTF-8 bytes: at most three per code unit, and no more than the page's.
           longest = Math.max(longest, Math.min(3 * page.longest, writeAll(fd, page.lines)));
           stored += page.keys.length;
           input.onRows?.(page.keys.length);
+          t = step('encoding', t);
         }
+        step('store read', t);
       } finally {
         closeSync(fd);
       }
@@ -165,12 +187,15 @@ export async function writePart(duck: DuckDBConnection, input: PartInput): Promi
     if (expected.count === 0) return null;
     const all = `(${relations.map((r) => `SELECT * FROM ${r}`).join(' UNION ALL ')})`;
     const source = input.sorted ? `(SELECT * FROM ${all} ORDER BY ${input.shape.order.join(', ')})` : all;
+    let t = performance.now();
     await duck.run(`COPY ${source} TO ${quote(temp)} (${parquetOptionsSql(input.parquet)})`);
     rmSync(lines, { force: true });
     await syncPath(temp);
+    t = step('duckdb ingest + parquet write', t);
     // Read back as a reader will see it: the key checksum of what the file holds (key-readback.ts).
     const keys = join(work, 'keys');
     const found = await fileKeyChecksum(duck, shape, readFile(temp), keys);
+    step('key read-back', t);
     if (found !== expected.digest()) {
       throw new HistoryError(
         `${shape.table} ${dir}: the written part did not verify against its rows ` +
