@@ -16,7 +16,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { HistoryError } from '../errors/index.js';
-import type { FlushDay, HistoryPage, HistoryStore, TimeBounds } from '../store/history-store.js';
+import type { FlushDay, FlushPage, HistoryPage, HistoryStore, TimeBounds } from '../store/history-store.js';
 import {
   HISTORY_TABLES,
   entryShape,
@@ -179,14 +179,14 @@ async function* batchPages(
   day: FlushDay,
   below: bigint,
   horizon: bigint,
-): AsyncGenerator<HistoryPage> {
+): AsyncGenerator<FlushPage> {
   let after = null;
   for (;;) {
     await lease.keep();
     const page = await deps.store.history.flush.page(table, day, below, horizon, after, deps.pageRows);
     if (page.last === null) return;
     yield page;
-    if (page.keys.length < deps.pageRows) return;
+    if (page.rows < deps.pageRows) return;
     after = page.last;
   }
 }

@@ -23,10 +23,10 @@ import { join } from 'node:path';
 import type { DuckDBBlobValue, DuckDBConnection } from '@duckdb/node-api';
 import { HistoryError } from '../errors/index.js';
 import { HISTORY_FILE_MODE, makeDirs, PRIVATE_DIR_MODE, syncPath } from '../file-modes.js';
-import type { HistoryPage } from '../store/history-store.js';
+import type { HistoryBytesPage, HistoryPage } from '../store/history-store.js';
 import type { HistoryTableShape } from '../store/history-columns.js';
 import { KeyChecksum, type KeyPart } from './checksum.js';
-import { fileKeyChecksum, keyTextSql } from './key-readback.js';
+import { fileKeyChecksum, KeyLines, keyTextSql } from './key-readback.js';
 import { isTempFile, tempFile } from './layout.js';
 import { parquetOptionsSql, type ParquetOptions } from './parquet-options.js';
 import { partName } from './parts.js';
@@ -40,7 +40,7 @@ export interface PartInput {
   lo: bigint;
   hi: bigint;
   /** Rows from the store, page by page, in the file's columns (history-columns.ts). */
-  pages?: AsyncIterable<HistoryPage>;
+  pages?: AsyncIterable<HistoryPage | HistoryBytesPage>;
   /** Existing Parquet files whose rows go in too (a merge's inputs; the first flush's legacy file). */
   files?: readonly string[];
   /**
@@ -154,14 +154,30 @@ export async function writePart(duck: DuckDBConnection, input: PartInput): Promi
     if (input.pages) {
       const fd = openSync(lines, 'wx', 0o600);
       try {
+        // The keys of byte pages, hashed from their frames as the read-back hashes the file's.
+        const keyLines = new KeyLines(expected);
         let t = performance.now();
         for await (const page of input.pages) {
           t = step('store read', t);
-          for (const key of page.keys) expected.add(key as KeyPart[]);
-          // The longest line's UTF-8 bytes: at most three per code unit, and no more than the page's.
-          longest = Math.max(longest, Math.min(3 * page.longest, writeAll(fd, page.lines)));
-          stored += page.keys.length;
-          input.onRows?.(page.keys.length);
+          let rows: number;
+          if ('keyLines' in page) {
+            keyLines.push(page.keyLines);
+            keyLines.end();
+            rows = expected.count - stored;
+            if (rows !== page.rows)
+              throw new HistoryError(
+                `${shape.table} ${dir}: a page of ${page.rows} rows came with ${rows} keys; nothing was published`,
+              );
+            writeBytes(fd, page.lines);
+            longest = Math.max(longest, page.longestBytes);
+          } else {
+            for (const key of page.keys) expected.add(key as KeyPart[]);
+            // The longest line's UTF-8 bytes: at most three per code unit, and no more than the page's.
+            longest = Math.max(longest, Math.min(3 * page.longest, writeAll(fd, page.lines)));
+            rows = page.keys.length;
+          }
+          stored += rows;
+          input.onRows?.(rows);
           t = step('encoding', t);
         }
         step('store read', t);
@@ -219,7 +235,10 @@ export async function writePart(duck: DuckDBConnection, input: PartInput): Promi
 
 /** Writes all of `text` at the file's end (a write may take less than it was given); returns its bytes. */
 function writeAll(fd: number, text: string): number {
-  const bytes = Buffer.from(text, 'utf8');
+  return writeBytes(fd, Buffer.from(text, 'utf8'));
+}
+
+function writeBytes(fd: number, bytes: Uint8Array): number {
   for (let at = 0; at < bytes.length;) at += writeSync(fd, bytes, at);
   return bytes.length;
 }
