@@ -117,7 +117,13 @@ describe("a flush page's bytes on SQLite", () => {
   it('frames keys that hold anything as KeyChecksum hashes their values, and the part verifies', async () => {
     const odd = ['a:b', 'new\nline', '12:x\n', 'nul\u0000x', 'é 日本 🙂', '\ufeffbom', 'q"uote \\ \r\t', ''];
     const { db, shield } = other.archive;
-    const rows = shieldRows(odd.length).map((r, i) => ({ ...r, logId: odd[i]!, log: `{"odd":"${i}"}` }));
+    // The longest line is of three-byte characters: its bytes are not its length.
+    const rows = shieldRows(odd.length).map((r, i) => ({
+      ...r,
+      logId: odd[i]!,
+      log: `{"odd":"${i}"}`,
+      message: i === 4 ? '日'.repeat(200) : 'm',
+    }));
     db.transaction(() => shield.storeRows(9, DAY, rows))();
     const flush = other.history.flush;
     const page = await flush.page(
@@ -129,6 +135,16 @@ describe("a flush page's bytes on SQLite", () => {
       100,
     );
     expect(page.rows).toBe(odd.length);
+    // The longest line in bytes (DuckDB's JSON reader is told it), not in characters.
+    const lines =
+      'lines' in page && typeof page.lines !== 'string' ? Buffer.from(page.lines) : Buffer.alloc(0);
+    const lengths = lines
+      .toString('utf8')
+      .split('\n')
+      .slice(0, -1)
+      .map((l) => Buffer.byteLength(l));
+    expect(lengths).toHaveLength(odd.length);
+    expect(page).toMatchObject({ longestBytes: Math.max(...lengths) });
     // A NUL of the id's own is a part separator's byte too: the id is the key's text after the second.
     expect(flushPageKeys(page).map((k) => k.slice(2).join('\u0000'))).toEqual(odd);
     const values = new KeyChecksum();

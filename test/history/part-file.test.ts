@@ -85,28 +85,32 @@ describe('a part', () => {
     if (root) rmSync(root, { recursive: true, force: true });
   });
 
-  it('holds a row longer than DuckDB reads by default (36 MB of text), verified', async () => {
-    // Three UTF-8 bytes per character: 36 MB in 12 million characters.
-    const huge = '日'.repeat(12_000_000);
-    const dir = join(root, 'shield_event_logs', 'zone=201', 'day=2026-11-20');
-    const file = await writePart(
-      duck,
-      part(dir, pages(row('a', 1, 'small'), row('b', 2, huge), row('c', 3, 'small'))),
-    );
-    // Its batches and timestamps in its name; private to the archive's owner and group.
-    expect(file).toMatchObject({ rows: 3, name: 'part-1-2_1_3.parquet' });
-    expect(statSync(join(dir, file!.name)).mode & 0o777).toBe(0o640);
-    const read = await duck.runAndReadAll(
-      `SELECT log_id, length(message) FROM ${readFile(join(dir, file!.name))} ORDER BY log_id`,
-    );
-    expect(read.getRows()).toEqual([
-      ['a', 5n],
-      ['b', 12_000_000n],
-      ['c', 5n],
-    ]);
-    // The temporary files are gone.
-    expect(readdirSync(dir)).toEqual([file!.name]);
-  });
+  it.each([
+    ['values', '2026-11-20'],
+    ['bytes', '2026-11-26'],
+  ] as const)(
+    'holds a row longer than DuckDB reads by default (36 MB of text), verified: a page of %s',
+    async (form, day) => {
+      // Three UTF-8 bytes per character: 36 MB in 12 million characters.
+      const huge = '日'.repeat(12_000_000);
+      const dir = join(root, 'shield_event_logs', 'zone=201', `day=${day}`);
+      const rows = [row('a', 1, 'small'), row('b', 2, huge), row('c', 3, 'small')];
+      const file = await writePart(duck, part(dir, form === 'values' ? pages(...rows) : bytesPages(rows)));
+      // Its batches and timestamps in its name; private to the archive's owner and group.
+      expect(file).toMatchObject({ rows: 3, name: 'part-1-2_1_3.parquet' });
+      expect(statSync(join(dir, file!.name)).mode & 0o777).toBe(0o640);
+      const read = await duck.runAndReadAll(
+        `SELECT log_id, length(message) FROM ${readFile(join(dir, file!.name))} ORDER BY log_id`,
+      );
+      expect(read.getRows()).toEqual([
+        ['a', 5n],
+        ['b', 12_000_000n],
+        ['c', 5n],
+      ]);
+      // The temporary files are gone.
+      expect(readdirSync(dir)).toEqual([file!.name]);
+    },
+  );
 
   it('reads back the key checksum a reader sees, whatever the keys hold, as reading the keys as values does', async () => {
     const odd = [
