@@ -129,7 +129,7 @@ export async function compactDay(deps: HistoryDeps, lease: DayLease): Promise<Da
     ['quarantined_entries', { zone: key.zone, day: key.day, source: key.source }],
   ] as const) {
     const above = await flush.page(table, day, below, NO_BATCH_ABOVE, null, 1);
-    if (above.keys.length > 0) return 'busy';
+    if (above.rows > 0) return 'busy';
   }
   const [recorded] = (await deps.store.history.list({ source: key.source, zone: key.zone })).filter(
     (r) => r.log_date === key.day,

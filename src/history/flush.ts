@@ -16,7 +16,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { HistoryError } from '../errors/index.js';
-import type { FlushDay, HistoryPage, HistoryStore, TimeBounds } from '../store/history-store.js';
+import type { FlushDay, FlushPage, HistoryPage, HistoryStore, TimeBounds } from '../store/history-store.js';
 import {
   HISTORY_TABLES,
   entryShape,
@@ -29,7 +29,7 @@ import { DATA_FILE, dayDir, type HistoryTable } from './layout.js';
 import type { HistoryParquetOptions } from './parquet-options.js';
 import { partsAbove } from './parts.js';
 import { listDays, readDayDir } from './published-days.js';
-import { writePart } from './part-file.js';
+import { writePart, type StepTimer } from './part-file.js';
 import { removeTimeRangesBut } from './time-range.js';
 
 export interface FlushDeps {
@@ -45,6 +45,8 @@ export interface FlushDeps {
   pageRows: number;
   /** Where DuckDB spills (made private if missing). */
   scratchDir?: string;
+  /** Told the milliseconds each step of writing a part took (bench/flush-cost.ts). @defaultValue none */
+  onStep?: StepTimer;
   /** Where the fault tests stop the process: before each part is published, and before the marker. */
   hooks?: {
     beforePublish?: (table: HistoryTable) => Promise<void> | void;
@@ -103,6 +105,7 @@ export async function flushHistory(deps: FlushDeps): Promise<FlushResult> {
           ...(old === null ? {} : { files: [old], unlessStored: old }),
           parquet: deps.parquet[table],
           ...(deps.scratchDir ? { scratchDir: deps.scratchDir } : {}),
+          ...(deps.onStep ? { onStep: deps.onStep } : {}),
           beforePublish: async () => {
             await lease.keep(true);
             await deps.hooks?.beforePublish?.(table);
@@ -176,14 +179,14 @@ async function* batchPages(
   day: FlushDay,
   below: bigint,
   horizon: bigint,
-): AsyncGenerator<HistoryPage> {
+): AsyncGenerator<FlushPage> {
   let after = null;
   for (;;) {
     await lease.keep();
     const page = await deps.store.history.flush.page(table, day, below, horizon, after, deps.pageRows);
     if (page.last === null) return;
     yield page;
-    if (page.keys.length < deps.pageRows) return;
+    if (page.rows < deps.pageRows) return;
     after = page.last;
   }
 }

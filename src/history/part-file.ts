@@ -23,10 +23,10 @@ import { join } from 'node:path';
 import type { DuckDBBlobValue, DuckDBConnection } from '@duckdb/node-api';
 import { HistoryError } from '../errors/index.js';
 import { HISTORY_FILE_MODE, makeDirs, PRIVATE_DIR_MODE, syncPath } from '../file-modes.js';
-import type { HistoryPage } from '../store/history-store.js';
+import type { HistoryBytesPage, HistoryPage } from '../store/history-store.js';
 import type { HistoryTableShape } from '../store/history-columns.js';
 import { KeyChecksum, type KeyPart } from './checksum.js';
-import { fileKeyChecksum, keyTextSql } from './key-readback.js';
+import { fileKeyChecksum, KeyLines, keyTextSql } from './key-readback.js';
 import { isTempFile, tempFile } from './layout.js';
 import { parquetOptionsSql, type ParquetOptions } from './parquet-options.js';
 import { partName } from './parts.js';
@@ -40,7 +40,7 @@ export interface PartInput {
   lo: bigint;
   hi: bigint;
   /** Rows from the store, page by page, in the file's columns (history-columns.ts). */
-  pages?: AsyncIterable<HistoryPage>;
+  pages?: AsyncIterable<HistoryPage | HistoryBytesPage>;
   /** Existing Parquet files whose rows go in too (a merge's inputs; the first flush's legacy file). */
   files?: readonly string[];
   /**
@@ -60,7 +60,20 @@ export interface PartInput {
   onRows?: (n: number) => void;
   /** Made (private) if missing: where the connection's DuckDB spills (openDuckDb tempDirectory). */
   scratchDir?: string;
+  /** Told the milliseconds each step took (bench/flush-cost.ts). @defaultValue none */
+  onStep?: StepTimer;
 }
+
+/** The steps of writing a part, as bench/flush-cost.ts reports them. */
+export type PartStep =
+  | 'store read'
+  | 'encoding'
+  | 'duckdb ingest'
+  | 'parquet write'
+  /** One COPY that reads the rows and writes the file. */
+  | 'duckdb ingest + parquet write'
+  | 'key read-back';
+export type StepTimer = (step: PartStep, ms: number) => void;
 
 export interface WrittenPart {
   /** The part's file name in its directory. */
@@ -126,6 +139,11 @@ export async function writePart(duck: DuckDBConnection, input: PartInput): Promi
   } catch (cause) {
     throw writeError(dir, cause);
   }
+  const step = (name: PartStep, since: number): number => {
+    const now = performance.now();
+    input.onStep?.(name, now - since);
+    return now;
+  };
   const temp = join(work, 'part');
   const lines = join(work, 'rows');
   const kept = join(work, 'kept');
@@ -136,13 +154,33 @@ export async function writePart(duck: DuckDBConnection, input: PartInput): Promi
     if (input.pages) {
       const fd = openSync(lines, 'wx', 0o600);
       try {
+        // The keys of byte pages, hashed from their frames as the read-back hashes the file's.
+        const keyLines = new KeyLines(expected);
+        let t = performance.now();
         for await (const page of input.pages) {
-          for (const key of page.keys) expected.add(key as KeyPart[]);
-          // The longest line's UTF-8 bytes: at most three per code unit, and no more than the page's.
-          longest = Math.max(longest, Math.min(3 * page.longest, writeAll(fd, page.lines)));
-          stored += page.keys.length;
-          input.onRows?.(page.keys.length);
+          t = step('store read', t);
+          let rows: number;
+          if ('keyLines' in page) {
+            keyLines.push(page.keyLines);
+            keyLines.end();
+            rows = expected.count - stored;
+            if (rows !== page.rows)
+              throw new HistoryError(
+                `${shape.table} ${dir}: a page of ${page.rows} rows came with ${rows} keys; nothing was published`,
+              );
+            writeBytes(fd, page.lines);
+            longest = Math.max(longest, page.longestBytes);
+          } else {
+            for (const key of page.keys) expected.add(key as KeyPart[]);
+            // The longest line's UTF-8 bytes: at most three per code unit, and no more than the page's.
+            longest = Math.max(longest, Math.min(3 * page.longest, writeAll(fd, page.lines)));
+            rows = page.keys.length;
+          }
+          stored += rows;
+          input.onRows?.(rows);
+          t = step('encoding', t);
         }
+        step('store read', t);
       } finally {
         closeSync(fd);
       }
@@ -165,12 +203,15 @@ export async function writePart(duck: DuckDBConnection, input: PartInput): Promi
     if (expected.count === 0) return null;
     const all = `(${relations.map((r) => `SELECT * FROM ${r}`).join(' UNION ALL ')})`;
     const source = input.sorted ? `(SELECT * FROM ${all} ORDER BY ${input.shape.order.join(', ')})` : all;
+    let t = performance.now();
     await duck.run(`COPY ${source} TO ${quote(temp)} (${parquetOptionsSql(input.parquet)})`);
     rmSync(lines, { force: true });
     await syncPath(temp);
+    t = step('duckdb ingest + parquet write', t);
     // Read back as a reader will see it: the key checksum of what the file holds (key-readback.ts).
     const keys = join(work, 'keys');
     const found = await fileKeyChecksum(duck, shape, readFile(temp), keys);
+    step('key read-back', t);
     if (found !== expected.digest()) {
       throw new HistoryError(
         `${shape.table} ${dir}: the written part did not verify against its rows ` +
@@ -194,7 +235,10 @@ export async function writePart(duck: DuckDBConnection, input: PartInput): Promi
 
 /** Writes all of `text` at the file's end (a write may take less than it was given); returns its bytes. */
 function writeAll(fd: number, text: string): number {
-  const bytes = Buffer.from(text, 'utf8');
+  return writeBytes(fd, Buffer.from(text, 'utf8'));
+}
+
+function writeBytes(fd: number, bytes: Uint8Array): number {
   for (let at = 0; at < bytes.length;) at += writeSync(fd, bytes, at);
   return bytes.length;
 }

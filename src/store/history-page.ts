@@ -36,7 +36,7 @@ export function flushPage(rows: HistoryValue[][]): FlushPage {
     const [batch, id] = row.splice(0, 2);
     last = [BigInt(batch as string | number | bigint), BigInt(id as string | number | bigint)];
   }
-  return { ...historyPage(rows), last };
+  return { ...historyPage(rows), rows: rows.length, last };
 }
 
 /** The zone-days of `[zone, day, source?]` rows. */

@@ -71,6 +71,23 @@ export interface HistoryPage {
   longest: number;
 }
 
+/**
+ * A page of rows as bytes (SQLite's flush pages): their JSON lines as HistoryPage's, and their keys framed
+ * as the part's key read-back frames them (`<UTF-8 bytes>:<key text>\n`, the text as KeyChecksum joins a
+ * key: history/key-readback.ts), each built by the store's engine as one value for the whole page. No
+ * JavaScript value is made per row or cell: the lines go to the file as they came, and the keys are hashed
+ * from their bytes. The keys are still the store's columns, apart from the lines: a row mangled on its
+ * way through JSON does not verify.
+ */
+export interface HistoryBytesPage {
+  /** How many rows it holds (the store's count, held against the keys' frames). */
+  rows: number;
+  lines: Uint8Array;
+  keyLines: Uint8Array;
+  /** The UTF-8 bytes of the longest line. */
+  longestBytes: number;
+}
+
 /** Timestamps [fromMs, toMs) an entry page is looked for in (the day's rows are there in practice). */
 export interface TimeBounds {
   fromMs: number;
@@ -92,10 +109,13 @@ export interface FlushDayRows extends FlushDay {
 /** Where a flush page ends: the (batch, id) of its last row; the next page starts after it. */
 export type FlushCursor = readonly [batch: bigint, id: bigint];
 
-export interface FlushPage extends HistoryPage {
+/** A page of a flush: its rows as values and text (PostgreSQL) or as bytes (SQLite). */
+export type FlushPage = (HistoryPage | HistoryBytesPage) & {
+  /** How many rows it holds. */
+  rows: number;
   /** The last row's cursor, null for an empty page. */
   last: FlushCursor | null;
-}
+};
 
 /** What the history's flush reads of the store (history/flush.ts): rows by write batch. */
 export interface FlushStore {

@@ -14,6 +14,7 @@ import type { FlushCursor } from '../../src/store/history-store.js';
 import type { ArchiveStore, DayKey } from '../../src/store/store.js';
 import { DAY, NOW, shieldPage, shieldRows } from '../postgres/conformance.js';
 import { createTestDatabase } from '../postgres/support/server.js';
+import { flushPageKeys } from '../support/flush-page-keys.js';
 import { describePostgres } from '../support/stores.js';
 
 const PAGES = 12;
@@ -76,12 +77,14 @@ function flushPaging(open: () => Promise<{ store: ArchiveStore; close: () => Pro
           limit,
         );
         if (page.last === null) break;
-        expect(page.keys.length).toBeLessThanOrEqual(limit);
+        const keys = flushPageKeys(page);
+        expect(keys).toHaveLength(page.rows);
+        expect(page.rows).toBeLessThanOrEqual(limit);
         if (after !== null)
           expect(page.last[0] > after[0] || (page.last[0] === after[0] && page.last[1] > after[1])).toBe(
             true,
           );
-        seen.push(...page.keys.map((k) => String(k[2])));
+        seen.push(...keys.map((k) => k[2]!));
         after = page.last;
       }
       expect(seen.length).toBe(PAGES * ROWS);

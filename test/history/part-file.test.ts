@@ -15,7 +15,7 @@ import { fileKeyChecksum } from '../../src/history/key-readback.js';
 import { DEFAULT_PARQUET_OPTIONS } from '../../src/history/parquet-options.js';
 import { QUARANTINE_SHAPE, SHIELD_SHAPE } from '../../src/store/history-columns.js';
 import { historyPage } from '../../src/store/history-page.js';
-import type { HistoryPage, HistoryValue } from '../../src/store/history-store.js';
+import type { HistoryBytesPage, HistoryPage, HistoryValue } from '../../src/store/history-store.js';
 
 /** A Shield row in the file's columns, as a page's row: its key, then its JSON array text. */
 function row(logId: string, timestamp: number, message: string): HistoryValue[] {
@@ -45,8 +45,26 @@ function pages(...rows: HistoryValue[][]): AsyncIterable<HistoryPage> {
   };
 }
 
+/** The rows as one page of bytes (SQLite's flush pages), `rows` its count. */
+function bytesPages(rows: HistoryValue[][], count = rows.length): AsyncIterable<HistoryBytesPage> {
+  const lines = rows.map((r) => `${String(r[3])}\n`).join('');
+  const keys = rows.map((r) => r.slice(0, 3).join('\u0000'));
+  const page: HistoryBytesPage = {
+    rows: count,
+    lines: Buffer.from(lines),
+    keyLines: Buffer.from(keys.map((k) => `${Buffer.byteLength(k)}:${k}\n`).join('')),
+    longestBytes: Math.max(...lines.split('\n').map((l) => Buffer.byteLength(l))),
+  };
+  return {
+    [Symbol.asyncIterator]: () => {
+      const it = [page][Symbol.iterator]();
+      return { next: () => Promise.resolve(it.next()) };
+    },
+  };
+}
+
 /** A part of batches [1, 2) of `dir`. */
-const part = (dir: string, p: AsyncIterable<HistoryPage>): PartInput => ({
+const part = (dir: string, p: AsyncIterable<HistoryPage | HistoryBytesPage>): PartInput => ({
   shape: SHIELD_SHAPE,
   dir,
   lo: 1n,
@@ -67,28 +85,32 @@ describe('a part', () => {
     if (root) rmSync(root, { recursive: true, force: true });
   });
 
-  it('holds a row longer than DuckDB reads by default (36 MB of text), verified', async () => {
-    // Three UTF-8 bytes per character: 36 MB in 12 million characters.
-    const huge = '日'.repeat(12_000_000);
-    const dir = join(root, 'shield_event_logs', 'zone=201', 'day=2026-11-20');
-    const file = await writePart(
-      duck,
-      part(dir, pages(row('a', 1, 'small'), row('b', 2, huge), row('c', 3, 'small'))),
-    );
-    // Its batches and timestamps in its name; private to the archive's owner and group.
-    expect(file).toMatchObject({ rows: 3, name: 'part-1-2_1_3.parquet' });
-    expect(statSync(join(dir, file!.name)).mode & 0o777).toBe(0o640);
-    const read = await duck.runAndReadAll(
-      `SELECT log_id, length(message) FROM ${readFile(join(dir, file!.name))} ORDER BY log_id`,
-    );
-    expect(read.getRows()).toEqual([
-      ['a', 5n],
-      ['b', 12_000_000n],
-      ['c', 5n],
-    ]);
-    // The temporary files are gone.
-    expect(readdirSync(dir)).toEqual([file!.name]);
-  });
+  it.each([
+    ['values', '2026-11-20'],
+    ['bytes', '2026-11-26'],
+  ] as const)(
+    'holds a row longer than DuckDB reads by default (36 MB of text), verified: a page of %s',
+    async (form, day) => {
+      // Three UTF-8 bytes per character: 36 MB in 12 million characters.
+      const huge = '日'.repeat(12_000_000);
+      const dir = join(root, 'shield_event_logs', 'zone=201', `day=${day}`);
+      const rows = [row('a', 1, 'small'), row('b', 2, huge), row('c', 3, 'small')];
+      const file = await writePart(duck, part(dir, form === 'values' ? pages(...rows) : bytesPages(rows)));
+      // Its batches and timestamps in its name; private to the archive's owner and group.
+      expect(file).toMatchObject({ rows: 3, name: 'part-1-2_1_3.parquet' });
+      expect(statSync(join(dir, file!.name)).mode & 0o777).toBe(0o640);
+      const read = await duck.runAndReadAll(
+        `SELECT log_id, length(message) FROM ${readFile(join(dir, file!.name))} ORDER BY log_id`,
+      );
+      expect(read.getRows()).toEqual([
+        ['a', 5n],
+        ['b', 12_000_000n],
+        ['c', 5n],
+      ]);
+      // The temporary files are gone.
+      expect(readdirSync(dir)).toEqual([file!.name]);
+    },
+  );
 
   it('reads back the key checksum a reader sees, whatever the keys hold, as reading the keys as values does', async () => {
     const odd = [
@@ -152,6 +174,37 @@ describe('a part', () => {
     await expect(
       writePart(duck, part(dir, pages(row('a', 1, 'm'), garbled, row('c', 3, 'm')))),
     ).rejects.toThrow(/did not verify against its rows/);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('writes a page of bytes as it came, and verifies it against its framed keys', async () => {
+    const dir = join(root, 'shield_event_logs', 'zone=201', 'day=2026-11-23');
+    const ids = ['a', 'new\nline', '3:x', 'é 日本'];
+    const file = await writePart(duck, part(dir, bytesPages(ids.map((id, i) => row(id, i, 'm')))));
+    const sum = new KeyChecksum();
+    for (const [i, id] of ids.entries()) sum.add([201, i, id]);
+    expect(file).toMatchObject({ rows: ids.length, checksum: sum.digest() });
+    const read = await duck.runAndReadAll(
+      `SELECT log_id FROM ${readFile(join(dir, file!.name))} ORDER BY "timestamp"`,
+    );
+    expect(read.getRows().map(([id]) => id)).toEqual(ids);
+  });
+
+  it('publishes nothing when a line of a page of bytes differs from its framed key', async () => {
+    const dir = join(root, 'shield_event_logs', 'zone=201', 'day=2026-11-24');
+    const garbled = row('b', 2, 'm');
+    garbled[3] = String(garbled[3]).replace('"b"', '"B"');
+    await expect(
+      writePart(duck, part(dir, bytesPages([row('a', 1, 'm'), garbled, row('c', 3, 'm')]))),
+    ).rejects.toThrow(/did not verify against its rows/);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('publishes nothing when a page of bytes has fewer keys than the rows it counts', async () => {
+    const dir = join(root, 'shield_event_logs', 'zone=201', 'day=2026-11-25');
+    await expect(
+      writePart(duck, part(dir, bytesPages([row('a', 1, 'm'), row('b', 2, 'm')], 3))),
+    ).rejects.toThrow(/a page of 3 rows came with 2 keys/);
     expect(readdirSync(dir)).toEqual([]);
   });
 });

@@ -3,7 +3,12 @@
 // which is that index's own order. One writer at a time: every batch up to write_batch.last has
 // committed, so the horizon is the next number.
 import type { Statement } from 'better-sqlite3';
-import { entryShape, QUARANTINE_SHAPE, type HistoryTable } from '../history-columns.js';
+import {
+  entryShape,
+  QUARANTINE_SHAPE,
+  type HistoryTable,
+  type HistoryTableShape,
+} from '../history-columns.js';
 import type {
   FlushCursor,
   FlushDay,
@@ -12,12 +17,10 @@ import type {
   FlushStore,
   HistoryValue,
 } from '../history-store.js';
-import { flushDayRows, flushDays, flushPage, pageColumns } from '../history-page.js';
+import { flushDayRows, flushDays } from '../history-page.js';
 import { ENTRY_TABLES } from '../entry-tables.js';
 import type { Db } from './database.js';
 import { WriteBatchRepository } from './write-batch.js';
-
-const jsonArray = (columns: string) => `json_array(${columns})`;
 
 interface TableStatements {
   rowsFrom: Statement;
@@ -45,7 +48,6 @@ export class SqliteFlush implements FlushStore {
     );
     for (const source of ['origin', 'shield'] as const) {
       const { table, zoneColumn: zone } = ENTRY_TABLES[source];
-      const cols = pageColumns(entryShape(source), jsonArray);
       this.tables.set(table, {
         rowsFrom: db.prepare(`SELECT count(*) FROM ${table} INDEXED BY ${table}_batch WHERE batch >= ?`),
         days: db.prepare(
@@ -54,10 +56,9 @@ export class SqliteFlush implements FlushStore {
         daysBefore: db.prepare(
           `SELECT count(*), ${zone}, log_date FROM ${table} WHERE batch IS NULL OR batch < ? GROUP BY 2, 3`,
         ),
-        page: db.prepare(flushPageSql(table, cols, `${zone} = @zone AND log_date = @day`)),
+        page: db.prepare(flushPageSql(table, entryShape(source), `${zone} = @zone AND log_date = @day`)),
       });
     }
-    const q = pageColumns(QUARANTINE_SHAPE, jsonArray);
     this.tables.set('quarantined_entries', {
       rowsFrom: db.prepare(
         'SELECT count(*) FROM quarantined_entries INDEXED BY quarantined_entries_batch WHERE batch >= ?',
@@ -69,7 +70,11 @@ export class SqliteFlush implements FlushStore {
         'SELECT count(*), zone_id, log_date, source FROM quarantined_entries WHERE batch IS NULL OR batch < ? GROUP BY 2, 3, 4',
       ),
       page: db.prepare(
-        flushPageSql('quarantined_entries', q, 'zone_id = @zone AND log_date = @day AND source = @source'),
+        flushPageSql(
+          'quarantined_entries',
+          QUARANTINE_SHAPE,
+          'zone_id = @zone AND log_date = @day AND source = @source',
+        ),
       ),
     });
   }
@@ -131,8 +136,8 @@ export class SqliteFlush implements FlushStore {
         afterId: after?.[1] ?? 0n,
         limit,
       };
-      const rows = this.statements(table).page.raw(true).safeIntegers(true).all(args) as HistoryValue[][];
-      return flushPage(rows);
+      const row = this.statements(table).page.raw(true).safeIntegers(true).get(args) as PageRow;
+      return bytesPage(row);
     });
   }
 
@@ -148,11 +153,54 @@ export class SqliteFlush implements FlushStore {
  * the zone holds for each page (a 1M-entry day's flush read its zone about a thousand times over); and a
  * row value `(batch, id) > (…)` bounds the walk by the batch only where it is the tighter bound, so the
  * cursor's batch is the walk's lower bound here and its id a filter within that batch.
+ *
+ * The page comes as one row (HistoryBytesPage): its count; its last (batch, id), as the greatest of
+ * their zero-padded digits (ties of the batch alone would leave the id to chance); the longest line's
+ * bytes; the rows' JSON lines (json_array) and their framed keys, each concatenated into one blob. One
+ * value per row and cell made in JavaScript cost more than SQLite's reading of the rows (issue 29:
+ * bench/flush-cost.ts). The subquery is not flattened into the aggregate (it has a LIMIT), so each
+ * row's key and JSON are made once.
  */
-export function flushPageSql(table: HistoryTable, columns: string, zoneDay: string): string {
-  return `SELECT batch, id, ${columns} FROM ${table} INDEXED BY ${table}_batch
-    WHERE batch >= @lo AND batch < @below AND (batch > @afterBatch OR id > @afterId) AND ${zoneDay}
-    ORDER BY batch, id LIMIT @limit`;
+export function flushPageSql(table: HistoryTable, shape: HistoryTableShape, zoneDay: string): string {
+  const columns = shape.columns.map((c) => c.name).join(', ');
+  return `SELECT count(*), max(printf('%020d%020d', batch, id)), max(length(CAST(j AS BLOB))),
+      CAST(group_concat(j || char(10), '') AS BLOB),
+      CAST(group_concat(length(CAST(k AS BLOB)) || ':' || k || char(10), '') AS BLOB)
+    FROM (SELECT batch, id, ${keyTextSql(shape)} AS k, json_array(${columns}) AS j
+      FROM ${table} INDEXED BY ${table}_batch
+      WHERE batch >= @lo AND batch < @below AND (batch > @afterBatch OR id > @afterId) AND ${zoneDay}
+      ORDER BY batch, id LIMIT @limit)`;
+}
+
+/**
+ * SQLite's text of a row's key as KeyChecksum.add joins its values, and DuckDB's key read-back makes it
+ * of the file's (history/key-readback.ts keyTextSql): integers as their digits, parts joined by NUL, a
+ * NULL part "null" in a key of three parts and empty in any other.
+ */
+function keyTextSql(shape: HistoryTableShape): string {
+  const absent = shape.key.length === 3 ? `'null'` : `''`;
+  return shape.key.map((name) => `coalesce(CAST(${name} AS TEXT), ${absent})`).join(' || char(0) || ');
+}
+
+type PageRow = [
+  rows: bigint,
+  last: string | null,
+  longest: bigint | null,
+  lines: Buffer | null,
+  keyLines: Buffer | null,
+];
+
+const NO_BYTES = new Uint8Array(0);
+
+/** The page of flushPageSql's row. */
+function bytesPage([rows, last, longest, lines, keyLines]: PageRow): FlushPage {
+  return {
+    rows: Number(rows),
+    lines: lines ?? NO_BYTES,
+    keyLines: keyLines ?? NO_BYTES,
+    longestBytes: Number(longest ?? 0n),
+    last: last === null ? null : [BigInt(last.slice(0, 20)), BigInt(last.slice(20))],
+  };
 }
 
 // An async function turns a synchronous throw into a rejected promise.
