@@ -261,21 +261,60 @@ export class TermsRepository {
   }
 }
 
+/** Rows a statement of writeTermCounts upserts (the rest, fewer, one at a time). */
+const TERM_ROWS_PER_STATEMENT = 32;
+
+const termUpsert = (rows: number) =>
+  `INSERT INTO term_hourly (source, zone_id, field, value, hour, count)
+   VALUES ${Array<string>(rows).fill('(?, ?, ?, ?, ?, ?)').join(', ')}
+   ON CONFLICT (source, zone_id, field, value, hour) DO UPDATE SET count = count + excluded.count`;
+
+type TermRow = [zone: number, field: string, value: string, hour: number, count: number];
+
+/** term_hourly's key order (zone, field, value, hour), so consecutive upserts land on the same pages. */
+function byKey(a: TermRow, b: TermRow): number {
+  // JavaScript orders strings by UTF-16 units, SQLite by UTF-8 bytes: they differ only past U+D7FF, which
+  // costs locality there, never correctness.
+  if (a[0] !== b[0]) return a[0] - b[0];
+  if (a[1] !== b[1]) return a[1] < b[1] ? -1 : 1;
+  if (a[2] !== b[2]) return a[2] < b[2] ? -1 : 1;
+  return a[3] - b[3];
+}
+
 /**
- * Adds counts (a TermCounter per zone) to term_hourly in one statement, in key order (SQLite sorts them
- * first, so each page of term_hourly is written once). In a transaction.
+ * Adds counts (a TermCounter per zone) to term_hourly, in key order, 32 rows a statement: a merge of
+ * small sparse pages writes ~4.5 rows per entry, and this took ~30% less CPU than one statement over
+ * json_each(?) sorted by SQLite (380 against 550 ms for 146,331 rows, 2026-11-29). In a transaction.
  */
 export function writeTermCounts(db: Db, source: LogSource, zones: ReadonlyMap<number, TermCounter>): void {
-  const rows: Array<[number, string, string, number, number]> = [];
+  const rows: TermRow[] = [];
   for (const [zone, counter] of zones)
     for (const t of counter.entries()) rows.push([zone, t.field, t.value, t.hour, t.count]);
   if (rows.length === 0) return;
-  db.prepare(
-    `INSERT INTO term_hourly (source, zone_id, field, value, hour, count)
-     SELECT ?, j.value ->> 0, j.value ->> 1, j.value ->> 2, j.value ->> 3, j.value ->> 4
-     FROM json_each(?) AS j WHERE true ORDER BY 2, 3, 4, 5
-     ON CONFLICT (source, zone_id, field, value, hour) DO UPDATE SET count = count + excluded.count`,
-  ).run(source, JSON.stringify(rows));
+  rows.sort(byKey);
+  const width = 6;
+  let i = 0;
+  if (rows.length >= TERM_ROWS_PER_STATEMENT) {
+    const many = db.prepare(termUpsert(TERM_ROWS_PER_STATEMENT));
+    const args = new Array<unknown>(TERM_ROWS_PER_STATEMENT * width);
+    for (; i + TERM_ROWS_PER_STATEMENT <= rows.length; i += TERM_ROWS_PER_STATEMENT) {
+      for (let j = 0; j < TERM_ROWS_PER_STATEMENT; j++) {
+        const r = rows[i + j]!;
+        const at = j * width;
+        args[at] = source;
+        args[at + 1] = r[0];
+        args[at + 2] = r[1];
+        args[at + 3] = r[2];
+        args[at + 4] = r[3];
+        args[at + 5] = r[4];
+      }
+      many.run(args);
+    }
+  }
+  if (i < rows.length) {
+    const one = db.prepare(termUpsert(1));
+    for (; i < rows.length; i++) one.run(source, ...rows[i]!);
+  }
 }
 
 /** The window's values a zone had not had in the lookback before it (see NewTermsQuery). */
