@@ -21,7 +21,7 @@ import { sqlValue } from './duckdb-values.js';
 import { DEFAULT_DUCKDB_OPTIONS, openDuckDb, type DuckDbOptions, type OpenDuckDb } from './duckdb.js';
 import { closeGuarded, lockDownDuckDb, privateSpill } from './duckdb-guard.js';
 import { createHistoryViews, type HistoryViewsOptions } from './history-views.js';
-import { dayBounds, guardsMayHelp, timestampBounds } from './statement-bounds.js';
+import { dayBounds, guardsMayHelp, timeOrder, timestampBounds } from './statement-bounds.js';
 import { columnsToCopy, namedColumns } from './statement-columns.js';
 import { historyTablesIn, serializedSql, sqlStringLiteral, tablesIn } from './statement-tables.js';
 import { DEFAULT_PARQUET_OPTIONS, parquetOptionsSql } from './parquet-options.js';
@@ -219,7 +219,13 @@ async function started(
   const named = namedColumns(tree);
   const columns = Object.fromEntries(tables.map((t) => [t, columnsToCopy(t, named)]));
   const days = Object.fromEntries(tables.map((t) => [t, dayBounds(tree, t)]));
-  const files = await createHistoryViews(conn, { ...opts, bounds, guards, columns, days }, tables, budget);
+  const order = Object.fromEntries(tables.map((t) => [t, timeOrder(tree, t)]));
+  const files = await createHistoryViews(
+    conn,
+    { ...opts, bounds, guards, columns, days, order },
+    tables,
+    budget,
+  );
   const views = ARCHIVE_VIEWS.filter((v) => tablesIn(tree, [v.name]).length > 0);
   const copied = tablesIn(tree, STORE_TABLE_NAMES);
   for (const v of views) for (const t of v.reads) if (!copied.includes(t)) copied.push(t);

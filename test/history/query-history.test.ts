@@ -200,6 +200,21 @@ describeStores("edgelog query in the archive's dialect", (store) => {
     await expect(query(a.configPath, 'DELETE FROM origin_error_logs')).rejects.toThrow(/query refused/);
   });
 
+  it('pages by time either way as the store does, its files listed in that order (timeOrder)', async () => {
+    // The newest lines are the store's (day 3), then a merged day's: both orders cross from one to the
+    // other, with a filter and a bound, as the explorer's page and live tail ask.
+    const from = Date.parse('2026-11-21T12:00:00Z');
+    for (const sql of [
+      'SELECT log_id, timestamp, status_code, log FROM origin_error_logs ORDER BY timestamp DESC, log_id DESC LIMIT 250',
+      `SELECT log_id, timestamp FROM origin_error_logs WHERE timestamp >= ${from} ORDER BY timestamp, log_id LIMIT 150`,
+      `SELECT log_id, time, url FROM shield_event_logs WHERE timestamp < ${from} ORDER BY timestamp DESC, log_id DESC LIMIT 40`,
+    ]) {
+      const archived = await query(a.configPath, '--format', 'ndjson', sql);
+      expect(ndjson(archived).length).toBeGreaterThan(30);
+      expect(archived).toBe(await query(a.configPath, '--engine', 'store', '--format', 'ndjson', sql));
+    }
+  });
+
   it("reads from the store only its rows above the watermark, within the statement's own timestamp bounds", async () => {
     // 2026-11-21 12:00 to 2026-11-22 06:00: the end of a day in parts and the start of one in the store.
     const from = Date.parse('2026-11-21T12:00:00Z');
