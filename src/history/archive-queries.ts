@@ -6,6 +6,10 @@
 //
 // Only what the statement reads is made. Only then is DuckDB locked down: it may read those files and
 // nothing else, and its settings cannot change; then the statement runs, and only if it is a SELECT.
+//
+// A page's statements (readEach) share one DuckDB: the views are made once for all of them (one reading of
+// the watermark, the parts and the store: one snapshot), then each runs on a connection of its own, all at
+// once, under one time bound.
 import { existsSync } from 'node:fs';
 import { normalize, sep } from 'node:path';
 import {
@@ -18,16 +22,21 @@ import { StoreQueryError } from '../store/store-query-error.js';
 import { EdgelogError } from '../errors/edgelog-error.js';
 import type { QueryCursor, QueryStore, QueryValue, ReadOnlyQueryOptions } from '../store/store.js';
 import { sqlValue } from './duckdb-values.js';
-import { DEFAULT_DUCKDB_OPTIONS, openDuckDb, type DuckDbOptions, type OpenDuckDb } from './duckdb.js';
+import {
+  connectAgain,
+  DEFAULT_DUCKDB_OPTIONS,
+  openDuckDb,
+  type DuckDbOptions,
+  type OpenDuckDb,
+} from './duckdb.js';
 import { closeGuarded, lockDownDuckDb, privateSpill } from './duckdb-guard.js';
 import { createHistoryViews, type HistoryViewsOptions } from './history-views.js';
-import { dayBounds, guardsMayHelp, timeOrder, timestampBounds } from './statement-bounds.js';
-import { columnsToCopy, namedColumns } from './statement-columns.js';
+import { sharedViewNeeds, type ViewNeeds } from './view-needs.js';
 import { historyTablesIn, serializedSql, sqlStringLiteral, tablesIn } from './statement-tables.js';
 import { DEFAULT_PARQUET_OPTIONS, parquetOptionsSql } from './parquet-options.js';
 import { ARCHIVE_VIEWS, ARCHIVE_VIEW_NAMES } from './archive-views.js';
 import { STORE_TABLE_NAMES } from '../store/archive-tables.js';
-import { HISTORY_TABLES } from './layout.js';
+import { HISTORY_TABLES, type HistoryTable } from './layout.js';
 import { copyStoreTables } from './store-tables.js';
 import { createEmptyArchive } from './archive-schema.js';
 
@@ -37,6 +46,17 @@ import { WorkBudget } from './work-budget.js';
 
 /** The archive's statements, and one's rows written as a Parquet file (the console's downloads). */
 export interface ArchiveQueryStore extends QueryStore {
+  /**
+   * Runs each of `sqls` as readOnly runs one, over one snapshot of the archive: the views and the store's
+   * rows are made once, for what every statement reads (view-needs.ts), and the statements run at once on
+   * that DuckDB, each on a connection of its own. `consume` is handed each statement's rows in turn, in
+   * the order of `sqls`; the answers come back in that order. `opts.timeoutMs` bounds them together.
+   */
+  readEach<T>(
+    sqls: readonly string[],
+    opts: ReadOnlyQueryOptions,
+    consume: (index: number, cursor: QueryCursor) => Promise<T>,
+  ): Promise<T[]>;
   /**
    * Writes the rows of one SELECT, `limit` at most, in its order, to `file` as Parquet: DuckDB's COPY
    * with the history's encoding, as `edgelog export` writes it. DuckDB may write that one file and
@@ -88,19 +108,40 @@ export function archiveQueries(opts: ArchiveQueriesOptions): ArchiveQueryStore {
   const open = (): Promise<DuckDBConnection> =>
     (opts.open ?? openDuckDb)(opts.duckdb ?? DEFAULT_DUCKDB_OPTIONS);
   return {
-    readOnly: (sql, ro, consume) => runOnHistory(opts, open, sql, ro, { consume }),
-    toParquet: (sql, file, ro) => {
+    readOnly: async (sql, ro, consume) =>
+      (await runOnHistory(opts, open, [sql], ro, { consume: (_i, cursor) => consume(cursor) }))[0]!,
+    readEach: (sqls, ro, consume) =>
+      sqls.length === 0 ? Promise.resolve([]) : runOnHistory(opts, open, sqls, ro, { consume }),
+    toParquet: async (sql, file, ro) => {
       if (!Number.isSafeInteger(ro.limit) || ro.limit < 1)
         throw new RangeError(`not a row limit: ${ro.limit}`);
-      return runOnHistory(opts, open, sql, ro, { parquet: { file, limit: ro.limit } });
+      const [rows] = await runOnHistory<number>(opts, open, [sql], ro, {
+        parquet: { file, limit: ro.limit },
+      });
+      return rows!;
     },
   };
 }
 
-/** What a statement's result is for: its rows handed to `consume`, or written to a Parquet file. */
+/** What the statements' results are for: each one's rows handed to `consume`, or written to a Parquet file. */
 type StatementUse<T> =
-  | { consume: (cursor: QueryCursor) => Promise<T>; parquet?: never }
+  | { consume: (index: number, cursor: QueryCursor) => Promise<T>; parquet?: never }
   | { parquet: { file: string; limit: number }; consume?: never };
+
+/** The connections of the statements running: the first opened, the others on its database. */
+type Connections = { current: DuckDBConnection[] };
+
+const interruptAll = (conns: Connections) => {
+  for (const c of conns.current) c.interrupt();
+};
+
+/** Closes the statements' connections; the first last, with its spill directory. */
+function closeAll(conns: Connections): void {
+  const [first, ...others] = conns.current;
+  for (const c of others) c.closeSync();
+  if (first !== undefined) closeGuarded(first);
+  conns.current = [];
+}
 
 /** Parquet of a statement's rows: the history's encoding of its widest rows (Shield's). */
 const RESULT_PARQUET = DEFAULT_PARQUET_OPTIONS.shield_event_logs;
@@ -141,21 +182,21 @@ function queryFailure(err: unknown): EdgelogError {
  */
 const ATTEMPTS = 3;
 
-/** The caller's signal stops the statement: DuckDB is interrupted, and the query fails as `stopped`. */
+/** The caller's signal stops the statements: DuckDB is interrupted, and the query fails as `stopped`. */
 async function runOnHistory<T>(
   opts: ArchiveQueriesOptions,
   open: () => Promise<DuckDBConnection>,
-  sql: string,
+  sqls: readonly string[],
   ro: ReadOnlyQueryOptions,
   use: StatementUse<T>,
-): Promise<T> {
+): Promise<T[]> {
   const { signal } = ro;
-  const conn: { current: DuckDBConnection | null } = { current: null };
-  const stop = () => conn.current?.interrupt();
+  const conns: Connections = { current: [] };
+  const stop = () => interruptAll(conns);
   signal?.addEventListener('abort', stop);
   try {
     if (signal?.aborted) throw new Error('stopped before it began');
-    return await attempts(opts, open, sql, ro, use, conn);
+    return await attempts(opts, open, sqls, ro, use, conns);
   } catch (err) {
     if (signal?.aborted) throw new StoreQueryError('stopped', 'query stopped', { cause: err });
     throw err;
@@ -167,93 +208,115 @@ async function runOnHistory<T>(
 async function attempts<T>(
   opts: ArchiveQueriesOptions,
   open: () => Promise<DuckDBConnection>,
-  sql: string,
+  sqls: readonly string[],
   ro: ReadOnlyQueryOptions,
   use: StatementUse<T>,
-  conn: { current: DuckDBConnection | null },
-): Promise<T> {
+  conns: Connections,
+): Promise<T[]> {
   // One budget over every attempt: --timeout bounds the query, not each try.
-  const budget = new WorkBudget(ro.timeoutMs, () => conn.current?.interrupt());
+  const budget = new WorkBudget(ro.timeoutMs, () => interruptAll(conns));
   for (let attempt = 1; ; attempt++) {
-    const current = await open();
-    conn.current = current;
-    let result: DuckDBResult;
+    const first = await open();
+    conns.current = [first];
+    let results: DuckDBResult[];
     try {
-      result = await budget.run(() => started(current, opts, sql, budget, use.parquet ?? null));
+      results = await budget.run(() => started(first, conns, opts, sqls, budget, use.parquet ?? null));
     } catch (err) {
-      closeGuarded(current);
+      closeAll(conns);
       const gone = vanishedFile(err, opts.root);
       if (gone !== null && attempt < ATTEMPTS) continue;
       throw gone !== null ? raced(gone, err) : queryFailure(err);
     }
     try {
       // A COPY's result is the count of rows it wrote.
-      if (use.parquet !== undefined) return (result as DuckDBMaterializedResult).rowsChanged as T;
-      return await use.consume(resultCursor(result, budget, opts.root));
+      if (use.parquet !== undefined) return [(results[0] as DuckDBMaterializedResult).rowsChanged as T];
+      const answers: T[] = [];
+      for (const [i, result] of results.entries())
+        answers.push(await use.consume(i, resultCursor(result, budget, opts.root)));
+      return answers;
     } catch (err) {
       throw queryFailure(err);
     } finally {
-      closeGuarded(current);
+      closeAll(conns);
     }
   }
 }
 
-/** Makes the views DuckDB is to answer from, locks DuckDB down, and starts the statement. */
+/**
+ * Makes the views DuckDB is to answer from (for every statement), locks DuckDB down, and starts the
+ * statements, each on a connection of its own (`first`, then new ones on its database, added to `conns`).
+ */
 async function started(
-  conn: DuckDBConnection,
+  first: DuckDBConnection,
+  conns: Connections,
   opts: ArchiveQueriesOptions,
-  sql: string,
+  sqls: readonly string[],
   budget: WorkBudget,
   parquet: { file: string; limit: number } | null,
-): Promise<DuckDBResult> {
-  await privateSpill(conn, opts.root);
-  await conn.run(`SET TimeZone = 'UTC'`);
-  // The view's files are opened when it is made, again when the statement is prepared, and when it
-  // runs: their metadata is read once.
-  await conn.run('SET parquet_metadata_cache = true');
-  await oneStatement(conn, sql);
-  const tree = await parsed(conn, sql);
-  const tables = historyTablesIn(tree);
-  const bounds = Object.fromEntries(tables.map((t) => [t, timestampBounds(tree, t)]));
-  const guards = Object.fromEntries(tables.map((t) => [t, guardsMayHelp(tree, bounds[t] ?? null)]));
-  const named = namedColumns(tree);
-  const columns = Object.fromEntries(tables.map((t) => [t, columnsToCopy(t, named)]));
-  const days = Object.fromEntries(tables.map((t) => [t, dayBounds(tree, t)]));
-  const order = Object.fromEntries(tables.map((t) => [t, timeOrder(tree, t)]));
+): Promise<DuckDBResult[]> {
+  await privateSpill(first, opts.root);
+  for (let i = 1; i < sqls.length; i++) conns.current.push(await connectAgain(first));
+  for (const conn of conns.current) {
+    // Session settings: each connection's own (and none can change once DuckDB is locked down).
+    await conn.run(`SET TimeZone = 'UTC'`);
+    // The view's files are opened when it is made, again when the statement is prepared, and when it
+    // runs: their metadata is read once.
+    await conn.run('SET parquet_metadata_cache = true');
+  }
+  const trees: unknown[] = [];
+  for (const sql of sqls) {
+    await oneStatement(first, sql);
+    trees.push(await parsed(first, sql));
+  }
+  const tables = historyTablesIn(trees);
+  const needs = Object.fromEntries(tables.map((t) => [t, sharedViewNeeds(trees, t)]));
+  const each = <K extends keyof ViewNeeds>(key: K) =>
+    Object.fromEntries(tables.map((t) => [t, needs[t]![key]])) as Partial<Record<HistoryTable, ViewNeeds[K]>>;
   const files = await createHistoryViews(
-    conn,
-    { ...opts, bounds, guards, columns, days, order },
+    first,
+    {
+      ...opts,
+      bounds: each('bounds'),
+      guards: each('guards'),
+      columns: each('columns'),
+      days: each('days'),
+      order: each('order'),
+    },
     tables,
     budget,
   );
-  const views = ARCHIVE_VIEWS.filter((v) => tablesIn(tree, [v.name]).length > 0);
-  const copied = tablesIn(tree, STORE_TABLE_NAMES);
+  const views = ARCHIVE_VIEWS.filter((v) => tablesIn(trees, [v.name]).length > 0);
+  const copied = tablesIn(trees, STORE_TABLE_NAMES);
   for (const v of views) for (const t of v.reads) if (!copied.includes(t)) copied.push(t);
-  await copyStoreTables(conn, opts.store, copied, budget);
-  for (const v of views) await conn.run(`CREATE VIEW main.${v.name} AS ${v.sql}`);
-  await lockDownDuckDb(conn, parquet === null ? files : [...files, parquet.file], tree);
+  await copyStoreTables(first, opts.store, copied, budget);
+  for (const v of views) await first.run(`CREATE VIEW main.${v.name} AS ${v.sql}`);
+  await lockDownDuckDb(first, parquet === null ? files : [...files, parquet.file], trees);
   if (parquet !== null) {
     // The statement as DuckDB parsed it (a SELECT: DuckDB serializes nothing else), written back as
     // one clean statement, so no comment or semicolon of the user's text can end the COPY's brackets.
-    const select = await canonicalSql(conn, sql);
-    return await conn
-      .run(
-        `COPY (SELECT * FROM (\n${select}\n) LIMIT ${parquet.limit}) TO ${sqlStringLiteral(parquet.file)} ` +
-          `(${parquetOptionsSql(RESULT_PARQUET)})`,
-      )
-      .catch((err: unknown) => {
+    const select = await canonicalSql(first, sqls[0]!);
+    const copy = first.run(
+      `COPY (SELECT * FROM (\n${select}\n) LIMIT ${parquet.limit}) TO ${sqlStringLiteral(parquet.file)} ` +
+        `(${parquetOptionsSql(RESULT_PARQUET)})`,
+    );
+    return [
+      await copy.catch((err: unknown) => {
         throw queryFailure(err);
-      });
+      }),
+    ];
   }
   // Run at once rather than prepared first: DuckDB binds a prepared statement over Parquet files
-  // again when it runs, and binding the view's files is most of a short statement's time. It is a
+  // again when it runs, and binding the view's files is most of a short statement's time. Each is a
   // SELECT already (parsed: DuckDB serializes nothing else), and DuckDB is locked down; the type
-  // is checked again on the result, before a row is read.
-  const result = await conn.stream(sql).catch((err: unknown) => {
-    throw queryFailure(err);
-  });
-  if (result.statementType !== StatementType.SELECT) throw new StoreQueryError('refused', READ_ONLY);
-  return result;
+  // is checked again on the result, before a row is read. Every statement is let end (a failure
+  // interrupts no other) before the first failure is thrown: no connection is closed under one running.
+  const settled = await Promise.allSettled(sqls.map((sql, i) => conns.current[i]!.stream(sql)));
+  const failed = settled.find((r) => r.status === 'rejected');
+  if (failed !== undefined) throw queryFailure(failed.reason);
+  const results = settled.map((r) => (r as PromiseFulfilledResult<DuckDBResult>).value);
+  if (results.some((r) => r.statementType !== StatementType.SELECT))
+    throw new StoreQueryError('refused', READ_ONLY);
+  return results;
 }
 
 /**
