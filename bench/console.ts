@@ -10,7 +10,7 @@
 //   npm run bench:console -- [--history-rows 10000000] [--hot-entries 1000000] [--loads 20]
 //                            [--users 10] [--load-seconds 60] [--json]
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -190,7 +190,9 @@ async function main(): Promise<void> {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   const history = join(dir, 'history');
-  const cp = spawnSync('cp', ['-al', parts, history]);
+  // The cache's real path: `cp -a` copies a symlink as a symlink, and the run would then write its hot
+  // day's parts into the cache itself (a worktree that links .bench's cache from elsewhere).
+  const cp = spawnSync('cp', ['-al', realpathSync(parts), history]);
   if (cp.status !== 0) throw new Error(`cp -al: ${String(cp.stderr)}`);
 
   t = performance.now();
