@@ -1,12 +1,11 @@
 // A statement's answer as the console sends it: the rows exactly as `edgelog query --format json` writes
 // them (the same runner, the same encoder, the same limit and time bound), with the columns, whether
 // there were more rows, and the bounds that applied. The query layer's errors become 4xx problems. A
-// page's statements are answered together (answerEach): over one snapshot, at once, under one bound.
+// page's statements are answered together (answerEach): over one snapshot, under one bound.
 import { QueryError } from '../query/query-error.js';
 import { QueryTimeoutError } from '../query/query-timeout-error.js';
 import { runStoreQueries, runStoreQuery } from '../query/run-store-query.js';
 import type { ArchiveQueryStore } from '../history/archive-queries.js';
-import type { Output } from '../format/output.js';
 import type { QueryStore } from '../store/store.js';
 import { ConsoleRequestError } from './request-error.js';
 
@@ -25,19 +24,14 @@ export interface Answer {
   more: boolean;
 }
 
-/** An output that keeps the text written to it. */
-function textOutput(): Output & { text: string } {
-  return {
-    text: '',
+export async function answer(queries: QueryStore, sql: string, bounds: AnswerBounds): Promise<Answer> {
+  let rowsJson = '';
+  const out = {
     write(text: string) {
-      this.text += text;
+      rowsJson += text;
       return Promise.resolve();
     },
   };
-}
-
-export async function answer(queries: QueryStore, sql: string, bounds: AnswerBounds): Promise<Answer> {
-  const out = textOutput();
   try {
     const r = await runStoreQuery(
       queries,
@@ -45,7 +39,7 @@ export async function answer(queries: QueryStore, sql: string, bounds: AnswerBou
       { format: 'json', limit: bounds.limit, timeoutMs: bounds.timeoutMs },
       out,
     );
-    return { columns: r.columns, rowsJson: out.text, rows: r.rows, more: r.more };
+    return { columns: r.columns, rowsJson, rows: r.rows, more: r.more };
   } catch (err) {
     throw requestErrorOf(err);
   }
@@ -53,26 +47,21 @@ export async function answer(queries: QueryStore, sql: string, bounds: AnswerBou
 
 /**
  * The answers of a page's statements, each as `answer` gives it (its own row limit), in their order: over
- * one snapshot of the archive, run at once (archive-queries.ts readEach); `timeoutMs` bounds them together.
+ * one snapshot of the archive, on one DuckDB (archive-queries.ts readEach); `timeoutMs` bounds them
+ * together.
  */
 export async function answerEach(
   queries: ArchiveQueryStore,
   statements: ReadonlyArray<{ sql: string; limit: number }>,
   timeoutMs: number,
 ): Promise<Answer[]> {
-  const outs = statements.map(() => textOutput());
   try {
     const results = await runStoreQueries(
       queries,
-      statements.map((s, i) => ({ sql: s.sql, opts: { format: 'json', limit: s.limit }, out: outs[i]! })),
+      statements.map((s) => ({ sql: s.sql, opts: { format: 'json', limit: s.limit } })),
       { timeoutMs },
     );
-    return results.map((r, i) => ({
-      columns: r.columns,
-      rowsJson: outs[i]!.text,
-      rows: r.rows,
-      more: r.more,
-    }));
+    return results.map((r) => ({ columns: r.columns, rowsJson: r.text, rows: r.rows, more: r.more }));
   } catch (err) {
     throw requestErrorOf(err);
   }

@@ -8,8 +8,9 @@
 // nothing else, and its settings cannot change; then the statement runs, and only if it is a SELECT.
 //
 // A page's statements (readEach) share one DuckDB: the views are made once for all of them (one reading of
-// the watermark, the parts and the store: one snapshot), then each runs on a connection of its own, all at
-// once, under one time bound.
+// the watermark, the parts and the store: one snapshot), then they run on it in turn, under one time
+// bound. In turn, not at once: statements at once on one database held more memory than the process may
+// (the console bench's peak RSS went from 364 to 497 MiB, its bar is 400).
 import { existsSync } from 'node:fs';
 import { normalize, sep } from 'node:path';
 import {
@@ -22,13 +23,7 @@ import { StoreQueryError } from '../store/store-query-error.js';
 import { EdgelogError } from '../errors/edgelog-error.js';
 import type { QueryCursor, QueryStore, QueryValue, ReadOnlyQueryOptions } from '../store/store.js';
 import { sqlValue } from './duckdb-values.js';
-import {
-  connectAgain,
-  DEFAULT_DUCKDB_OPTIONS,
-  openDuckDb,
-  type DuckDbOptions,
-  type OpenDuckDb,
-} from './duckdb.js';
+import { DEFAULT_DUCKDB_OPTIONS, openDuckDb, type DuckDbOptions, type OpenDuckDb } from './duckdb.js';
 import { closeGuarded, lockDownDuckDb, privateSpill } from './duckdb-guard.js';
 import { createHistoryViews, type HistoryViewsOptions } from './history-views.js';
 import { sharedViewNeeds, type ViewNeeds } from './view-needs.js';
@@ -48,9 +43,11 @@ import { WorkBudget } from './work-budget.js';
 export interface ArchiveQueryStore extends QueryStore {
   /**
    * Runs each of `sqls` as readOnly runs one, over one snapshot of the archive: the views and the store's
-   * rows are made once, for what every statement reads (view-needs.ts), and the statements run at once on
-   * that DuckDB, each on a connection of its own. `consume` is handed each statement's rows in turn, in
-   * the order of `sqls`; the answers come back in that order. `opts.timeoutMs` bounds them together.
+   * rows are made once, for what every statement reads (view-needs.ts), then the statements run in turn
+   * on that DuckDB and `consume` is handed each one's rows; the answers come back in the order of `sqls`.
+   * `opts.timeoutMs` bounds them together. When a part is removed under them before a statement's first
+   * row, they all start over on the history as it is now: `consume` is then called again from the first
+   * statement, and only the last round's answers are returned.
    */
   readEach<T>(
     sqls: readonly string[],
@@ -128,19 +125,16 @@ type StatementUse<T> =
   | { consume: (index: number, cursor: QueryCursor) => Promise<T>; parquet?: never }
   | { parquet: { file: string; limit: number }; consume?: never };
 
-/** The connections of the statements running: the first opened, the others on its database. */
-type Connections = { current: DuckDBConnection[] };
-
-const interruptAll = (conns: Connections) => {
-  for (const c of conns.current) c.interrupt();
-};
-
-/** Closes the statements' connections; the first last, with its spill directory. */
-function closeAll(conns: Connections): void {
-  const [first, ...others] = conns.current;
-  for (const c of others) c.closeSync();
-  if (first !== undefined) closeGuarded(first);
-  conns.current = [];
+/** A failure before a statement's first row (the views, the lock-down, the statement's start): `cause`. */
+class NotStarted extends Error {
+  override name = 'NotStarted';
+  constructor(
+    cause: unknown,
+    /** A file of the views that the failure names and that is gone now (a merge replaced it), or null. */
+    readonly gone: string | null,
+  ) {
+    super('before the first row', { cause });
+  }
 }
 
 /** Parquet of a statement's rows: the history's encoding of its widest rows (Shield's). */
@@ -191,12 +185,12 @@ async function runOnHistory<T>(
   use: StatementUse<T>,
 ): Promise<T[]> {
   const { signal } = ro;
-  const conns: Connections = { current: [] };
-  const stop = () => interruptAll(conns);
+  const conn: { current: DuckDBConnection | null } = { current: null };
+  const stop = () => conn.current?.interrupt();
   signal?.addEventListener('abort', stop);
   try {
     if (signal?.aborted) throw new Error('stopped before it began');
-    return await attempts(opts, open, sqls, ro, use, conns);
+    return await attempts(opts, open, sqls, ro, use, conn);
   } catch (err) {
     if (signal?.aborted) throw new StoreQueryError('stopped', 'query stopped', { cause: err });
     throw err;
@@ -211,69 +205,85 @@ async function attempts<T>(
   sqls: readonly string[],
   ro: ReadOnlyQueryOptions,
   use: StatementUse<T>,
-  conns: Connections,
+  conn: { current: DuckDBConnection | null },
 ): Promise<T[]> {
   // One budget over every attempt: --timeout bounds the query, not each try.
-  const budget = new WorkBudget(ro.timeoutMs, () => interruptAll(conns));
+  const budget = new WorkBudget(ro.timeoutMs, () => conn.current?.interrupt());
   for (let attempt = 1; ; attempt++) {
-    const first = await open();
-    conns.current = [first];
-    let results: DuckDBResult[];
+    const current = await open();
+    conn.current = current;
     try {
-      results = await budget.run(() => started(first, conns, opts, sqls, budget, use.parquet ?? null));
+      return await answered(current, opts, sqls, budget, use);
     } catch (err) {
-      closeAll(conns);
-      const gone = vanishedFile(err, opts.root);
+      if (!(err instanceof NotStarted)) throw queryFailure(err);
+      const gone = err.gone ?? vanishedFile(err.cause, opts.root);
       if (gone !== null && attempt < ATTEMPTS) continue;
-      throw gone !== null ? raced(gone, err) : queryFailure(err);
-    }
-    try {
-      // A COPY's result is the count of rows it wrote.
-      if (use.parquet !== undefined) return [(results[0] as DuckDBMaterializedResult).rowsChanged as T];
-      const answers: T[] = [];
-      for (const [i, result] of results.entries())
-        answers.push(await use.consume(i, resultCursor(result, budget, opts.root)));
-      return answers;
-    } catch (err) {
-      throw queryFailure(err);
+      throw gone !== null ? raced(gone, err.cause) : queryFailure(err.cause);
     } finally {
-      closeAll(conns);
+      closeGuarded(current);
     }
   }
 }
 
-/**
- * Makes the views DuckDB is to answer from (for every statement), locks DuckDB down, and starts the
- * statements, each on a connection of its own (`first`, then new ones on its database, added to `conns`).
- */
-async function started(
-  first: DuckDBConnection,
-  conns: Connections,
+/** The statements' answers on `conn`: the views made once, then each statement in turn. */
+async function answered<T>(
+  conn: DuckDBConnection,
   opts: ArchiveQueriesOptions,
   sqls: readonly string[],
   budget: WorkBudget,
-  parquet: { file: string; limit: number } | null,
-): Promise<DuckDBResult[]> {
-  await privateSpill(first, opts.root);
-  for (let i = 1; i < sqls.length; i++) conns.current.push(await connectAgain(first));
-  for (const conn of conns.current) {
-    // Session settings: each connection's own (and none can change once DuckDB is locked down).
-    await conn.run(`SET TimeZone = 'UTC'`);
-    // The view's files are opened when it is made, again when the statement is prepared, and when it
-    // runs: their metadata is read once.
-    await conn.run('SET parquet_metadata_cache = true');
+  use: StatementUse<T>,
+): Promise<T[]> {
+  let listed: readonly string[] = [];
+  const beforeRows = <R>(work: () => Promise<R>): Promise<R> =>
+    budget.run(work).catch((err: unknown) => {
+      throw new NotStarted(err, goneFile(err, listed));
+    });
+  const files = await beforeRows(() => createViews(conn, opts, sqls, budget));
+  listed = files.paths;
+  if (use.parquet !== undefined) {
+    const { file, limit } = use.parquet;
+    // A COPY's result is the count of rows it wrote.
+    const copied = await beforeRows(() => copyToParquet(conn, files, sqls[0]!, file, limit));
+    return [copied.rowsChanged as T];
   }
+  await beforeRows(() => lockDownDuckDb(conn, files.paths, files.trees));
+  const answers: T[] = [];
+  for (const [i, sql] of sqls.entries()) {
+    const result = await beforeRows(() => started(conn, sql));
+    answers.push(await use.consume(i, resultCursor(result, budget, opts.root)));
+  }
+  return answers;
+}
+
+/** The views the statements read and the files they read (each statement's parse tree beside). */
+interface Views {
+  paths: string[];
+  trees: unknown[];
+}
+
+/** Makes the views DuckDB is to answer `sqls` from: once, for what every one of them reads. */
+async function createViews(
+  conn: DuckDBConnection,
+  opts: ArchiveQueriesOptions,
+  sqls: readonly string[],
+  budget: WorkBudget,
+): Promise<Views> {
+  await privateSpill(conn, opts.root);
+  await conn.run(`SET TimeZone = 'UTC'`);
+  // The view's files are opened when it is made, again when the statement is prepared, and when it
+  // runs: their metadata is read once.
+  await conn.run('SET parquet_metadata_cache = true');
   const trees: unknown[] = [];
   for (const sql of sqls) {
-    await oneStatement(first, sql);
-    trees.push(await parsed(first, sql));
+    await oneStatement(conn, sql);
+    trees.push(await parsed(conn, sql));
   }
   const tables = historyTablesIn(trees);
   const needs = Object.fromEntries(tables.map((t) => [t, sharedViewNeeds(trees, t)]));
   const each = <K extends keyof ViewNeeds>(key: K) =>
     Object.fromEntries(tables.map((t) => [t, needs[t]![key]])) as Partial<Record<HistoryTable, ViewNeeds[K]>>;
-  const files = await createHistoryViews(
-    first,
+  const paths = await createHistoryViews(
+    conn,
     {
       ...opts,
       bounds: each('bounds'),
@@ -288,35 +298,55 @@ async function started(
   const views = ARCHIVE_VIEWS.filter((v) => tablesIn(trees, [v.name]).length > 0);
   const copied = tablesIn(trees, STORE_TABLE_NAMES);
   for (const v of views) for (const t of v.reads) if (!copied.includes(t)) copied.push(t);
-  await copyStoreTables(first, opts.store, copied, budget);
-  for (const v of views) await first.run(`CREATE VIEW main.${v.name} AS ${v.sql}`);
-  await lockDownDuckDb(first, parquet === null ? files : [...files, parquet.file], trees);
-  if (parquet !== null) {
-    // The statement as DuckDB parsed it (a SELECT: DuckDB serializes nothing else), written back as
-    // one clean statement, so no comment or semicolon of the user's text can end the COPY's brackets.
-    const select = await canonicalSql(first, sqls[0]!);
-    const copy = first.run(
-      `COPY (SELECT * FROM (\n${select}\n) LIMIT ${parquet.limit}) TO ${sqlStringLiteral(parquet.file)} ` +
+  await copyStoreTables(conn, opts.store, copied, budget);
+  for (const v of views) await conn.run(`CREATE VIEW main.${v.name} AS ${v.sql}`);
+  return { paths, trees };
+}
+
+/** Locks DuckDB down (it may write `file` too) and writes the rows of `sql` to it as Parquet. */
+async function copyToParquet(
+  conn: DuckDBConnection,
+  views: Views,
+  sql: string,
+  file: string,
+  limit: number,
+): Promise<DuckDBMaterializedResult> {
+  await lockDownDuckDb(conn, [...views.paths, file], views.trees);
+  // The statement as DuckDB parsed it (a SELECT: DuckDB serializes nothing else), written back as
+  // one clean statement, so no comment or semicolon of the user's text can end the COPY's brackets.
+  const select = await canonicalSql(conn, sql);
+  return await conn
+    .run(
+      `COPY (SELECT * FROM (\n${select}\n) LIMIT ${limit}) TO ${sqlStringLiteral(file)} ` +
         `(${parquetOptionsSql(RESULT_PARQUET)})`,
-    );
-    return [
-      await copy.catch((err: unknown) => {
-        throw queryFailure(err);
-      }),
-    ];
-  }
+    )
+    .catch((err: unknown) => {
+      throw queryFailure(err);
+    });
+}
+
+/** Starts a statement (DuckDB locked down, its views made). */
+async function started(conn: DuckDBConnection, sql: string): Promise<DuckDBResult> {
   // Run at once rather than prepared first: DuckDB binds a prepared statement over Parquet files
-  // again when it runs, and binding the view's files is most of a short statement's time. Each is a
+  // again when it runs, and binding the view's files is most of a short statement's time. It is a
   // SELECT already (parsed: DuckDB serializes nothing else), and DuckDB is locked down; the type
-  // is checked again on the result, before a row is read. Every statement is let end (a failure
-  // interrupts no other) before the first failure is thrown: no connection is closed under one running.
-  const settled = await Promise.allSettled(sqls.map((sql, i) => conns.current[i]!.stream(sql)));
-  const failed = settled.find((r) => r.status === 'rejected');
-  if (failed !== undefined) throw queryFailure(failed.reason);
-  const results = settled.map((r) => (r as PromiseFulfilledResult<DuckDBResult>).value);
-  if (results.some((r) => r.statementType !== StatementType.SELECT))
-    throw new StoreQueryError('refused', READ_ONLY);
-  return results;
+  // is checked again on the result, before a row is read.
+  const result = await conn.stream(sql).catch((err: unknown) => {
+    throw queryFailure(err);
+  });
+  if (result.statementType !== StatementType.SELECT) throw new StoreQueryError('refused', READ_ONLY);
+  return result;
+}
+
+/**
+ * The file of `listed` (the views') that a failure names and that exists no more, or null. Once DuckDB is
+ * locked down, a view's file removed before DuckDB opens it fails as a refusal (DuckDB looks for it as a
+ * directory, `<file>/**\/*.parquet`, and may not): it went away all the same.
+ */
+function goneFile(err: unknown, listed: readonly string[]): string | null {
+  const texts: string[] = [];
+  for (let e: unknown = err; e instanceof Error && texts.length < 4; e = e.cause) texts.push(e.message);
+  return listed.find((file) => texts.some((t) => t.includes(`"${file}`)) && !existsSync(file)) ?? null;
 }
 
 /**

@@ -1,7 +1,7 @@
 // DuckDB, loaded only by the commands that use it (loading it costs ~250 ms here: `edgelog --help` and
 // the store's own queries must not pay for it), with its memory and threads bounded.
 import { createRequire } from 'node:module';
-import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import type { DuckDBConnection } from '@duckdb/node-api';
 
 export interface DuckDbOptions {
   /** DuckDB's memory_limit, e.g. "256MB". */
@@ -58,20 +58,6 @@ function keepByteOrderMarks(): void {
   if (!accessors.textDecoder.ignoreBOM) accessors.textDecoder = new TextDecoder('utf-8', { ignoreBOM: true });
 }
 
-/** The database of each connection openDuckDb opened, for connectAgain. */
-const databases = new WeakMap<DuckDBConnection, DuckDBInstance>();
-
-/**
- * Another connection to the in-memory database of `conn` (opened by openDuckDb): the same catalog (its
- * views and tables), the same global settings and memory limit, its own session settings (TimeZone…).
- * Statements on connections of one database run at once.
- */
-export async function connectAgain(conn: DuckDBConnection): Promise<DuckDBConnection> {
-  const database = databases.get(conn);
-  if (database === undefined) throw new TypeError('connectAgain: not a connection openDuckDb opened');
-  return database.connect();
-}
-
 /** An in-memory DuckDB connection (no database file: the history is Parquet files). */
 export async function openDuckDb(opts: DuckDbOptions = DEFAULT_DUCKDB_OPTIONS): Promise<DuckDBConnection> {
   // The settings go into SQL text, so they are checked here rather than trusted.
@@ -84,7 +70,6 @@ export async function openDuckDb(opts: DuckDbOptions = DEFAULT_DUCKDB_OPTIONS): 
   keepByteOrderMarks();
   const instance = await DuckDBInstance.create(':memory:');
   const connection = await instance.connect();
-  databases.set(connection, instance);
   await connection.run(`SET memory_limit = '${opts.memoryLimit}'`);
   await connection.run(`SET threads = ${opts.threads}`);
   if (opts.allocatorFlush) {

@@ -41,32 +41,36 @@ export async function runStoreQuery(
   }
 }
 
-/** One statement of runStoreQueries: its SQL, its format and limit, and where its rows go. */
+/** One statement of runStoreQueries: its SQL, and its format and limit. */
 export interface StoreStatement {
   sql: string;
   opts: Omit<StoreQueryOptions, 'timeoutMs' | 'signal'>;
-  out: Output;
 }
 
 /**
- * Runs `statements` through `queries` over one snapshot of the archive (readEach: one view set-up, the
- * statements at once), each written to its own output as runStoreQuery writes one; `bound` bounds them
- * together. The results come in the order of `statements`.
+ * Runs `statements` through `queries` over one snapshot of the archive (readEach: one view set-up, then
+ * the statements in turn), each one's rows as the text runStoreQuery would write (held in memory: for a
+ * page's answers); `bound` bounds them together. The results come in the order of `statements`.
  */
 export async function runStoreQueries(
   queries: ArchiveQueryStore,
   statements: readonly StoreStatement[],
   bound: Pick<StoreQueryOptions, 'timeoutMs' | 'signal'>,
-): Promise<QueryResult[]> {
+): Promise<Array<QueryResult & { text: string }>> {
   const work = new BoundedWork(bound.timeoutMs);
   try {
     return await queries.readEach(
       statements.map((s) => s.sql),
       storeBound(bound),
-      (i, cursor) => work.consume(cursor, statements[i]!.opts, statements[i]!.out),
+      async (i, cursor) => {
+        // Each round of readEach writes its own text: a round that starts over drops the last one's.
+        let text = '';
+        const out = { write: (t: string) => Promise.resolve(void (text += t)) };
+        return { ...(await work.consume(cursor, statements[i]!.opts, out)), text };
+      },
     );
   } catch (err) {
-    throw queryErrorOf(err, bound.timeoutMs, work.written);
+    throw queryErrorOf(err, bound.timeoutMs, false);
   }
 }
 

@@ -430,7 +430,6 @@ describe("a page's statements over one snapshot of the archive (readEach)", () =
   it('answers each statement as it is answered alone, from one DuckDB whose views are made once', async () => {
     const { archiveQueries } = await import('../../src/history/archive-queries.js');
     const { runStoreQueries } = await import('../../src/query/run-store-query.js');
-    const { memoryOutput } = await import('../report/fixture.js');
     const opened: DuckDBConnection[] = [];
     const reads: string[] = [];
     const queries = archiveQueries({
@@ -454,17 +453,16 @@ describe("a page's statements over one snapshot of the archive (readEach)", () =
       'SELECT source, zone_id, log_date, state FROM ingest_ledger ORDER BY ALL',
       'SELECT * FROM origin_errors_daily ORDER BY ALL',
     ];
-    const outs = sqls.map(() => memoryOutput());
     const results = await runStoreQueries(
       queries,
-      sqls.map((sql, i) => ({ sql, opts: { format: 'ndjson' }, out: outs[i]! })),
+      sqls.map((sql) => ({ sql, opts: { format: 'ndjson' } })),
       { timeoutMs: 0 },
     );
     expect(opened).toHaveLength(1);
     // The store's rows of each history table read once, for every statement that reads it.
     expect(reads.sort()).toEqual(['origin_error_logs', 'shield_event_logs']);
     for (const [i, sql] of sqls.entries()) {
-      expect(ndjson(outs[i]!.text()), sql).toEqual(await alone(sql));
+      expect(ndjson(results[i]!.text), sql).toEqual(await alone(sql));
       expect(results[i]!.rows).toBeGreaterThan(0);
     }
     // Every connection closed.
@@ -474,7 +472,6 @@ describe("a page's statements over one snapshot of the archive (readEach)", () =
   it("sees one snapshot: rows stored while the page's statements run are in none of them", async () => {
     const { archiveQueries } = await import('../../src/history/archive-queries.js');
     const { runStoreQueries } = await import('../../src/query/run-store-query.js');
-    const { memoryOutput } = await import('../report/fixture.js');
     const db = openDatabase(a.h.dbPath);
     const copied = 'origin_error_logs';
     const before = (await alone(PER_DAY_N)) as Array<{ n: number }>;
@@ -492,14 +489,13 @@ describe("a page's statements over one snapshot of the archive (readEach)", () =
           .run().changes;
       },
     });
-    const outs = [memoryOutput(), memoryOutput()];
+    let outs: Array<{ text: string }>;
     try {
-      await runStoreQueries(
+      outs = await runStoreQueries(
         queries,
-        [PER_DAY_N, 'SELECT count(*) AS n FROM origin_error_logs'].map((sql, i) => ({
+        [PER_DAY_N, 'SELECT count(*) AS n FROM origin_error_logs'].map((sql) => ({
           sql,
           opts: { format: 'ndjson' },
-          out: outs[i]!,
         })),
         { timeoutMs: 0 },
       );
@@ -507,20 +503,47 @@ describe("a page's statements over one snapshot of the archive (readEach)", () =
       db.close();
     }
     expect(stored).toBeGreaterThan(0);
-    expect(ndjson(outs[0]!.text())).toEqual(before);
+    expect(ndjson(outs[0]!.text)).toEqual(before);
     const total = before.reduce((n, r) => n + Number(r.n), 0);
-    expect(ndjson(outs[1]!.text())).toEqual([{ n: total }]);
+    expect(ndjson(outs[1]!.text)).toEqual([{ n: total }]);
     // The next question sees them.
     expect(((await alone('SELECT count(*) AS n FROM origin_error_logs')) as Array<{ n: number }>)[0]!.n).toBe(
       total + stored,
     );
   });
 
+  it("starts over, every statement, when a part is removed under a later statement's start", async () => {
+    const { archiveQueries } = await import('../../src/history/archive-queries.js');
+    const { dayDir } = await import('../../src/history/layout.js');
+    const dir = dayDir(a.root, 'shield_event_logs', 201, DAYS[0]!);
+    const name = readdirSync(dir).find((n) => n.startsWith('part-'))!;
+    const queries = archiveQueries({ root: a.root, store: storeQueries(a.h) });
+    const sqls = [
+      PER_DAY_N,
+      'SELECT log_date, count(*) AS n FROM shield_event_logs GROUP BY ALL ORDER BY ALL',
+    ];
+    const calls: number[] = [];
+    const answers = await queries.readEach(sqls, { timeoutMs: null }, async (i, cursor) => {
+      calls.push(i);
+      const rows = await cursor.next(100);
+      // Once the first statement is answered, a merge replaces the part the second is to read.
+      if (calls.length === 1) {
+        const merged = name.replace(/_(\d+)\.parquet$/, (_m, max: string) => `_${BigInt(max) + 1n}.parquet`);
+        copyFileSync(join(dir, name), join(dir, merged));
+        rmSync(join(dir, name));
+      }
+      return rows.map((r) => r.map(String));
+    });
+    // The second statement failed to start: the first is answered again, on the history as it is now.
+    expect(calls).toEqual([0, 0, 1]);
+    for (const [i, sql] of sqls.entries())
+      expect(answers[i]).toEqual((await alone(sql)).map((r) => Object.values(r).map(String)));
+  });
+
   it('bounds the statements together: a slow one stops them all, as a timeout', async () => {
     const { archiveQueries } = await import('../../src/history/archive-queries.js');
     const { runStoreQueries } = await import('../../src/query/run-store-query.js');
     const { QueryTimeoutError } = await import('../../src/query/query-timeout-error.js');
-    const { memoryOutput } = await import('../report/fixture.js');
     const queries = archiveQueries({ root: a.root, store: storeQueries(a.h) });
     const started = performance.now();
     const run = runStoreQueries(
@@ -528,7 +551,7 @@ describe("a page's statements over one snapshot of the archive (readEach)", () =
       [
         'SELECT count(*) FROM origin_error_logs',
         'SELECT count(*) FROM range(1000000) a, range(1000000) b',
-      ].map((sql) => ({ sql, opts: { format: 'ndjson' }, out: memoryOutput() })),
+      ].map((sql) => ({ sql, opts: { format: 'ndjson' } })),
       { timeoutMs: 300 },
     );
     await expect(run).rejects.toBeInstanceOf(QueryTimeoutError);
