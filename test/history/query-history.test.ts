@@ -215,6 +215,31 @@ describeStores("edgelog query in the archive's dialect", (store) => {
     }
   });
 
+  it("lists the view's files newest first for a statement sorted newest first, the store's rows before them", async () => {
+    const { archiveQueries } = await import('../../src/history/archive-queries.js');
+    let conn: DuckDBConnection | null = null;
+    const queries = archiveQueries({
+      root: a.root,
+      store: storeQueries(a.h),
+      open: async (opts) => (conn = await openDuckDb(opts)),
+    });
+    const view = (sql: string) =>
+      queries.readOnly(sql, { timeoutMs: null }, async () => {
+        const r = await conn!.runAndReadAll(
+          "SELECT sql FROM duckdb_views() WHERE view_name = 'origin_error_logs' AND NOT internal",
+        );
+        return String(r.getRows()[0]![0]);
+      });
+    const at = (text: string, day: string) => text.indexOf(`/day=${day}/`);
+    const newest = await view('SELECT log_id FROM origin_error_logs ORDER BY timestamp DESC LIMIT 5');
+    expect(at(newest, DAYS[1]!)).toBeGreaterThan(0);
+    expect(at(newest, DAYS[1]!)).toBeLessThan(at(newest, DAYS[0]!));
+    expect(newest.indexOf('edgelog_store.origin_error_logs')).toBeLessThan(at(newest, DAYS[1]!));
+    const plain = await view('SELECT log_id FROM origin_error_logs LIMIT 5');
+    expect(at(plain, DAYS[0]!)).toBeLessThan(at(plain, DAYS[1]!));
+    expect(plain.indexOf('edgelog_store.origin_error_logs')).toBeGreaterThan(at(plain, DAYS[1]!));
+  });
+
   it("reads from the store only its rows above the watermark, within the statement's own timestamp bounds", async () => {
     // 2026-11-21 12:00 to 2026-11-22 06:00: the end of a day in parts and the start of one in the store.
     const from = Date.parse('2026-11-21T12:00:00Z');
