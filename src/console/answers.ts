@@ -1,9 +1,11 @@
 // A statement's answer as the console sends it: the rows exactly as `edgelog query --format json` writes
 // them (the same runner, the same encoder, the same limit and time bound), with the columns, whether
-// there were more rows, and the bounds that applied. The query layer's errors become 4xx problems.
+// there were more rows, and the bounds that applied. The query layer's errors become 4xx problems. A
+// page's statements are answered together (answerEach): over one snapshot, under one bound.
 import { QueryError } from '../query/query-error.js';
 import { QueryTimeoutError } from '../query/query-timeout-error.js';
-import { runStoreQuery } from '../query/run-store-query.js';
+import { runStoreQueries, runStoreQuery } from '../query/run-store-query.js';
+import type { ArchiveQueryStore } from '../history/archive-queries.js';
 import type { QueryStore } from '../store/store.js';
 import { ConsoleRequestError } from './request-error.js';
 
@@ -38,6 +40,28 @@ export async function answer(queries: QueryStore, sql: string, bounds: AnswerBou
       out,
     );
     return { columns: r.columns, rowsJson, rows: r.rows, more: r.more };
+  } catch (err) {
+    throw requestErrorOf(err);
+  }
+}
+
+/**
+ * The answers of a page's statements, each as `answer` gives it (its own row limit), in their order: over
+ * one snapshot of the archive, on one DuckDB (archive-queries.ts readEach); `timeoutMs` bounds them
+ * together.
+ */
+export async function answerEach(
+  queries: ArchiveQueryStore,
+  statements: ReadonlyArray<{ sql: string; limit: number }>,
+  timeoutMs: number,
+): Promise<Answer[]> {
+  try {
+    const results = await runStoreQueries(
+      queries,
+      statements.map((s) => ({ sql: s.sql, opts: { format: 'json', limit: s.limit } })),
+      { timeoutMs },
+    );
+    return results.map((r) => ({ columns: r.columns, rowsJson: r.text, rows: r.rows, more: r.more }));
   } catch (err) {
     throw requestErrorOf(err);
   }

@@ -16,7 +16,7 @@ import {
 } from '../history/console-statements.js';
 import type { ArchiveRelation } from '../history/archive-schema.js';
 import { addDays, dayOf, parseDay, type Day } from '../time/utc-day.js';
-import { answer, answerBody, answerRows, type AnswerBounds } from './answers.js';
+import { answer, answerBody, answerEach, answerRows, type Answer, type AnswerBounds } from './answers.js';
 import { ledgerCalendar, type LedgerRow } from './ledger-calendar.js';
 import { encodeCursor, parseLogsRequest } from './logs-request.js';
 import { overview, type ReadQueue } from './overview.js';
@@ -98,9 +98,9 @@ const ledger: ApiRoute = async (params, ctx) => {
 
 /**
  * The explorer (logs-request.ts): a page of lines newest first, the cursor of the next page, and on the
- * first page the histogram of every match over the range; or, with `after` (the live tail), the lines
- * newer than that one, oldest first. `newest` is where the tail goes on from: the newest line shown so
- * far (before any: the range's start).
+ * first page the histogram of every match over the range (the two over one snapshot: answerEach); or,
+ * with `after` (the live tail), the lines newer than that one, oldest first. `newest` is where the tail
+ * goes on from: the newest line shown so far (before any: the range's start).
  */
 const logs: ApiRoute = async (params, ctx) => {
   const req = parseLogsRequest(params, ctx.now());
@@ -108,7 +108,17 @@ const logs: ApiRoute = async (params, ctx) => {
     req.after === null
       ? logsPageSql(req.filter, req.cursor, req.limit)
       : logsNewerSql(req.filter, req.after, req.limit);
-  const page = await answer(ctx.queries, sql, { ...ctx.bounds, limit: req.limit });
+  const withHistogram = req.cursor === null && req.after === null;
+  const bucketMs = histogramBucket(req.filter.from, req.filter.to);
+  const [answered, bars] = await answerEach(
+    ctx.queries,
+    [
+      { sql, limit: req.limit },
+      ...(withHistogram ? [{ sql: histogramSql(req.filter, bucketMs), limit: 0 }] : []),
+    ],
+    ctx.bounds.timeoutMs,
+  );
+  const page = answered!;
   const lines = answerRows<{ timestamp: number; log_id: string }>(page);
   const cursorOf = (l: { timestamp: number; log_id: string }) =>
     encodeCursor({ timestamp: Number(l.timestamp), logId: l.log_id });
@@ -122,14 +132,7 @@ const logs: ApiRoute = async (params, ctx) => {
     if (req.cursor === null)
       newest = first ? cursorOf(first) : encodeCursor({ timestamp: req.filter.from, logId: '' });
   }
-  let histogram: { bucketMs: number; bars: unknown[] } | null = null;
-  if (req.cursor === null && req.after === null) {
-    const bucketMs = histogramBucket(req.filter.from, req.filter.to);
-    const bars = answerRows(
-      await answer(ctx.queries, histogramSql(req.filter, bucketMs), { ...ctx.bounds, limit: 0 }),
-    );
-    histogram = { bucketMs, bars };
-  }
+  const histogram = bars === undefined ? null : { bucketMs, bars: answerRows(bars) };
   const head = JSON.stringify({
     source: req.filter.source,
     from: req.filter.from,
@@ -149,43 +152,51 @@ const FACET_TOP = 10;
 /** The explorer's filter (as /logs takes it): the top values of each field among the matches. */
 const facets: ApiRoute = async (params, ctx) => {
   const req = parseLogsRequest(params, ctx.now());
-  const top = await topValues(ctx, facetsSql(req.filter, FACET_TOP));
+  const top = byField(
+    await answer(ctx.queries, facetsSql(req.filter, FACET_TOP), { ...ctx.bounds, limit: 0 }),
+  );
   return JSON.stringify({ source: req.filter.source, top: FACET_TOP, facets: top });
 };
 
-/** (field, value, count) rows as lists of values per field. */
-async function topValues(ctx: ApiContext, sql: string) {
-  const rows = answerRows<{ field: string; value: string | null; count: number }>(
-    await answer(ctx.queries, sql, { ...ctx.bounds, limit: 0 }),
-  );
-  const byField: Record<string, Array<{ value: string | null; count: number }>> = {};
-  for (const r of rows) (byField[r.field] ??= []).push({ value: r.value, count: r.count });
-  return byField;
+/** An answer's (field, value, count) rows as lists of values per field. */
+function byField(a: Answer) {
+  const rows = answerRows<{ field: string; value: string | null; count: number }>(a);
+  const out: Record<string, Array<{ value: string | null; count: number }>> = {};
+  for (const r of rows) (out[r.field] ??= []).push({ value: r.value, count: r.count });
+  return out;
 }
 
 /**
  * A zone dashboard (the explorer's parameters: source, zones, range, fields): the matches per hour by
  * kind (origin: status class; Shield: action) and by detail (origin: error code; Shield: rule), the top
- * URLs, countries and ASNs (origin: codes), and for Shield the Guardian counters over the range.
+ * URLs, countries and ASNs (origin: codes), and for Shield the Guardian counters over the range; its
+ * statements over one snapshot (answerEach).
  */
 const dashboard: ApiRoute = async (params, ctx) => {
   const req = parseLogsRequest(params, ctx.now());
-  const all = { ...ctx.bounds, limit: 0 };
-  const hourly = answerRows(await answer(ctx.queries, dashboardHourlySql(req.filter), all));
-  const detail = {
-    split: HOURLY_SPLIT_OF[req.filter.source].detail,
-    hourly: answerRows(await answer(ctx.queries, dashboardHourlySql(req.filter, 'detail'), all)),
-  };
-  const top = await topValues(ctx, dashboardTopSql(req.filter, FACET_TOP));
-  const guardian =
-    req.filter.source === 'shield'
-      ? {
-          counters: GUARDIAN_COUNTERS,
-          snapshots: answerRows(await answer(ctx.queries, dashboardGuardianSql(req.filter), all)),
-        }
-      : null;
+  const shield = req.filter.source === 'shield';
+  const [hourly, detail, top, guardian] = await answerEach(
+    ctx.queries,
+    [
+      dashboardHourlySql(req.filter),
+      dashboardHourlySql(req.filter, 'detail'),
+      dashboardTopSql(req.filter, FACET_TOP),
+      ...(shield ? [dashboardGuardianSql(req.filter)] : []),
+    ].map((sql) => ({ sql, limit: 0 })),
+    ctx.bounds.timeoutMs,
+  );
   const { source, zones, from, to } = req.filter;
-  return JSON.stringify({ source, zones, from, to, hourly, detail, top, guardian });
+  return JSON.stringify({
+    source,
+    zones,
+    from,
+    to,
+    hourly: answerRows(hourly!),
+    detail: { split: HOURLY_SPLIT_OF[source].detail, hourly: answerRows(detail!) },
+    top: byField(top!),
+    guardian:
+      guardian === undefined ? null : { counters: GUARDIAN_COUNTERS, snapshots: answerRows(guardian) },
+  });
 };
 
 export const API_ROUTES: Readonly<Record<string, ApiRoute>> = {

@@ -1,10 +1,11 @@
 // The overview's figures besides the ledger calendar (docs/CONSOLE.md): ingestion lag per zone, the
 // alerts firing, the history's size and bytes per entry — each a statement of the one query layer, so
-// each equals what `edgelog query` answers — and the ingest queue's job counts when Redis answers
-// (absent, not an error, when it does not or the console was not told where it is).
+// each equals what `edgelog query` answers (the three over one snapshot: answerEach) — and the ingest
+// queue's job counts when Redis answers (absent, not an error, when it does not or the console was not
+// told where it is).
 import { FIRING_ALERTS_SQL, HISTORY_SIZE_SQL, ZONE_LAG_SQL } from '../history/console-statements.js';
 import type { QueueStatus } from '../queue/queue-status.js';
-import { answer, answerRows, type AnswerBounds } from './answers.js';
+import { answerEach, answerRows, type AnswerBounds } from './answers.js';
 import type { QueryLane } from './query-lane.js';
 
 /** Reads the ingest queue's state: null when Redis does not answer. */
@@ -41,11 +42,14 @@ export async function overview(ctx: OverviewContext): Promise<unknown> {
   const now = ctx.now();
   // The queue is asked meanwhile: Redis is not the query lane's.
   const queue = ctx.queue === null ? Promise.resolve(null) : queueHealth(ctx.queue);
-  const rows = async <T>(sql: string) =>
-    answerRows<T>(await answer(ctx.queries, sql, { ...ctx.bounds, limit: 0 }));
-  const lag = await rows<LagRow>(ZONE_LAG_SQL);
-  const firing = await rows<Record<string, unknown>>(FIRING_ALERTS_SQL);
-  const [size] = await rows<SizeRow>(HISTORY_SIZE_SQL);
+  const answers = await answerEach(
+    ctx.queries,
+    [ZONE_LAG_SQL, FIRING_ALERTS_SQL, HISTORY_SIZE_SQL].map((sql) => ({ sql, limit: 0 })),
+    ctx.bounds.timeoutMs,
+  );
+  const lag = answerRows<LagRow>(answers[0]!);
+  const firing = answerRows<Record<string, unknown>>(answers[1]!);
+  const [size] = answerRows<SizeRow>(answers[2]!);
   return {
     now,
     zones: lag.map((r) => ({

@@ -5,9 +5,13 @@
 // files is opened (a statement over 7 days of 30 opens the 7 days' files only).
 //
 // Files whose timestamps are not recorded go in parts without a guard: they are always read.
+//
+// A statement sorted by time first (statement-bounds.ts timeOrder) gets the files and parts in that order:
+// a top-N then meets the rows it keeps first and skips the rest by their statistics.
 import { HISTORY_COLUMNS } from '../store/history-columns.js';
 import type { HistoryTable } from './layout.js';
 import type { PublishedDay } from './published-days.js';
+import type { TimeOrder } from './statement-bounds.js';
 import { sqlStringLiteral } from './statement-tables.js';
 import type { TimeRange } from './time-range.js';
 
@@ -34,10 +38,17 @@ export function timeGuard(r: TimeRange): string {
 
 /**
  * Pure: the parts of `table`'s files; empty when there are none. Unguarded (`guarded` false: the
- * statement cannot use the guards, statement-bounds.ts guardsMayHelp), every file is in one part.
+ * statement cannot use the guards, statement-bounds.ts guardsMayHelp), every file is in one part. With an
+ * `order`, the files and the parts are listed in it (inTimeOrder); else by day, as listed.
  */
-export function fileParts(table: HistoryTable, days: readonly PublishedDay[], guarded = true): FilePart[] {
-  if (days.length === 0) return [];
+export function fileParts(
+  table: HistoryTable,
+  listed: readonly PublishedDay[],
+  guarded = true,
+  order: TimeOrder | null = null,
+): FilePart[] {
+  if (listed.length === 0) return [];
+  const days = inTimeOrder(listed, order);
   // The quarantine has no timestamp, and its `source=` would collide with its own `source` column: its
   // files are read whole and without partitions.
   if (table === 'quarantined_entries')
@@ -53,12 +64,32 @@ export function fileParts(table: HistoryTable, days: readonly PublishedDay[], gu
       if (group.range !== null && d.timestamps !== undefined) group.range = union(group.range, d.timestamps);
     }
   }
-  return [...groups.entries()]
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([, g]) => ({
-      from: entryFiles(table, g.days),
-      guard: g.range === null ? null : timeGuard(g.range),
-    }));
+  const byDay = [...groups.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, g]) => g);
+  // In an order, a group's first file is its newest (or oldest): the groups go by theirs.
+  const first = new Map(days.map((d, i) => [d, i]));
+  const ordered =
+    order === null ? byDay : byDay.sort((a, b) => first.get(a.days[0]!)! - first.get(b.days[0]!)!);
+  return ordered.map((g) => ({
+    from: entryFiles(table, g.days),
+    guard: g.range === null ? null : timeGuard(g.range),
+  }));
+}
+
+/**
+ * Pure: `days` with the newest timestamps first (by the latest each holds) or the oldest first (by the
+ * earliest), those of unknown timestamps last; as given without an order. Stable.
+ */
+export function inTimeOrder(days: readonly PublishedDay[], order: TimeOrder | null): readonly PublishedDay[] {
+  if (order === null) return days;
+  const key = (d: PublishedDay): bigint | null =>
+    d.timestamps === undefined ? null : order === 'newest' ? d.timestamps.max : d.timestamps.min;
+  return [...days].sort((a, b) => {
+    const ka = key(a);
+    const kb = key(b);
+    if (ka === null || kb === null) return ka === kb ? 0 : ka === null ? 1 : -1;
+    const before = order === 'newest' ? ka > kb : ka < kb;
+    return before ? -1 : ka === kb ? 0 : 1;
+  });
 }
 
 const union = (a: TimeRange, b: TimeRange): TimeRange => ({

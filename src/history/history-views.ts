@@ -27,7 +27,13 @@ import {
   type ZoneDayScope,
 } from './published-days.js';
 import { readWatermark } from './flush-marker.js';
-import { mayHoldDay, mayHoldRows, type DayBounds, type TimestampBounds } from './statement-bounds.js';
+import {
+  mayHoldDay,
+  mayHoldRows,
+  type DayBounds,
+  type TimeOrder,
+  type TimestampBounds,
+} from './statement-bounds.js';
 import { storeRowsSql } from './store-rows-sql.js';
 import type { WorkBudget } from './work-budget.js';
 
@@ -60,6 +66,11 @@ export interface HistoryViewsOptions {
   columns?: Partial<Record<HistoryTable, ReadonlySet<string> | null>>;
   /** Per table, the days of `log_date` the statement can see (statement-bounds.ts). @defaultValue every day */
   days?: Partial<Record<HistoryTable, DayBounds | null>>;
+  /**
+   * Per table, the time order the statement sorts its rows by first (statement-bounds.ts timeOrder): the
+   * view lists its files in it, and the store's newer rows first for 'newest'. @defaultValue by day
+   */
+  order?: Partial<Record<HistoryTable, TimeOrder | null>>;
   /**
    * A directory only the owner may enter: the store's rows go to a file of JSON lines in it that the view
    * scans (store-spool.ts), for a statement that reads them once (export): a DuckDB table of a big tail
@@ -176,12 +187,13 @@ async function createView(
       ),
       ...(timeFrom ? [copy.has(timeFrom) ? time[0]! : 'NULL::TIMESTAMP AS "time"'] : []),
     ].join(', ');
-    const parts = [
-      ...fileParts(table, read, opts.guards?.[table] ?? true).map(
-        (p) => `SELECT ${list(p.from)}${p.guard === null ? '' : ` WHERE ${p.guard}`}`,
-      ),
-      `SELECT ${storedList} FROM ${from}`,
-    ];
+    const order = opts.order?.[table] ?? null;
+    const fromFiles = fileParts(table, read, opts.guards?.[table] ?? true, order).map(
+      (p) => `SELECT ${list(p.from)}${p.guard === null ? '' : ` WHERE ${p.guard}`}`,
+    );
+    // The store's rows are those of the newest batches.
+    const fromStore = `SELECT ${storedList} FROM ${from}`;
+    const parts = order === 'newest' ? [fromStore, ...fromFiles] : [...fromFiles, fromStore];
     await conn.run(`CREATE VIEW main.${table} AS ${parts.join(' UNION ALL ')}`);
     return read.map((d: PublishedDay) => d.file);
   }

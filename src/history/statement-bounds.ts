@@ -98,11 +98,15 @@ interface ColumnFilter {
   constant: unknown;
 }
 
-/**
- * The comparisons with constants that the WHERE of the one SELECT reading `table` AND-s (BETWEEN as two),
- * the column on the left; null when nothing can be relied on (see the head of this file).
- */
-function filterOf(tree: unknown, table: HistoryTable): ColumnFilter[] | null {
+/** The one SELECT reading `table` (as its FROM), and its column names as seen from it; else null. */
+interface TableSelect {
+  select: Node;
+  /** The column a node names when it is one of the table's own (`c`, `<alias or table>.c`), or null. */
+  columnOf: (node: unknown) => string | null;
+}
+
+/** The SELECT whose FROM is the one reference to `table`, when nothing can read the table unseen. */
+function tableSelect(tree: unknown, table: HistoryTable): TableSelect | null {
   const { refs, selects, tableFunction } = references(tree, table);
   // A table function may read the table a second time, unseen (query_table, query): nothing is sure.
   if (refs.length !== 1 || tableFunction) return null;
@@ -119,6 +123,17 @@ function filterOf(tree: unknown, table: HistoryTable): ColumnFilter[] | null {
     if (names.length === 1) return names[0]!;
     return names.length === 2 && names[0] === qualifier ? names[1]! : null;
   };
+  return { select, columnOf };
+}
+
+/**
+ * The comparisons with constants that the WHERE of the one SELECT reading `table` AND-s (BETWEEN as two),
+ * the column on the left; null when nothing can be relied on (see the head of this file).
+ */
+function filterOf(tree: unknown, table: HistoryTable): ColumnFilter[] | null {
+  const found = tableSelect(tree, table);
+  if (found === null) return null;
+  const { select, columnOf } = found;
   const out: ColumnFilter[] = [];
   for (const cond of conjuncts(select.where_clause)) {
     if (!isNode(cond)) continue;
@@ -245,4 +260,26 @@ export function guardsMayHelp(tree: unknown, bounds: TimestampBounds | null): bo
   };
   walk(tree);
   return time || (timestamp && bounds === null);
+}
+
+/** The order in which a view lists its files: the newest timestamps first, or the oldest. */
+export type TimeOrder = 'newest' | 'oldest';
+
+/**
+ * Pure: the order of `timestamp` (or `time`) that the one SELECT reading `table` sorts by first, or null.
+ * Listed in that order, the view's files hand DuckDB the rows a top-N keeps first, and its dynamic filter
+ * then skips the other files' row groups by their statistics: the explorer's newest 101 lines of 7 days
+ * read 98,000 rows instead of 1,200,000 (docs/MEASUREMENTS.md, issue 31). Only a hint: the order of the
+ * files changes no set of rows, and no order a statement's ORDER BY decides.
+ */
+export function timeOrder(tree: unknown, table: HistoryTable): TimeOrder | null {
+  const found = tableSelect(tree, table);
+  if (found === null || !Array.isArray(found.select.modifiers)) return null;
+  const orderBy = found.select.modifiers.find((m) => isNode(m) && m.type === 'ORDER_MODIFIER') as
+    Node | undefined;
+  const first = Array.isArray(orderBy?.orders) ? (orderBy.orders[0] as unknown) : undefined;
+  if (!isNode(first)) return null;
+  const column = found.columnOf(first.expression);
+  if (column !== 'timestamp' && column !== 'time') return null;
+  return first.type === 'DESCENDING' ? 'newest' : 'oldest';
 }

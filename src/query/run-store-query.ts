@@ -33,24 +33,77 @@ export async function runStoreQuery(
   opts: StoreQueryOptions,
   out: Output,
 ): Promise<QueryResult> {
-  const format = opts.format ?? 'table';
-  const limit = opts.limit ?? (format === 'table' ? DEFAULT_TABLE_LIMIT : 0);
-  const clock = new WorkClock();
-  let written = false;
-  const write = async (text: string) => {
-    clock.pause();
+  const work = new BoundedWork(opts.timeoutMs);
+  try {
+    return await queries.readOnly(sql, storeBound(opts), (cursor) => work.consume(cursor, opts, out));
+  } catch (err) {
+    throw queryErrorOf(err, opts.timeoutMs, work.written);
+  }
+}
+
+/** One statement of runStoreQueries: its SQL, and its format and limit. */
+export interface StoreStatement {
+  sql: string;
+  opts: Omit<StoreQueryOptions, 'timeoutMs' | 'signal'>;
+}
+
+/**
+ * Runs `statements` through `queries` over one snapshot of the archive (readEach: one view set-up, then
+ * the statements in turn), each one's rows as the text runStoreQuery would write (held in memory: for a
+ * page's answers); `bound` bounds them together. The results come in the order of `statements`.
+ */
+export async function runStoreQueries(
+  queries: ArchiveQueryStore,
+  statements: readonly StoreStatement[],
+  bound: Pick<StoreQueryOptions, 'timeoutMs' | 'signal'>,
+): Promise<Array<QueryResult & { text: string }>> {
+  const work = new BoundedWork(bound.timeoutMs);
+  try {
+    return await queries.readEach(
+      statements.map((s) => s.sql),
+      storeBound(bound),
+      async (i, cursor) => {
+        // Each round of readEach writes its own text: a round that starts over drops the last one's.
+        let text = '';
+        const out = { write: (t: string) => Promise.resolve(void (text += t)) };
+        return { ...(await work.consume(cursor, statements[i]!.opts, out)), text };
+      },
+    );
+  } catch (err) {
+    throw queryErrorOf(err, bound.timeoutMs, false);
+  }
+}
+
+/** A query's working time (its output's waits left out) against its bound, and whether it wrote yet. */
+class BoundedWork {
+  private readonly clock = new WorkClock();
+  written = false;
+
+  constructor(private readonly timeoutMs: number) {}
+
+  private async write(out: Output, text: string): Promise<void> {
+    this.clock.pause();
     try {
       await out.write(text);
     } finally {
-      written = true;
-      clock.resume();
+      this.written = true;
+      this.clock.resume();
     }
-  };
-  const check = () => {
-    if (opts.timeoutMs > 0 && clock.elapsed() > opts.timeoutMs)
-      throw new QueryTimeoutError(opts.timeoutMs, written);
-  };
-  const consume = async (cursor: QueryCursor): Promise<QueryResult> => {
+  }
+
+  private check(): void {
+    if (this.timeoutMs > 0 && this.clock.elapsed() > this.timeoutMs)
+      throw new QueryTimeoutError(this.timeoutMs, this.written);
+  }
+
+  /** Writes the cursor's rows to `out` in the format (`limit` of them at most, and whether there were more). */
+  async consume(
+    cursor: QueryCursor,
+    opts: Omit<StoreQueryOptions, 'timeoutMs' | 'signal'>,
+    out: Output,
+  ): Promise<QueryResult> {
+    const format = opts.format ?? 'table';
+    const limit = opts.limit ?? (format === 'table' ? DEFAULT_TABLE_LIMIT : 0);
     // Reads `limit` rows and one more (to tell whether there are more), a batch at a time.
     const want = (n: number) => (limit === 0 ? BATCH : Math.min(BATCH, limit + 1 - n));
     let batch = (await cursor.next(want(0))) as SqlValue[][];
@@ -59,14 +112,14 @@ export async function runStoreQuery(
       const shown: SqlValue[][] = [];
       let more = false;
       for (; batch.length > 0; batch = (await cursor.next(want(shown.length))) as SqlValue[][]) {
-        check();
+        this.check();
         for (const row of batch) {
           if (limit !== 0 && shown.length === limit) more = true;
           else shown.push(row);
         }
         if (more) break;
       }
-      await write(queryTable(columns, shown, more, opts.table));
+      await this.write(out, queryTable(columns, shown, more, opts.table));
       return { columns, rows: shown.length, more };
     }
     const encoder = ENCODERS[format](columns, opts.encoding);
@@ -74,7 +127,7 @@ export async function runStoreQuery(
     let count = 0;
     let more = false;
     for (; batch.length > 0 && !more; batch = (await cursor.next(want(count))) as SqlValue[][]) {
-      check();
+      this.check();
       for (const row of batch) {
         if (limit !== 0 && count === limit) {
           more = true;
@@ -83,17 +136,12 @@ export async function runStoreQuery(
         text += encoder.row(row, count++);
       }
       if (text.length >= CHUNK) {
-        await write(text);
+        await this.write(out, text);
         text = '';
       }
     }
-    await write(text + encoder.end(count));
+    await this.write(out, text + encoder.end(count));
     return { columns, rows: count, more };
-  };
-  try {
-    return await queries.readOnly(sql, storeBound(opts), consume);
-  } catch (err) {
-    throw queryErrorOf(err, opts.timeoutMs, written);
   }
 }
 

@@ -200,6 +200,46 @@ describeStores("edgelog query in the archive's dialect", (store) => {
     await expect(query(a.configPath, 'DELETE FROM origin_error_logs')).rejects.toThrow(/query refused/);
   });
 
+  it('pages by time either way as the store does, its files listed in that order (timeOrder)', async () => {
+    // The newest lines are the store's (day 3), then a merged day's: both orders cross from one to the
+    // other, with a filter and a bound, as the explorer's page and live tail ask.
+    const from = Date.parse('2026-11-21T12:00:00Z');
+    for (const sql of [
+      'SELECT log_id, timestamp, status_code, log FROM origin_error_logs ORDER BY timestamp DESC, log_id DESC LIMIT 250',
+      `SELECT log_id, timestamp FROM origin_error_logs WHERE timestamp >= ${from} ORDER BY timestamp, log_id LIMIT 150`,
+      `SELECT log_id, time, url FROM shield_event_logs WHERE timestamp < ${from} ORDER BY timestamp DESC, log_id DESC LIMIT 40`,
+    ]) {
+      const archived = await query(a.configPath, '--format', 'ndjson', sql);
+      expect(ndjson(archived).length).toBeGreaterThan(30);
+      expect(archived).toBe(await query(a.configPath, '--engine', 'store', '--format', 'ndjson', sql));
+    }
+  });
+
+  it("lists the view's files newest first for a statement sorted newest first, the store's rows before them", async () => {
+    const { archiveQueries } = await import('../../src/history/archive-queries.js');
+    let conn: DuckDBConnection | null = null;
+    const queries = archiveQueries({
+      root: a.root,
+      store: storeQueries(a.h),
+      open: async (opts) => (conn = await openDuckDb(opts)),
+    });
+    const view = (sql: string) =>
+      queries.readOnly(sql, { timeoutMs: null }, async () => {
+        const r = await conn!.runAndReadAll(
+          "SELECT sql FROM duckdb_views() WHERE view_name = 'origin_error_logs' AND NOT internal",
+        );
+        return String(r.getRows()[0]![0]);
+      });
+    const at = (text: string, day: string) => text.indexOf(`/day=${day}/`);
+    const newest = await view('SELECT log_id FROM origin_error_logs ORDER BY timestamp DESC LIMIT 5');
+    expect(at(newest, DAYS[1]!)).toBeGreaterThan(0);
+    expect(at(newest, DAYS[1]!)).toBeLessThan(at(newest, DAYS[0]!));
+    expect(newest.indexOf('edgelog_store.origin_error_logs')).toBeLessThan(at(newest, DAYS[1]!));
+    const plain = await view('SELECT log_id FROM origin_error_logs LIMIT 5');
+    expect(at(plain, DAYS[0]!)).toBeLessThan(at(plain, DAYS[1]!));
+    expect(plain.indexOf('edgelog_store.origin_error_logs')).toBeGreaterThan(at(plain, DAYS[1]!));
+  });
+
   it("reads from the store only its rows above the watermark, within the statement's own timestamp bounds", async () => {
     // 2026-11-21 12:00 to 2026-11-22 06:00: the end of a day in parts and the start of one in the store.
     const from = Date.parse('2026-11-21T12:00:00Z');
@@ -401,3 +441,163 @@ describe("edgelog query in the archive's dialect: a part removed after it was li
     expect(ndjson(out.text())).toEqual(stored);
   });
 });
+
+describe("a page's statements over one snapshot of the archive (readEach)", () => {
+  let a: Archive;
+  beforeAll(async () => {
+    a = await archive('SQLite');
+  }, 90_000);
+  afterAll(async () => a?.h.close());
+
+  /** Each statement's rows as `edgelog query --format ndjson` writes them, run alone. */
+  const alone = async (sql: string) => ndjson(await query(a.configPath, '--format', 'ndjson', sql));
+
+  it('answers each statement as it is answered alone, from one DuckDB whose views are made once', async () => {
+    const { archiveQueries } = await import('../../src/history/archive-queries.js');
+    const { runStoreQueries } = await import('../../src/query/run-store-query.js');
+    const opened: DuckDBConnection[] = [];
+    const reads: string[] = [];
+    const queries = archiveQueries({
+      root: a.root,
+      store: storeQueries(a.h),
+      open: async (opts) => {
+        const conn = await openDuckDb(opts);
+        opened.push(conn);
+        return conn;
+      },
+      onStoreRows: (table) => void reads.push(table),
+    });
+    const from = Date.parse('2026-11-21T12:00:00Z');
+    // Different columns, bounds and orders of one table, another table, the store's tables and a view
+    // over them: the view of each history table holds what every statement reads of it.
+    const sqls = [
+      `SELECT log_id, timestamp, log FROM origin_error_logs WHERE timestamp >= ${from} ORDER BY timestamp DESC, log_id DESC LIMIT 30`,
+      `SELECT log_date, count(*) AS n FROM origin_error_logs GROUP BY ALL ORDER BY ALL`,
+      `SELECT status_code, count(*) AS n FROM origin_error_logs WHERE log_date = '2026-11-20' GROUP BY ALL ORDER BY ALL`,
+      'SELECT count(*) AS n, count(DISTINCT url) AS urls FROM shield_event_logs',
+      'SELECT source, zone_id, log_date, state FROM ingest_ledger ORDER BY ALL',
+      'SELECT * FROM origin_errors_daily ORDER BY ALL',
+    ];
+    const results = await runStoreQueries(
+      queries,
+      sqls.map((sql) => ({ sql, opts: { format: 'ndjson' } })),
+      { timeoutMs: 0 },
+    );
+    expect(opened).toHaveLength(1);
+    // The store's rows of each history table read once, for every statement that reads it.
+    expect(reads.sort()).toEqual(['origin_error_logs', 'shield_event_logs']);
+    for (const [i, sql] of sqls.entries()) {
+      expect(ndjson(results[i]!.text), sql).toEqual(await alone(sql));
+      expect(results[i]!.rows).toBeGreaterThan(0);
+    }
+    // Every connection closed.
+    await expect(opened[0]!.run('SELECT 1')).rejects.toThrow();
+  });
+
+  it("sees one snapshot: rows stored while the page's statements run are in none of them", async () => {
+    const { archiveQueries } = await import('../../src/history/archive-queries.js');
+    const { runStoreQueries } = await import('../../src/query/run-store-query.js');
+    const db = openDatabase(a.h.dbPath);
+    const copied = 'origin_error_logs';
+    const before = (await alone(PER_DAY_N)) as Array<{ n: number }>;
+    let stored = 0;
+    const queries = archiveQueries({
+      root: a.root,
+      store: storeQueries(a.h),
+      // Once the store's rows are read, a page of new rows is stored (a copy of day 3's, new ids).
+      onStoreRows: (table) => {
+        if (table !== copied || stored > 0) return;
+        stored = db
+          .prepare(
+            `INSERT INTO ${copied} (${COPY_COLUMNS.join(', ')}) SELECT ${COPY_COLUMNS.map((c) => (c === 'log_id' ? "'x' || log_id" : c)).join(', ')} FROM ${copied} WHERE log_date = '${DAYS[2]}'`,
+          )
+          .run().changes;
+      },
+    });
+    let outs: Array<{ text: string }>;
+    try {
+      outs = await runStoreQueries(
+        queries,
+        [PER_DAY_N, 'SELECT count(*) AS n FROM origin_error_logs'].map((sql) => ({
+          sql,
+          opts: { format: 'ndjson' },
+        })),
+        { timeoutMs: 0 },
+      );
+    } finally {
+      db.close();
+    }
+    expect(stored).toBeGreaterThan(0);
+    expect(ndjson(outs[0]!.text)).toEqual(before);
+    const total = before.reduce((n, r) => n + Number(r.n), 0);
+    expect(ndjson(outs[1]!.text)).toEqual([{ n: total }]);
+    // The next question sees them.
+    expect(((await alone('SELECT count(*) AS n FROM origin_error_logs')) as Array<{ n: number }>)[0]!.n).toBe(
+      total + stored,
+    );
+  });
+
+  it("starts over, every statement, when a part is removed under a later statement's start", async () => {
+    const { archiveQueries } = await import('../../src/history/archive-queries.js');
+    const { dayDir } = await import('../../src/history/layout.js');
+    const dir = dayDir(a.root, 'shield_event_logs', 201, DAYS[0]!);
+    const name = readdirSync(dir).find((n) => n.startsWith('part-'))!;
+    const queries = archiveQueries({ root: a.root, store: storeQueries(a.h) });
+    const sqls = [
+      PER_DAY_N,
+      'SELECT log_date, count(*) AS n FROM shield_event_logs GROUP BY ALL ORDER BY ALL',
+    ];
+    const calls: number[] = [];
+    const answers = await queries.readEach(sqls, { timeoutMs: null }, async (i, cursor) => {
+      calls.push(i);
+      const rows = await cursor.next(100);
+      // Once the first statement is answered, a merge replaces the part the second is to read.
+      if (calls.length === 1) {
+        const merged = name.replace(/_(\d+)\.parquet$/, (_m, max: string) => `_${BigInt(max) + 1n}.parquet`);
+        copyFileSync(join(dir, name), join(dir, merged));
+        rmSync(join(dir, name));
+      }
+      return rows.map((r) => r.map(String));
+    });
+    // The second statement failed to start: the first is answered again, on the history as it is now.
+    expect(calls).toEqual([0, 0, 1]);
+    for (const [i, sql] of sqls.entries())
+      expect(answers[i]).toEqual((await alone(sql)).map((r) => Object.values(r).map(String)));
+  });
+
+  it('bounds the statements together: a slow one stops them all, as a timeout', async () => {
+    const { archiveQueries } = await import('../../src/history/archive-queries.js');
+    const { runStoreQueries } = await import('../../src/query/run-store-query.js');
+    const { QueryTimeoutError } = await import('../../src/query/query-timeout-error.js');
+    const queries = archiveQueries({ root: a.root, store: storeQueries(a.h) });
+    const started = performance.now();
+    const run = runStoreQueries(
+      queries,
+      [
+        'SELECT count(*) FROM origin_error_logs',
+        'SELECT count(*) FROM range(1000000) a, range(1000000) b',
+      ].map((sql) => ({ sql, opts: { format: 'ndjson' } })),
+      { timeoutMs: 300 },
+    );
+    await expect(run).rejects.toBeInstanceOf(QueryTimeoutError);
+    expect(performance.now() - started).toBeLessThan(5000);
+  });
+});
+
+const PER_DAY_N = 'SELECT log_date, count(*) AS n FROM origin_error_logs GROUP BY log_date ORDER BY log_date';
+/** The stored columns of origin_error_logs (its id and generated `time` left out). */
+const COPY_COLUMNS = [
+  'pull_zone_id',
+  'log_id',
+  'log_date',
+  'timestamp',
+  'request_url',
+  'message',
+  'error_code',
+  'status_code',
+  'server_zone',
+  'log',
+  'labels',
+  'parse_error',
+  'batch',
+];

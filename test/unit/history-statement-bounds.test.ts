@@ -7,6 +7,7 @@ import {
   guardsMayHelp,
   mayHoldDay,
   mayHoldRows,
+  timeOrder,
   timestampBounds,
   type DayBounds,
   type TimestampBounds,
@@ -163,5 +164,32 @@ describe('mayHoldDay', () => {
     ['another month', { min: '2026-10-01', max: '2026-10-31' }, false],
   ])('%s', (_name, b, expected) => {
     expect(mayHoldDay(D, b)).toBe(expected);
+  });
+});
+
+describe('timeOrder', () => {
+  const order = async (sql: string) => {
+    const tree = await serializeSql(sql);
+    if (tree.error) throw new Error(tree.error_message);
+    return timeOrder(tree.statements, T);
+  };
+  it.each<[string, 'newest' | 'oldest' | null]>([
+    // The explorer's page and its live tail.
+    [`SELECT * FROM ${T} WHERE timestamp < 9 ORDER BY timestamp DESC, log_id DESC LIMIT 101`, 'newest'],
+    [`SELECT * FROM ${T} WHERE timestamp > 9 ORDER BY timestamp ASC, log_id ASC LIMIT 101`, 'oldest'],
+    [`SELECT * FROM ${T} o ORDER BY o."TIME" DESC LIMIT 5`, 'newest'],
+    [`SELECT * FROM ${T} ORDER BY ${T}.timestamp`, 'oldest'],
+    [`SELECT count(*) FROM (SELECT * FROM ${T} ORDER BY time DESC LIMIT 3)`, 'newest'],
+    // Sorted by something else first, or not sorted where the table is read.
+    [`SELECT * FROM ${T} ORDER BY log_id, timestamp DESC`, null],
+    [`SELECT * FROM ${T} ORDER BY timestamp + 1 DESC`, null],
+    [`SELECT * FROM ${T} o ORDER BY other.timestamp DESC`, null],
+    [`SELECT * FROM (SELECT * FROM ${T}) ORDER BY timestamp DESC`, null],
+    [`SELECT * FROM ${T}`, null],
+    // The table read twice, or by name in a string.
+    [`SELECT * FROM ${T} WHERE log_id IN (SELECT log_id FROM ${T}) ORDER BY timestamp DESC`, null],
+    [`SELECT *, (SELECT count(*) FROM query_table('${T}')) FROM ${T} ORDER BY timestamp DESC`, null],
+  ])('%s: %s', async (sql, expected) => {
+    expect(await order(sql)).toBe(expected);
   });
 });

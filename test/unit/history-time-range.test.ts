@@ -2,7 +2,7 @@
 // (file-parts.ts): names that only a marker parses as, the union of the markers a directory holds, and
 // one part per day whose guard is the union of its files' ranges.
 import { describe, expect, it } from 'vitest';
-import { fileParts, timeGuard } from '../../src/history/file-parts.js';
+import { fileParts, inTimeOrder, timeGuard } from '../../src/history/file-parts.js';
 import type { PublishedDay } from '../../src/history/published-days.js';
 import { timeRangeName, timeRangeOfName, timeRangeOfNames } from '../../src/history/time-range.js';
 
@@ -97,6 +97,48 @@ describe('guarded view parts', () => {
     expect(parts[0]!.from).toContain(
       "['/h/origin_error_logs/zone=1/day=2026-11-21/data.parquet', '/h/origin_error_logs/zone=1/day=2026-11-20/data.parquet', '/h/origin_error_logs/zone=3/day=2026-11-20/data.parquet']",
     );
+  });
+
+  it("lists the files and the parts in the statement's time order, files of unknown timestamps last", () => {
+    const days = [
+      day(1, '2026-11-20', [10n, 20n]),
+      day(3, '2026-11-20'),
+      day(1, '2026-11-21', [50n, 60n]),
+      day(2, '2026-11-20', [5n, 30n]),
+      day(2, '2026-11-21', [40n, 70n]),
+    ];
+    const zones = (o: 'newest' | 'oldest' | null) => inTimeOrder(days, o).map((d) => `${d.zone}/${d.day}`);
+    expect(zones('newest')).toEqual([
+      '2/2026-11-21',
+      '1/2026-11-21',
+      '2/2026-11-20',
+      '1/2026-11-20',
+      '3/2026-11-20',
+    ]);
+    expect(zones('oldest')).toEqual([
+      '2/2026-11-20',
+      '1/2026-11-20',
+      '2/2026-11-21',
+      '1/2026-11-21',
+      '3/2026-11-20',
+    ]);
+    expect(inTimeOrder(days, null)).toBe(days);
+    // One part: its files in that order; guarded parts: the days in it, the unknown last.
+    const [one] = fileParts('origin_error_logs', days, false, 'newest');
+    const at = (zone: number, d: string) => one!.from.indexOf(`zone=${zone}/day=${d}/`);
+    expect(at(2, '2026-11-21')).toBeLessThan(at(1, '2026-11-21'));
+    expect(at(1, '2026-11-21')).toBeLessThan(at(2, '2026-11-20'));
+    expect(at(1, '2026-11-20')).toBeLessThan(at(3, '2026-11-20'));
+    expect(fileParts('origin_error_logs', days, true, 'newest').map((p) => p.guard)).toEqual([
+      timeGuard({ min: 40n, max: 70n }),
+      timeGuard({ min: 5n, max: 30n }),
+      null,
+    ]);
+    expect(fileParts('origin_error_logs', days, true, 'oldest').map((p) => p.guard)).toEqual([
+      timeGuard({ min: 5n, max: 30n }),
+      timeGuard({ min: 40n, max: 70n }),
+      null,
+    ]);
   });
 
   it('reads the quarantine whole, without partitions or guard', () => {
