@@ -10,8 +10,10 @@ export async function latencyFloorMs(
   zones: number[],
   days: Day[],
   concurrency: number,
+  /** Connections to the API host, as edgelog's `api.connections`. @defaultValue max(16, concurrency) */
+  connections = Math.max(16, concurrency),
 ): Promise<{ wallMs: number; requests: number }> {
-  const agent = new Agent({ connections: Math.max(16, concurrency) });
+  const agent = new Agent({ connections });
   const work = zones.flatMap((zone) => days.map((day) => [zone, toApiDate(day)] as const));
   let next = 0;
   let requests = 0;

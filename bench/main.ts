@@ -212,6 +212,12 @@ async function main(): Promise<Result> {
   // Small pages (250 entries a day, 100 a page: three requests per full day) so that waiting, not
   // parsing and storing, is what the wall time measures.
   sim = await startSimulator({ shieldEntries: 250, pageSize: 100, latencyMs, shieldZones, pullZones: [101] });
+  // Twice as many connections as days in flight, for edgelog and the floor alike (docs/CONFIGURATION.md,
+  // api.connections): undici hands a finished request's socket to the next one only a turn or two of the
+  // event loop later, so with one connection per day in flight a day's next page waited for a socket while
+  // the worker stored another day's page (1.45-1.55 against 1.31-1.34 with twice as many, 2026-11-29;
+  // the floor is the same either way: 2,730-2,851 ms at 16, 2,724-2,770 at 32).
+  const connections = 2 * concurrency;
   config = writeBenchConfig({
     dir: latDir,
     sim,
@@ -220,6 +226,7 @@ async function main(): Promise<Result> {
     pullZones: [],
     shieldZones,
     concurrency,
+    connections,
   });
   const lat = await runSync(config, ['--from', addDays(yesterday, -1), '--source', 'shield']);
   const floor = await latencyFloorMs(
@@ -227,6 +234,7 @@ async function main(): Promise<Result> {
     shieldZones,
     dayRange(addDays(yesterday, -1), addDays(yesterday, 1)),
     concurrency,
+    connections,
   );
   const workerRuns: WorkersRun[] = [];
   let twoWorkersFloor: number | undefined;

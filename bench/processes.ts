@@ -104,6 +104,8 @@ export interface BenchConfig {
   forRun?: boolean;
   /** worker.pageThreads; unset takes edgelog's default. */
   pageThreads?: number;
+  /** api.connections. @defaultValue max(16, concurrency) */
+  connections?: number;
 }
 
 /**
@@ -122,7 +124,7 @@ export function writeBenchConfig(c: BenchConfig, name = 'edgelog.config.json'): 
   writeFileSync(
     path,
     JSON.stringify({
-      api: { ...c.sim.urls, connections: Math.max(16, c.concurrency ?? 0) },
+      api: { ...c.sim.urls, connections: c.connections ?? Math.max(16, c.concurrency ?? 0) },
       redis: { prefix: c.prefix ?? BENCH_PREFIX },
       database: { path: c.database, ...(c.databaseUrl ? { url: c.databaseUrl } : {}) },
       history: { path: historyOf(c) },
