@@ -8,6 +8,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { KeyChecksum } from '../../src/history/checksum.js';
+import { openDuckDb } from '../../src/history/duckdb.js';
+import { DEFAULT_PARQUET_OPTIONS } from '../../src/history/parquet-options.js';
+import { writePart } from '../../src/history/part-file.js';
+import { SHIELD_SHAPE } from '../../src/store/history-columns.js';
 import { openPostgresStore } from '../../src/store/postgres/postgres-store.js';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import type { FlushCursor } from '../../src/store/history-store.js';
@@ -23,6 +28,10 @@ const KEY: DayKey = { source: 'shield', zone: 7, day: DAY };
 // One timestamp, ids whose byte order and a language collation's differ: entry pages page by both.
 const TIED: DayKey = { source: 'shield', zone: 8, day: DAY };
 const TIED_IDS = ['a-1', 'A-2', 'b', 'B', 'é', 'e', '_z', 'Z', 'z-10', 'z-9', 'ß', 'ss'];
+// Ids that hold a key frame's own bytes (':' and newlines), quotes, a BOM and multi-byte characters (no
+// NUL: PostgreSQL's text cannot hold one; sqlite's own test has it).
+const ODD: DayKey = { source: 'shield', zone: 9, day: DAY };
+const ODD_IDS = ['a:b', 'new\nline', '12:x\n', 'é 日本 🙂', '\ufeffbom', 'q"uote \\ \r\t', ''];
 
 function flushPaging(open: () => Promise<{ store: ArchiveStore; close: () => Promise<void> }>): void {
   let store: ArchiveStore;
@@ -45,6 +54,60 @@ function flushPaging(open: () => Promise<{ store: ArchiveStore; close: () => Pro
     await store.storePage(TIED, 'w1', shieldPage(tied, 1, null), NOW, 60_000);
   });
   afterAll(async () => close?.());
+
+  it('frames odd keys as KeyChecksum hashes their values, counts the longest line in bytes, and the part verifies', async () => {
+    await store.ledger.claim(ODD, 'w1', NOW, 60_000, true);
+    const rows = shieldRows(ODD_IDS.length, 500).map((r, i) => ({
+      ...r,
+      logId: ODD_IDS[i]!,
+      message: i === 3 ? '日'.repeat(200) : 'm',
+    }));
+    await store.storePage(ODD, 'w1', shieldPage(rows, 1, null), NOW, 60_000);
+    const flush = store.history.flush;
+    const page = await flush.page(
+      'shield_event_logs',
+      { zone: ODD.zone, day: DAY },
+      1n,
+      await flush.horizon(),
+      null,
+      100,
+    );
+    expect(page.rows).toBe(ODD_IDS.length);
+    expect(
+      flushPageKeys(page)
+        .map((k) => k[2])
+        .sort(),
+    ).toEqual([...ODD_IDS].sort());
+    if (!('longestBytes' in page)) throw new Error('a page of values, not of bytes');
+    const lengths = Buffer.from(page.lines)
+      .toString('utf8')
+      .split('\n')
+      .slice(0, -1)
+      .map((l) => Buffer.byteLength(l));
+    expect(lengths).toHaveLength(ODD_IDS.length);
+    expect(page.longestBytes).toBe(Math.max(...lengths));
+    const values = new KeyChecksum();
+    for (const r of rows) values.add([BigInt(ODD.zone), BigInt(r.timestamp), r.logId]);
+    const duck = await openDuckDb();
+    const dir = mkdtempSync(join(tmpdir(), 'edgelog-flush-odd-'));
+    try {
+      const written = await writePart(duck, {
+        shape: SHIELD_SHAPE,
+        dir: join(dir, 'part'),
+        lo: 1n,
+        hi: 2n,
+        pages: (async function* () {
+          yield await Promise.resolve(page);
+        })(),
+        parquet: DEFAULT_PARQUET_OPTIONS.shield_event_logs,
+      });
+      // The store's framed keys hash as the values do, and as DuckDB reads them back from the file.
+      expect(written!.checksum).toBe(values.digest());
+    } finally {
+      duck.closeSync();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 
   it.each([1, 5, 100])('entry pages of %i rows (the first flush) give each row once', async (limit) => {
     const seen: string[] = [];

@@ -2,7 +2,12 @@
 // of a range of write batches by the batch index, page by page in (batch, id) order. The horizon waits,
 // under SHARE on write_batch, for every page transaction that took a number (migrations/postgres/0009).
 import type pg from 'pg';
-import { entryShape, QUARANTINE_SHAPE, type HistoryTable } from '../history-columns.js';
+import {
+  entryShape,
+  QUARANTINE_SHAPE,
+  type HistoryTable,
+  type HistoryTableShape,
+} from '../history-columns.js';
 import type {
   FlushCursor,
   FlushDay,
@@ -11,23 +16,42 @@ import type {
   FlushStore,
   HistoryValue,
 } from '../history-store.js';
-import { flushDayRows, flushDays, flushPage, pageColumns } from '../history-page.js';
+import { bytesPage, flushDayRows, flushDays, type BytesPageRow } from '../history-page.js';
 import { ENTRY_TABLES } from '../entry-tables.js';
 import { transaction } from './transaction.js';
 
-// As text: pg would parse a json value into objects.
-const jsonArray = (columns: string) => `json_build_array(${columns})::text`;
-
-/** The zone column, the page's select list and its extra condition, per table. */
-function tableSql(table: HistoryTable): { zone: string; cols: string; source: boolean } {
-  if (table === 'quarantined_entries')
-    return { zone: 'zone_id', cols: pageColumns(QUARANTINE_SHAPE, jsonArray), source: true };
+/** The zone column, the table's shape and whether its rows carry a source, per table. */
+function tableSql(table: HistoryTable): { zone: string; shape: HistoryTableShape; source: boolean } {
+  if (table === 'quarantined_entries') return { zone: 'zone_id', shape: QUARANTINE_SHAPE, source: true };
   const source = table === 'origin_error_logs' ? 'origin' : 'shield';
-  return {
-    zone: ENTRY_TABLES[source].zoneColumn,
-    cols: pageColumns(entryShape(source), jsonArray),
-    source: false,
-  };
+  return { zone: ENTRY_TABLES[source].zoneColumn, shape: entryShape(source), source: false };
+}
+
+/**
+ * A page as one row, as SQLite's (sqlite/flush.ts flushPageSql, history-page.ts BytesPageRow): its
+ * count, its last (batch, id) as the greatest of their zero-padded digits, the longest line's bytes, the
+ * rows' JSON lines (json_build_array's text) and their framed keys (`<bytes>:<key>\n`), each one bytea in
+ * (batch, id) order. The key is built as bytes: its parts are joined by NUL, which text cannot hold. One
+ * value per row and cell made in JavaScript cost more than the server's reading of the rows (issue 29).
+ */
+export function flushPageSql(
+  table: HistoryTable,
+  zone: string,
+  shape: HistoryTableShape,
+  source: boolean,
+): string {
+  const columns = shape.columns.map((c) => c.name).join(', ');
+  const absent = shape.key.length === 3 ? `'null'` : `''`;
+  const key = shape.key
+    .map((name) => `convert_to(coalesce(${name}::text, ${absent}), 'UTF8')`)
+    .join(` || '\\x00'::bytea || `);
+  return `SELECT count(*), max(lpad(batch::text, 20, '0') || lpad(id::text, 20, '0')), max(octet_length(j)),
+      string_agg(convert_to(j, 'UTF8') || '\\x0a'::bytea, ''::bytea ORDER BY batch, id),
+      string_agg(convert_to(length(k)::text || ':', 'UTF8') || k || '\\x0a'::bytea, ''::bytea ORDER BY batch, id)
+    FROM (SELECT batch, id, ${key} AS k, json_build_array(${columns})::text AS j FROM ${table}
+      WHERE batch >= $1 AND batch < $2 AND ${zone} = $3 AND log_date = $4
+        AND (batch, id) > ($5, $6) ${source ? 'AND source = $8' : 'AND $8::text IS NULL'}
+      ORDER BY batch, id LIMIT $7) AS page`;
 }
 
 export class PostgresFlush implements FlushStore {
@@ -107,15 +131,11 @@ export class PostgresFlush implements FlushStore {
     after: FlushCursor | null,
     limit: number,
   ): Promise<FlushPage> {
-    const { zone, cols, source } = tableSql(table);
-    // The table's batch and id, not casts of them: ORDER BY takes an output column of the same name
-    // first, so `batch::text` here sorted the page as text ("1199" < "999") while the cursor compared
-    // numbers, and pages skipped or repeated rows (test/history/flush-page-order.test.ts).
-    const { rows } = await this.pool.query<HistoryValue[]>({
-      text: `SELECT batch, id, ${cols} FROM ${table}
-        WHERE batch >= $1 AND batch < $2 AND ${zone} = $3 AND log_date = $4
-          AND (batch, id) > ($5, $6) ${source ? 'AND source = $8' : 'AND $8::text IS NULL'}
-        ORDER BY batch, id LIMIT $7`,
+    const { zone, shape, source } = tableSql(table);
+    // The table's batch and id in the ORDER BYs, not casts of them: `batch::text` sorted a page as text
+    // ("1199" < "999") while the cursor compared numbers (test/history/flush-page-order.test.ts).
+    const { rows } = await this.pool.query<BytesPageRow>({
+      text: flushPageSql(table, zone, shape, source),
       values: [
         from.toString(),
         below.toString(),
@@ -128,6 +148,6 @@ export class PostgresFlush implements FlushStore {
       ],
       rowMode: 'array',
     });
-    return flushPage(rows);
+    return bytesPage(rows[0]!);
   }
 }

@@ -17,7 +17,7 @@ import type {
   FlushStore,
   HistoryValue,
 } from '../history-store.js';
-import { flushDayRows, flushDays } from '../history-page.js';
+import { bytesPage, flushDayRows, flushDays, type BytesPageRow } from '../history-page.js';
 import { ENTRY_TABLES } from '../entry-tables.js';
 import type { Db } from './database.js';
 import { WriteBatchRepository } from './write-batch.js';
@@ -136,7 +136,7 @@ export class SqliteFlush implements FlushStore {
         afterId: after?.[1] ?? 0n,
         limit,
       };
-      const row = this.statements(table).page.raw(true).safeIntegers(true).get(args) as PageRow;
+      const row = this.statements(table).page.raw(true).safeIntegers(true).get(args) as BytesPageRow;
       return bytesPage(row);
     });
   }
@@ -180,27 +180,6 @@ export function flushPageSql(table: HistoryTable, shape: HistoryTableShape, zone
 function keyTextSql(shape: HistoryTableShape): string {
   const absent = shape.key.length === 3 ? `'null'` : `''`;
   return shape.key.map((name) => `coalesce(CAST(${name} AS TEXT), ${absent})`).join(' || char(0) || ');
-}
-
-type PageRow = [
-  rows: bigint,
-  last: string | null,
-  longest: bigint | null,
-  lines: Buffer | null,
-  keyLines: Buffer | null,
-];
-
-const NO_BYTES = new Uint8Array(0);
-
-/** The page of flushPageSql's row. */
-function bytesPage([rows, last, longest, lines, keyLines]: PageRow): FlushPage {
-  return {
-    rows: Number(rows),
-    lines: lines ?? NO_BYTES,
-    keyLines: keyLines ?? NO_BYTES,
-    longestBytes: Number(longest ?? 0n),
-    last: last === null ? null : [BigInt(last.slice(0, 20)), BigInt(last.slice(20))],
-  };
 }
 
 // An async function turns a synchronous throw into a rejected promise.
