@@ -13,6 +13,7 @@ import type { OpenDuckDb } from '../history/duckdb.js';
 import { loadAndOpenDuckDb } from '../query/archive-session.js';
 import { UsageError } from '../errors/usage-error.js';
 import { displayUrl } from '../redact.js';
+import { PRUNED_SPAN_SQL, prunedSpanOf, type PrunedSpan } from '../history/pruned-span.js';
 
 /**
  * Where `query` runs a statement: the archive in its one dialect (DuckDB over the history's parts and the
@@ -137,7 +138,10 @@ export function queryCommand(
           }
           return;
         }
-        await warnPruned(config, warn);
+        // SQLite's statement reads its own connection: the note comes from it (no second open of the
+        // store's reader, whose modules cost the command's start-up a tenth of it).
+        const sqlite = readerServer(config.database) === null;
+        if (prompt || !sqlite) await warnPruned(config, warn);
         if (prompt) {
           await openStorePrompt(config, request, { stdin, stdout, timeoutMs, roleWarning });
           return;
@@ -170,13 +174,31 @@ export function queryCommand(
           }
           return;
         }
-        await runBoundedQuery(request, streamOutput(stdout), { timeoutMs });
+        await runBoundedQuery(request, streamOutput(stdout), {
+          timeoutMs,
+          beforeQuery: (db) => {
+            // An archive from before the history (no history_days) has no pruned day to tell of.
+            let row: unknown[] | undefined;
+            try {
+              row = db.prepare(PRUNED_SPAN_SQL).raw(true).get() as unknown[] | undefined;
+            } catch {
+              row = undefined;
+            }
+            const span = prunedSpanOf(row);
+            if (span !== null) warn(prunedNote(span));
+          },
+        });
       } catch (err) {
         // The reader closed the pipe (`| head`): what it wanted was written.
         if (!(err instanceof OutputClosedError)) throw err;
       }
     });
 }
+
+/** What `--engine store` says of the days pruned into the history, which it does not see. */
+const prunedNote = (span: PrunedSpan): string =>
+  `edgelog: note: --engine store reads the store alone: ${span.days} day(s) from ${span.from} to ${span.to} ` +
+  'were pruned into the history and are not in it (the default engine reads them)\n';
 
 /** `--engine store` does not see the days pruned into the history: says which, when there are any. */
 async function warnPruned(config: ReaderConfig, warn: WarningLine): Promise<void> {
@@ -188,11 +210,7 @@ async function warnPruned(config: ReaderConfig, warn: WarningLine): Promise<void
   try {
     // An archive from before the history (no history_days) has no pruned day to tell of.
     const span = await prunedSpan(reader.queries).catch(() => null);
-    if (span !== null)
-      warn(
-        `edgelog: note: --engine store reads the store alone: ${span.days} day(s) from ${span.from} to ${span.to} ` +
-          'were pruned into the history and are not in it (the default engine reads them)\n',
-      );
+    if (span !== null) warn(prunedNote(span));
   } finally {
     await reader.close();
   }

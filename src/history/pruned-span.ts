@@ -8,14 +8,20 @@ export interface PrunedSpan {
   to: string;
 }
 
-const SQL = `SELECT count(*), min(log_date), max(log_date) FROM history_days WHERE pruned_at IS NOT NULL`;
+/** The pruned days' count, first and last day (one row). */
+export const PRUNED_SPAN_SQL = `SELECT count(*), min(log_date), max(log_date) FROM history_days WHERE pruned_at IS NOT NULL`;
 
 /** The pruned days' count and range, or null when none is pruned. */
 export function prunedSpan(store: QueryStore): Promise<PrunedSpan | null> {
-  return store.readOnly(SQL, { timeoutMs: 10_000 }, async (cursor) => {
+  return store.readOnly(PRUNED_SPAN_SQL, { timeoutMs: 10_000 }, async (cursor) => {
     const [row] = await cursor.next(1);
-    const days = Number(row?.[0] ?? 0);
-    if (!row || days === 0) return null;
-    return { days, from: String(row[1]), to: String(row[2]) };
+    return prunedSpanOf(row);
   });
+}
+
+/** Pure: the span of PRUNED_SPAN_SQL's row; null when no day is pruned. */
+export function prunedSpanOf(row: readonly unknown[] | undefined): PrunedSpan | null {
+  const days = Number(row?.[0] ?? 0);
+  if (!row || days === 0) return null;
+  return { days, from: String(row[1]), to: String(row[2]) };
 }

@@ -3,7 +3,11 @@
 // one SQLite step, by the watchdog thread (watchdog.ts says why a thread).
 import type { Output } from '../format/output.js';
 import { QueryTimeoutError } from './query-timeout-error.js';
-import { openReadOnlyConnection, verifiedRead } from '../store/read-only-connection.js';
+import {
+  openReadOnlyConnection,
+  verifiedRead,
+  type SqliteConnection,
+} from '../store/read-only-connection.js';
 import { runQuery, type QueryOptions, type QueryResult } from './run-query.js';
 import { startWatchdog } from './watchdog.js';
 import { WorkClock } from './work-clock.js';
@@ -24,6 +28,8 @@ export interface BoundOptions {
   timeoutMs?: number;
   /** See WatchdogOptions.graceMs. */
   graceMs?: number;
+  /** Reads what else the command tells of the archive, on the query's own connection, before it runs. */
+  beforeQuery?: (db: SqliteConnection) => void;
 }
 
 /**
@@ -68,6 +74,7 @@ export async function runBoundedQuery(
   try {
     const conn = openReadOnlyConnection(request.path);
     try {
+      opts.beforeQuery?.(conn.db);
       return await verifiedRead(conn, timed, (db, o) => runQuery(db, request.sql, { ...request, check }, o));
     } finally {
       conn.db.close();
