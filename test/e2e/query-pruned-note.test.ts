@@ -17,7 +17,7 @@ afterEach(() => {
 });
 
 /** A SQLite archive whose history_days hold `days` (pruned when `pruned`), and its config file. */
-function archiveWith(days: Array<{ day: string; pruned: boolean }>): string {
+async function archiveWith(days: Array<{ day: string; pruned: boolean }>): Promise<string> {
   dir = mkdtempSync(join(tmpdir(), 'edgelog-pruned-note-'));
   const path = join(dir, 'archive.db');
   const archive = openArchive(path);
@@ -26,7 +26,7 @@ function archiveWith(days: Array<{ day: string; pruned: boolean }>): string {
      VALUES ('origin', 101, ?, 10, 1, ?)`,
   );
   for (const d of days) insert.run(d.day, d.pruned ? 2 : null);
-  archive.close();
+  await archive.close();
   const config = join(dir, 'edgelog.config.json');
   writeFileSync(config, JSON.stringify({ database: { path } }));
   return config;
@@ -53,7 +53,7 @@ async function storeQuery(config: string): Promise<{ out: string; notes: string[
 }
 
 it('tells of the pruned days, and only of those', async () => {
-  const config = archiveWith([
+  const config = await archiveWith([
     { day: '2026-11-20', pruned: true },
     { day: '2026-11-22', pruned: true },
     { day: '2026-11-23', pruned: false },
@@ -66,7 +66,7 @@ it('tells of the pruned days, and only of those', async () => {
 });
 
 it('says nothing when no day was pruned', async () => {
-  const { out, notes } = await storeQuery(archiveWith([{ day: '2026-11-23', pruned: false }]));
+  const { out, notes } = await storeQuery(await archiveWith([{ day: '2026-11-23', pruned: false }]));
   expect(out).toBe('one\r\n1\r\n'); // CSV's record ends (RFC 4180)
   expect(notes).toEqual([]);
 });
