@@ -86,10 +86,16 @@ const apiSchema = z.strictObject({
   retryMaxDelay: duration('30s', { min: '10ms', max: '1h' }).describe('longest retry delay'),
   /** Overall bound on one request including its retries. @defaultValue "5m" */
   requestDeadline: duration('5m', { min: '1s', max: '1d' }).describe('bound on one request with its retries'),
-  /** Open connections per API host. @defaultValue 16 */
+  /**
+   * Open connections per API host: at least twice worker.concurrency, since undici hands a finished
+   * request's socket to the next one a loop turn or two later (docs/MEASUREMENTS.md, 2026-11-29).
+   * @defaultValue 16
+   */
   connections: wholeNumber({ min: 1, max: 256, example: 16 })
     .default(16)
-    .describe('open connections per API host'),
+    .describe(
+      "open connections per API host; keep it at least twice `worker.concurrency`, or a day's next page waits for a socket",
+    ),
   /** Shield pages one zone-day may take before it is stopped as a runaway. @defaultValue 100000 */
   pageCap: wholeNumber({ min: 1, max: 10_000_000, example: 100_000 })
     .default(100_000)
