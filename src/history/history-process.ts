@@ -197,6 +197,11 @@ export class HistoryProcess implements HistoryWork {
     });
   }
 
+  private failCalls(why: Error): void {
+    for (const call of this.calls.values()) call.reject(why);
+    this.calls.clear();
+  }
+
   private started(): ChildProcess {
     if (this.child && this.child.connected) return this.child;
     const { entry, execArgv } = childEntry();
@@ -207,6 +212,22 @@ export class HistoryProcess implements HistoryWork {
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
     });
     this.child = child;
+    // A send to a child whose channel has just closed (it died starting: a Ctrl-C to the group before its
+    // signal handlers were in) fails with EPIPE as an 'error' event, which would otherwise end the worker.
+    // The calls in hand fail as retryable, and the next call starts another child.
+    child.on('error', (err) => {
+      if (this.child !== child) return;
+      this.child = undefined;
+      this.failCalls(
+        new HistoryError(
+          `the history process could not be reached (${err.message}); the next call starts another`,
+          {
+            retryable: true,
+          },
+        ),
+      );
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    });
     const { now: _n, logger: _l, closeTimeoutMs: _c, store: _s, flushRows: _f, ...start } = this.opts;
     child.send({ type: 'start', start, now: this.opts.now() } satisfies ToHistory);
     child.on('message', (m: FromHistory) => {
@@ -219,15 +240,16 @@ export class HistoryProcess implements HistoryWork {
       else call.reject(fromTransferable(m.error));
     });
     child.on('exit', (code, signal) => {
-      if (this.child === child) this.child = undefined;
+      // A child already given up (its 'error') has no calls left: those in hand now are its successor's.
+      if (this.child !== child) return;
+      this.child = undefined;
       if (this.calls.size === 0) return;
       const why = new HistoryError(
         `the history process stopped (${signal ?? `exit code ${code}`}) before it answered; ` +
           'what it was writing is written again by the next flush or compaction',
         { retryable: true },
       );
-      for (const call of this.calls.values()) call.reject(why);
-      this.calls.clear();
+      this.failCalls(why);
       if (!this.closed) this.opts.logger.warn({ err: why.message }, 'the history process stopped');
     });
     return child;

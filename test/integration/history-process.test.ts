@@ -2,7 +2,7 @@
 // the worker, answered from another process whose log lines reach the worker's logger; a child that dies
 // fails the calls in hand and the next call starts another; the child ends when the worker closes it,
 // and when the worker is gone without a word (SIGKILL).
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -106,6 +106,19 @@ it('a child killed while it works fails the calls in hand, and the next call sta
   process.kill(history.pid!, 'SIGKILL');
   await expect(first).rejects.toThrow(HistoryError);
   await expect(first).rejects.toThrow(/history process stopped \(SIGKILL\)/);
+  expect(await history.flush()).toMatchObject({ outcome: 'flushed', rows: 100 });
+});
+
+it('a child that cannot be reached (EPIPE) fails the calls in hand as retryable and ends no worker; the next call starts another', async () => {
+  const { s, root } = await storedDay(100);
+  history = processOn(s, root);
+  const first = history.flush();
+  const child = (history as unknown as { child: ChildProcess }).child;
+  // What a send to a child that died starting raises: an 'error' event (with no listener, it ends the
+  // process; found by the front-door test, a Ctrl-C to the group while a child was starting).
+  child.emit('error', Object.assign(new Error('write EPIPE'), { code: 'EPIPE' }));
+  await expect(first).rejects.toThrow(HistoryError);
+  await expect(first).rejects.toThrow(/could not be reached \(write EPIPE\)/);
   expect(await history.flush()).toMatchObject({ outcome: 'flushed', rows: 100 });
 });
 
